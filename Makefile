@@ -1,0 +1,123 @@
+# agentwire: one entry point for building and testing everything.
+#
+#   make demo   the main job on bundled data (GCX1 vs JSON on the 20 bench responses)
+#   make test   installs what is missing, builds every runtime, runs every test
+#
+# Installs are idempotent; each step names itself so a failure says where it happened.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+NPM_DIR := npm
+WASM_TARGET := wasm32-unknown-unknown
+WASM_ARTIFACT := target/$(WASM_TARGET)/wasm/agentwire_wasm.wasm
+WASM_OPT := $(NPM_DIR)/node_modules/.bin/wasm-opt
+# wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
+WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
+        build build-cli build-wasm build-native npm-build lint test-rust test-no-std test-npm clean
+
+help:
+	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
+	@echo "make test   install what is missing, build everything, run every test"
+	@echo "make build  build the CLI, the wasm module and the Node addon"
+
+demo:
+	$(CARGO) run -q --release -p agentwire-cli -- scorecard
+
+test: setup lint test-rust test-no-std npm-build test-npm
+	@echo "== make test: all passed"
+
+# ---- installs -------------------------------------------------------------------------------
+
+setup: setup-rust setup-wasm-bindgen setup-npm setup-chromium
+
+setup-rust:
+	@echo "== setup: rust targets"
+	@for t in $(WASM_TARGET) wasm32v1-none; do \
+	  rustup target list --installed | grep -qx "$$t" || rustup target add "$$t"; \
+	done
+
+setup-wasm-bindgen:
+	@echo "== setup: wasm-bindgen-cli $(WASM_BINDGEN_VERSION)"
+	@test -n "$(WASM_BINDGEN_VERSION)" || { echo "wasm-bindgen not found in Cargo.lock"; exit 1; }
+	@if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $(WASM_BINDGEN_VERSION)"; then \
+	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (a few minutes)"; \
+	  $(CARGO) install wasm-bindgen-cli --version "$(WASM_BINDGEN_VERSION)" --locked \
+	    || $(CARGO) install wasm-bindgen-cli --version "$(WASM_BINDGEN_VERSION)" --force; \
+	fi
+
+# `npm install`, not `npm ci`: the registry mirror lacks other platforms' optional packages,
+# which `npm ci` insists on. The committed lock file must not change.
+setup-npm:
+	@echo "== setup: npm packages"
+	@cp $(NPM_DIR)/package-lock.json /tmp/agentwire-package-lock.json
+	cd $(NPM_DIR) && npm install --no-audit --no-fund --loglevel=error
+	@cmp -s $(NPM_DIR)/package-lock.json /tmp/agentwire-package-lock.json \
+	  || { echo "npm/package-lock.json changed during npm install; commit the updated lock file"; \
+	       diff /tmp/agentwire-package-lock.json $(NPM_DIR)/package-lock.json | head -40; exit 1; }
+
+setup-chromium:
+	@echo "== setup: chromium"
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -q; \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q chromium \
+	    || $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q chromium; \
+	fi
+
+# ---- builds ---------------------------------------------------------------------------------
+
+build: build-cli npm-build
+
+build-cli:
+	$(CARGO) build --release -p agentwire-cli
+
+build-wasm: setup-rust setup-wasm-bindgen
+	@echo "== build: wasm (web + nodejs targets, wasm-opt -Oz)"
+	$(CARGO) build -q -p agentwire-wasm --target $(WASM_TARGET) --profile wasm
+	@for t in web nodejs; do \
+	  wasm-bindgen --target $$t --out-dir $(NPM_DIR)/wasm/$$t $(WASM_ARTIFACT); \
+	  $(WASM_OPT) -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+	    $(NPM_DIR)/wasm/$$t/agentwire_wasm_bg.wasm -o $(NPM_DIR)/wasm/$$t/agentwire_wasm_bg.wasm; \
+	done
+	@echo '{"type":"commonjs"}' > $(NPM_DIR)/wasm/nodejs/package.json
+	@printf "wasm: %s bytes, %s gzipped\n" "$$(wc -c < $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm)" \
+	  "$$(gzip -9c $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm | wc -c)"
+
+build-native:
+	@echo "== build: native addon (napi)"
+	cd $(NPM_DIR) && npx --no-install napi build --platform --release \
+	  --manifest-path ../bindings-node/Cargo.toml --package-json-path package.json \
+	  -o native --no-js --dts binding.d.ts
+
+npm-build: build-wasm build-native
+	@cp $(NPM_DIR)/index.d.ts $(NPM_DIR)/index.d.cts
+
+# ---- tests ----------------------------------------------------------------------------------
+
+lint:
+	@echo "== lint: rustfmt, clippy"
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy -q --workspace --all-targets -- -D warnings
+
+test-rust:
+	@echo "== test: rust (core, CLI, conformance)"
+	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm
+
+# wasm32v1-none has no std at all, so this proves the core is no_std + alloc.
+test-no-std: setup-rust
+	@echo "== test: core builds without std"
+	$(CARGO) build -q -p agentwire --no-default-features --target wasm32v1-none
+
+test-npm:
+	@echo "== test: npm (native, wasm, types, browser)"
+	cd $(NPM_DIR) && node --test test/
+
+clean:
+	$(CARGO) clean
+	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/test-output

@@ -1,0 +1,138 @@
+//! Node-API addon: every function passes text to one `agentwire::api` call and maps the error.
+//!
+//! Errors are thrown as JS `Error`s whose message is [`api::error_json`]; the npm package turns
+//! them into `AgentwireError`. `catch_unwind` turns a panic into an error instead of aborting
+//! the process (the package reports it as code `INTERNAL`).
+
+use agentwire::api;
+use napi::bindgen_prelude::Uint8Array;
+use napi::{Error, Result, Status};
+use napi_derive::napi;
+
+fn js_error(e: agentwire::Error) -> Error {
+    Error::new(Status::GenericFailure, api::error_json(&e))
+}
+
+/// Every stable error code (JSON array).
+#[napi]
+pub fn error_codes() -> String {
+    api::error_codes_json()
+}
+
+/// The crate version, checked by the npm loader.
+#[napi]
+pub fn version() -> String {
+    api::version().to_string()
+}
+
+/// GCX1: the row escaper.
+#[napi]
+pub fn gcx_escape(text: String) -> String {
+    api::gcx_escape(&text)
+}
+
+/// GCX1: the decoder's unescaper.
+#[napi]
+pub fn gcx_unescape(text: String) -> String {
+    api::gcx_unescape(&text)
+}
+
+/// GCX1: the text of one cell (JSON) before escaping.
+#[napi(catch_unwind)]
+pub fn gcx_cell_text(cell: String) -> Result<String> {
+    api::gcx_cell_text(&cell).map_err(js_error)
+}
+
+/// GCX1: encodes a JSON document of sections.
+#[napi(catch_unwind)]
+pub fn gcx_encode(document: String, options: String) -> Result<String> {
+    api::gcx_encode(&document, &options).map_err(js_error)
+}
+
+/// GCX1: the generic fallback for a JSON value.
+#[napi(catch_unwind)]
+pub fn gcx_encode_generic(tool: String, value: String, options: String) -> Result<String> {
+    api::gcx_encode_generic(&tool, &value, &options).map_err(js_error)
+}
+
+/// GCX1: decodes a payload to `{"sections": [...]}` JSON.
+#[napi(catch_unwind)]
+pub fn gcx_decode(payload: String, options: String) -> Result<String> {
+    api::gcx_decode(payload.as_bytes(), &options).map_err(js_error)
+}
+
+/// GCX1: decodes UTF-8 bytes to `{"sections": [...]}` JSON.
+#[napi(catch_unwind)]
+pub fn gcx_decode_bytes(payload: Uint8Array, options: String) -> Result<String> {
+    api::gcx_decode(&payload, &options).map_err(js_error)
+}
+
+/// GCX1 streaming encoder.
+#[napi]
+#[derive(Debug)]
+pub struct GcxEncoder(api::GcxStreamEncoder);
+
+#[napi]
+impl GcxEncoder {
+    #[napi(constructor, catch_unwind)]
+    pub fn new(options: String) -> Result<GcxEncoder> {
+        api::GcxStreamEncoder::new(&options)
+            .map(GcxEncoder)
+            .map_err(js_error)
+    }
+
+    #[napi(catch_unwind)]
+    pub fn begin_section(&mut self, section: String) -> Result<()> {
+        self.0.begin_section(&section).map_err(js_error)
+    }
+
+    #[napi(catch_unwind)]
+    pub fn write_row(&mut self, row: String) -> Result<()> {
+        self.0.write_row(&row).map_err(js_error)
+    }
+
+    #[napi(catch_unwind)]
+    pub fn write_comment(&mut self, text: String) -> Result<()> {
+        self.0.write_comment(&text).map_err(js_error)
+    }
+
+    #[napi]
+    pub fn take(&mut self) -> String {
+        self.0.take()
+    }
+}
+
+/// GCX1 push decoder.
+#[napi]
+#[derive(Debug)]
+pub struct GcxDecoder(api::GcxStreamDecoder);
+
+#[napi]
+impl GcxDecoder {
+    #[napi(constructor, catch_unwind)]
+    pub fn new(options: String) -> Result<GcxDecoder> {
+        api::GcxStreamDecoder::new(&options)
+            .map(GcxDecoder)
+            .map_err(js_error)
+    }
+
+    #[napi]
+    pub fn push_str(&mut self, chunk: String) {
+        self.0.push(chunk.as_bytes());
+    }
+
+    #[napi]
+    pub fn push_bytes(&mut self, chunk: Uint8Array) {
+        self.0.push(&chunk);
+    }
+
+    #[napi]
+    pub fn finish(&mut self) {
+        self.0.finish();
+    }
+
+    #[napi(catch_unwind)]
+    pub fn next_item(&mut self) -> Result<Option<String>> {
+        self.0.next_item().map_err(js_error)
+    }
+}

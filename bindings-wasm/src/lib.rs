@@ -1,0 +1,135 @@
+//! wasm-bindgen module: the same functions and classes as the Node addon, each passing text to
+//! one `agentwire::api` call. Errors are thrown as JS `Error`s whose message is
+//! [`api::error_json`]; the npm package turns them into `AgentwireError`.
+//!
+//! A panic aborts the wasm instance (`unreachable`); the npm package reports that as code
+//! `INTERNAL` and replaces the instance.
+
+use agentwire::api;
+use wasm_bindgen::prelude::*;
+
+fn js_error(e: agentwire::Error) -> JsValue {
+    js_sys::Error::new(&api::error_json(&e)).into()
+}
+
+/// Every stable error code (JSON array).
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> String {
+    api::error_codes_json()
+}
+
+/// The crate version, checked by the npm loader.
+#[wasm_bindgen]
+pub fn version() -> String {
+    api::version().to_string()
+}
+
+/// GCX1: the row escaper.
+#[wasm_bindgen(js_name = gcxEscape)]
+pub fn gcx_escape(text: &str) -> String {
+    api::gcx_escape(text)
+}
+
+/// GCX1: the decoder's unescaper.
+#[wasm_bindgen(js_name = gcxUnescape)]
+pub fn gcx_unescape(text: &str) -> String {
+    api::gcx_unescape(text)
+}
+
+/// GCX1: the text of one cell (JSON) before escaping.
+#[wasm_bindgen(js_name = gcxCellText)]
+pub fn gcx_cell_text(cell: &str) -> Result<String, JsValue> {
+    api::gcx_cell_text(cell).map_err(js_error)
+}
+
+/// GCX1: encodes a JSON document of sections.
+#[wasm_bindgen(js_name = gcxEncode)]
+pub fn gcx_encode(document: &str, options: &str) -> Result<String, JsValue> {
+    api::gcx_encode(document, options).map_err(js_error)
+}
+
+/// GCX1: the generic fallback for a JSON value.
+#[wasm_bindgen(js_name = gcxEncodeGeneric)]
+pub fn gcx_encode_generic(tool: &str, value: &str, options: &str) -> Result<String, JsValue> {
+    api::gcx_encode_generic(tool, value, options).map_err(js_error)
+}
+
+/// GCX1: decodes a payload to `{"sections": [...]}` JSON.
+#[wasm_bindgen(js_name = gcxDecode)]
+pub fn gcx_decode(payload: &str, options: &str) -> Result<String, JsValue> {
+    api::gcx_decode(payload.as_bytes(), options).map_err(js_error)
+}
+
+/// GCX1: decodes UTF-8 bytes to `{"sections": [...]}` JSON.
+#[wasm_bindgen(js_name = gcxDecodeBytes)]
+pub fn gcx_decode_bytes(payload: &[u8], options: &str) -> Result<String, JsValue> {
+    api::gcx_decode(payload, options).map_err(js_error)
+}
+
+/// GCX1 streaming encoder.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct GcxEncoder(api::GcxStreamEncoder);
+
+#[wasm_bindgen]
+impl GcxEncoder {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: &str) -> Result<GcxEncoder, JsValue> {
+        api::GcxStreamEncoder::new(options)
+            .map(GcxEncoder)
+            .map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = beginSection)]
+    pub fn begin_section(&mut self, section: &str) -> Result<(), JsValue> {
+        self.0.begin_section(section).map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = writeRow)]
+    pub fn write_row(&mut self, row: &str) -> Result<(), JsValue> {
+        self.0.write_row(row).map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = writeComment)]
+    pub fn write_comment(&mut self, text: &str) -> Result<(), JsValue> {
+        self.0.write_comment(text).map_err(js_error)
+    }
+
+    pub fn take(&mut self) -> String {
+        self.0.take()
+    }
+}
+
+/// GCX1 push decoder.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct GcxDecoder(api::GcxStreamDecoder);
+
+#[wasm_bindgen]
+impl GcxDecoder {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: &str) -> Result<GcxDecoder, JsValue> {
+        api::GcxStreamDecoder::new(options)
+            .map(GcxDecoder)
+            .map_err(js_error)
+    }
+
+    #[wasm_bindgen(js_name = pushStr)]
+    pub fn push_str(&mut self, chunk: &str) {
+        self.0.push(chunk.as_bytes());
+    }
+
+    #[wasm_bindgen(js_name = pushBytes)]
+    pub fn push_bytes(&mut self, chunk: &[u8]) {
+        self.0.push(chunk);
+    }
+
+    pub fn finish(&mut self) {
+        self.0.finish();
+    }
+
+    #[wasm_bindgen(js_name = nextItem)]
+    pub fn next_item(&mut self) -> Result<Option<String>, JsValue> {
+        self.0.next_item().map_err(js_error)
+    }
+}

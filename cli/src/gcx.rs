@@ -1,0 +1,195 @@
+//! `agentwire gcx …`
+
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use agentwire::gcx::document::{encode_document, header_to_value, item_to_value, row_to_value};
+use agentwire::gcx::{
+    self, DecodeOptions, Decoder, EncodeOptions, Header, Item, DEFAULT_MAX_LINE_BYTES,
+};
+use agentwire::json::{self, Value, WriteOptions};
+use agentwire::Error;
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub enum GcxCommand {
+    /// Encode a JSON document of sections to GCX1:
+    /// `[{"tool": "t", "fields": ["a"], "meta": {"k": "v"}, "rows": [["x"]]}]`.
+    Encode {
+        /// Refuse what decoders cannot read back instead of matching gcx-go byte for byte.
+        #[arg(long)]
+        lossless: bool,
+        /// Input file (default: stdin).
+        file: Option<PathBuf>,
+    },
+    /// Encode any JSON value with the generic fallback (gcx-go `EncodeAny`).
+    EncodeGeneric {
+        /// Tool name for the header.
+        #[arg(long)]
+        tool: String,
+        /// Refuse what decoders cannot read back instead of matching gcx-go byte for byte.
+        #[arg(long)]
+        lossless: bool,
+        /// Input file (default: stdin).
+        file: Option<PathBuf>,
+    },
+    /// Decode GCX1 to JSON `{"sections": [...]}`, streaming with bounded memory.
+    Decode {
+        /// Longest accepted line in bytes (gcx-go's limit by default).
+        #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]
+        max_line_bytes: usize,
+        /// Write one JSON item per line (`section`, `row`, `comment`) instead of one document.
+        #[arg(long)]
+        items: bool,
+        /// Include comment lines (with --items).
+        #[arg(long)]
+        comments: bool,
+        /// Input file (default: stdin).
+        file: Option<PathBuf>,
+    },
+}
+
+pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
+    match command {
+        GcxCommand::Encode { lossless, file } => {
+            let text = crate::read_text(file.as_ref())?;
+            let document = json::parse(&text)?;
+            write_stdout(&encode_document(&document, &EncodeOptions { lossless })?)
+        }
+        GcxCommand::EncodeGeneric {
+            tool,
+            lossless,
+            file,
+        } => {
+            let text = crate::read_text(file.as_ref())?;
+            write_stdout(&gcx::encode_generic_json(
+                &tool,
+                &text,
+                &EncodeOptions { lossless },
+            )?)
+        }
+        GcxCommand::Decode {
+            max_line_bytes,
+            items,
+            comments,
+            file,
+        } => {
+            let options = DecodeOptions {
+                max_line_bytes,
+                comments: comments && items,
+            };
+            let input: Box<dyn Read> = match &file {
+                Some(path) if path.as_os_str() != "-" => {
+                    Box::new(File::open(path).map_err(|e| {
+                        Error::new(agentwire::ErrorKind::Io, format!("{}: {e}", path.display()))
+                    })?)
+                }
+                _ => Box::new(io::stdin().lock()),
+            };
+            let mut out = BufWriter::new(io::stdout().lock());
+            let outcome = if items {
+                decode_items(input, options, &mut out)
+            } else {
+                decode_document_stream(input, options, &mut out)
+            };
+            out.flush()?;
+            outcome.map(|()| ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn write_stdout(text: &str) -> Result<ExitCode, Error> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn json_text(value: &Value) -> Result<String, Error> {
+    json::to_string(value, WriteOptions::PLAIN)
+}
+
+/// Feeds `input` to a push decoder in 64 KiB chunks, handing each item (and the current
+/// header) to `on_item`; stops at the first error (gcx-go's canonical procedure).
+fn pump(
+    mut input: impl Read,
+    options: DecodeOptions,
+    mut on_item: impl FnMut(&Item<'_>, Option<&Header>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut decoder = Decoder::new(options);
+    let mut header: Option<Header> = None;
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        while let Some(item) = decoder.next()? {
+            if let Item::Section(h) = &item {
+                header = Some((*h).clone());
+            }
+            on_item(&item, header.as_ref())?;
+        }
+        if decoder.is_finished() {
+            return Ok(());
+        }
+        let n = input.read(&mut chunk)?;
+        if n == 0 {
+            decoder.finish();
+        } else {
+            decoder.push(&chunk[..n]);
+        }
+    }
+}
+
+fn decode_items(
+    input: impl Read,
+    options: DecodeOptions,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    pump(input, options, |item, header| {
+        let fields = header.map_or(&[][..], |h| &h.fields[..]);
+        writeln!(out, "{}", json_text(&item_to_value(item, fields))?)?;
+        Ok(())
+    })
+}
+
+/// Writes `{"sections":[...]}` as the items arrive; on error the document written so far is
+/// closed (valid JSON of what was read) and the error returned.
+fn decode_document_stream(
+    input: impl Read,
+    options: DecodeOptions,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    out.write_all(b"{\"sections\":[")?;
+    let mut sections = 0usize;
+    let mut rows_in_section = 0usize;
+    let result = pump(input, options, |item, current| {
+        match item {
+            Item::Section(header) => {
+                if sections > 0 {
+                    out.write_all(b"]},")?;
+                }
+                sections += 1;
+                rows_in_section = 0;
+                let head = json_text(&Value::Object(header_to_value(header)))?;
+                // Reopen the header object to append its rows.
+                out.write_all(head.strip_suffix('}').unwrap_or(&head).as_bytes())?;
+                out.write_all(b",\"rows\":[")?;
+            }
+            Item::Row(values) => {
+                if rows_in_section > 0 {
+                    out.write_all(b",")?;
+                }
+                rows_in_section += 1;
+                let fields = current.map_or(&[][..], |h| &h.fields[..]);
+                out.write_all(json_text(&row_to_value(fields, values))?.as_bytes())?;
+            }
+            Item::Comment(_) => {}
+        }
+        Ok(())
+    });
+    if sections > 0 {
+        out.write_all(b"]}")?;
+    }
+    out.write_all(b"]}\n")?;
+    result
+}

@@ -1,0 +1,104 @@
+//! `agentwire`: the command line of the agentwire codecs.
+
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use agentwire::Error;
+use clap::{Parser, Subcommand};
+
+mod gcx;
+mod scorecard;
+
+#[derive(Parser)]
+#[command(
+    name = "agentwire",
+    version,
+    about = "Compact wire formats for LLM agents and MCP servers"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// GCX1: encode, generic fallback, decode.
+    #[command(subcommand)]
+    Gcx(gcx::GcxCommand),
+    /// Run a fixture suite on a directory of vectors; prints one line per failure and
+    /// `N passed, M failed`; exits 1 when any vector fails.
+    Conformance {
+        /// Suite name (gcx1).
+        suite: String,
+        /// Directory holding the suite's vector files.
+        dir: PathBuf,
+    },
+    /// Bytes saved by GCX1 versus compact JSON on the representative tool responses.
+    Scorecard(scorecard::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Gcx(command) => gcx::run(command),
+        Command::Conformance { suite, dir } => conformance(&suite, &dir),
+        Command::Scorecard(args) => scorecard::run(&args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            report_error(&e);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints `error[CODE]: message at line L column C` on stderr.
+fn report_error(e: &Error) {
+    let _ = writeln!(io::stderr(), "error[{}]: {e}", e.code());
+}
+
+fn conformance(suite: &str, dir: &std::path::Path) -> Result<ExitCode, Error> {
+    let report = agentwire_conformance::run(suite, dir)
+        .map_err(|message| Error::new(agentwire::ErrorKind::InvalidArgument, message))?;
+    let mut out = io::stdout().lock();
+    for failure in &report.failures {
+        writeln!(out, "{failure}")?;
+    }
+    writeln!(out, "{}", report.summary())?;
+    Ok(if report.failed() > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Reads all of FILE, or stdin when no file (or `-`) is given.
+fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, Error> {
+    let mut bytes = Vec::new();
+    match file {
+        Some(path) if path.as_os_str() != "-" => {
+            bytes = std::fs::read(path).map_err(|e| {
+                Error::new(agentwire::ErrorKind::Io, format!("{}: {e}", path.display()))
+            })?;
+        }
+        _ => {
+            io::stdin().lock().read_to_end(&mut bytes)?;
+        }
+    }
+    Ok(bytes)
+}
+
+/// Reads FILE or stdin as UTF-8 text.
+fn read_text(file: Option<&PathBuf>) -> Result<String, Error> {
+    let bytes = read_input(file)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        Error::at(
+            agentwire::ErrorKind::InvalidUtf8,
+            "input is not UTF-8",
+            agentwire::Position::in_text(e.as_bytes(), at),
+        )
+    })
+}

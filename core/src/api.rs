@@ -1,0 +1,237 @@
+//! The JSON-text API: every function takes and returns text (JSON for structured values), so a
+//! host needs nothing but strings to use agentwire. The Node addon and the wasm module are thin
+//! shells over this module (one call across the boundary, no per-value conversions), which is
+//! why both JavaScript builds behave identically.
+//!
+//! Options are JSON objects (`""` means defaults); errors are [`Error`]s, which a host reports
+//! with [`error_json`].
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::gcx::document::{
+    encode_document, item_to_value, sections_to_value, write_op, write_section_value,
+};
+use crate::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder};
+use crate::json::{self, Map, Number, Value, WriteOptions};
+use crate::{Error, ErrorKind, Result};
+
+fn options_value(options_json: &str) -> Result<Value> {
+    if options_json.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    json::parse(options_json).map_err(|e| e.context("options"))
+}
+
+fn to_json(value: &Value) -> Result<String> {
+    json::to_string(value, WriteOptions::PLAIN)
+}
+
+/// The error as `{"code", "message", "format", "line", "column", "columnUtf16", "offset"}`
+/// (positions are null when the input has none).
+pub fn error_json(error: &Error) -> String {
+    let mut map = Map::new();
+    map.insert("code".into(), error.code().into());
+    map.insert("message".into(), error.message().into());
+    map.insert("format".into(), error.format().as_str().into());
+    let position = error.position();
+    let number = |v: Option<u64>| v.map_or(Value::Null, |v| Number::from_u64(v).into());
+    map.insert("line".into(), number(position.map(|p| p.line)));
+    map.insert("column".into(), number(position.map(|p| p.column)));
+    map.insert(
+        "columnUtf16".into(),
+        number(position.map(|p| p.column_utf16)),
+    );
+    map.insert("offset".into(), number(position.map(|p| p.offset)));
+    // Strings and integers only: rendering cannot fail.
+    to_json(&Value::Object(map)).unwrap_or_default()
+}
+
+/// Every error code, as a JSON array of strings.
+pub fn error_codes_json() -> String {
+    let codes = ErrorKind::ALL
+        .iter()
+        .map(|k| Value::from(k.code()))
+        .collect();
+    to_json(&Value::Array(codes)).unwrap_or_default()
+}
+
+/// The crate version (the npm package checks that its native addon matches).
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+/// GCX1: the row escaper (`\\`, `\t`, `\n`; CR dropped).
+pub fn gcx_escape(text: &str) -> String {
+    gcx::escape::escape(text)
+}
+
+/// GCX1: the decoder's unescaper.
+pub fn gcx_unescape(text: &str) -> String {
+    gcx::escape::unescape(text).into_owned()
+}
+
+/// GCX1: the text a cell (JSON: string, number, boolean, null or typed cell) is written as,
+/// before escaping.
+pub fn gcx_cell_text(cell_json: &str) -> Result<String> {
+    let value = json::parse(cell_json)?;
+    let mut text = String::new();
+    gcx::document::cell_from_value(&value)?.write_text(&mut text)?;
+    Ok(text)
+}
+
+/// GCX1: encodes a document of sections (see [`gcx::document`]).
+pub fn gcx_encode(document_json: &str, options_json: &str) -> Result<String> {
+    let options = EncodeOptions::from_value(&options_value(options_json)?)?;
+    encode_document(&json::parse(document_json)?, &options)
+}
+
+/// GCX1: the generic fallback for any JSON value.
+pub fn gcx_encode_generic(tool: &str, value_json: &str, options_json: &str) -> Result<String> {
+    let options = EncodeOptions::from_value(&options_value(options_json)?)?;
+    gcx::encode_generic_json(tool, value_json, &options)
+}
+
+/// GCX1: decodes a payload to `{"sections": [...]}` JSON.
+pub fn gcx_decode(payload: &[u8], options_json: &str) -> Result<String> {
+    let options = DecodeOptions::from_value(&options_value(options_json)?)?;
+    match gcx::decode_until_error(payload, &options) {
+        (sections, None) => to_json(&sections_to_value(&sections)),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// GCX1: a streaming encoder whose output is taken piece by piece.
+#[derive(Debug)]
+pub struct GcxStreamEncoder {
+    encoder: Encoder<String>,
+    fields: Vec<String>,
+}
+
+impl GcxStreamEncoder {
+    /// A new encoder with options JSON (`{"lossless"?: bool}`).
+    pub fn new(options_json: &str) -> Result<GcxStreamEncoder> {
+        let options = EncodeOptions::from_value(&options_value(options_json)?)?;
+        Ok(GcxStreamEncoder {
+            encoder: Encoder::new(String::new(), options),
+            fields: Vec::new(),
+        })
+    }
+
+    /// Starts a section from `{"tool", "fields", "meta"?}` JSON (rows or ops in it are written
+    /// too).
+    pub fn begin_section(&mut self, section_json: &str) -> Result<()> {
+        let section = json::parse(section_json)?;
+        self.fields = gcx::document::header_from_value(&section)?.fields;
+        write_section_value(&mut self.encoder, &section)
+    }
+
+    /// Writes a row given as JSON (array of cells, or object keyed by field).
+    pub fn write_row(&mut self, row_json: &str) -> Result<()> {
+        let row = json::parse(row_json)?;
+        let mut op = Map::new();
+        op.insert("row".into(), row);
+        write_op(&mut self.encoder, &Value::Object(op), &self.fields)
+    }
+
+    /// Writes a comment line.
+    pub fn write_comment(&mut self, text: &str) -> Result<()> {
+        self.encoder.write_comment(text)
+    }
+
+    /// Takes the text written since the last call.
+    pub fn take(&mut self) -> String {
+        core::mem::take(self.encoder.sink_mut())
+    }
+
+    /// The sticky error, if a call failed.
+    pub fn error(&self) -> Option<&Error> {
+        self.encoder.error()
+    }
+}
+
+/// GCX1: a push decoder yielding one JSON item at a time.
+#[derive(Debug)]
+pub struct GcxStreamDecoder {
+    decoder: Decoder<'static>,
+    fields: Vec<String>,
+}
+
+impl GcxStreamDecoder {
+    /// A new decoder with options JSON (`{"maxLineBytes"?, "comments"?}`).
+    pub fn new(options_json: &str) -> Result<GcxStreamDecoder> {
+        let options = DecodeOptions::from_value(&options_value(options_json)?)?;
+        Ok(GcxStreamDecoder {
+            decoder: Decoder::new(options),
+            fields: Vec::new(),
+        })
+    }
+
+    /// Appends input bytes.
+    pub fn push(&mut self, chunk: &[u8]) {
+        self.decoder.push(chunk);
+    }
+
+    /// Marks the end of input.
+    pub fn finish(&mut self) {
+        self.decoder.finish();
+    }
+
+    /// The next item as JSON (`{"type": "section" | "row" | "comment", …}`), or `None` when
+    /// the input pushed so far holds no further complete item.
+    pub fn next_item(&mut self) -> Result<Option<String>> {
+        match self.decoder.next()? {
+            None => Ok(None),
+            Some(item) => {
+                if let gcx::Item::Section(header) = &item {
+                    self.fields.clone_from(&header.fields);
+                }
+                to_json(&item_to_value(&item, &self.fields)).map(Some)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trip() {
+        let payload =
+            gcx_encode(r#"[{"tool":"x","fields":["a","b"],"rows":[["1",2]]}]"#, "").unwrap();
+        assert_eq!(payload, "GCX1 tool=x fields=a,b\n1\t2\n");
+        assert_eq!(
+            gcx_decode(payload.as_bytes(), "{}").unwrap(),
+            r#"{"sections":[{"tool":"x","fields":["a","b"],"meta":{},"version":1,"rows":[{"a":"1","b":"2"}]}]}"#
+        );
+    }
+
+    #[test]
+    fn errors_as_json() {
+        let e = gcx_decode(b"GCX1 tool=x fields=a\n1\t2\n", "").unwrap_err();
+        assert_eq!(
+            error_json(&e),
+            r#"{"code":"GCX_TOO_MANY_VALUES","message":"wire: row has 2 values but header declared 1 fields","format":"gcx1","line":2,"column":3,"columnUtf16":3,"offset":23}"#
+        );
+        let e = gcx_encode("[]", r#"{"lossles":true}"#).unwrap_err();
+        assert_eq!(e.code(), "INVALID_ARGUMENT");
+        assert!(error_codes_json().contains("\"GCX_BAD_PREFIX\""));
+    }
+
+    #[test]
+    fn stream_decoder_items() {
+        let mut dec = GcxStreamDecoder::new("").unwrap();
+        dec.push(b"GCX1 tool=x fields=a\nv\n");
+        dec.finish();
+        assert_eq!(
+            dec.next_item().unwrap().unwrap(),
+            r#"{"type":"section","tool":"x","fields":["a"],"meta":{},"version":1}"#
+        );
+        assert_eq!(
+            dec.next_item().unwrap().unwrap(),
+            r#"{"type":"row","row":{"a":"v"}}"#
+        );
+        assert_eq!(dec.next_item().unwrap(), None);
+    }
+}

@@ -1,0 +1,311 @@
+//! The one error type of the crate: small (one pointer), with a stable code and a position.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use core::fmt;
+
+/// `Result` with [`Error`] as the error type.
+pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+/// An error from any agentwire format.
+///
+/// [`code`](Error::code) is stable across releases and identical in Rust, Node and the
+/// browser; [`message`](Error::message) is for humans (for GCX1 it mirrors gcx-go's text).
+pub struct Error(Box<ErrorImpl>);
+
+struct ErrorImpl {
+    kind: ErrorKind,
+    message: String,
+    position: Option<Position>,
+}
+
+/// Where in the input an error was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Byte offset from the start of the input (UTF-8 bytes).
+    pub offset: u64,
+    /// 1-based line number.
+    pub line: u64,
+    /// 1-based column, counted in Unicode scalar values.
+    pub column: u64,
+    /// 1-based column, counted in UTF-16 code units (what JavaScript string indexes use).
+    pub column_utf16: u64,
+}
+
+impl Position {
+    /// The position of byte `at` of `line_text`, a line that starts at byte `line_offset` of the
+    /// input and has 1-based number `line`. `at` is clamped to the line and to a char boundary.
+    pub fn in_line(line_text: &[u8], line: u64, line_offset: u64, at: usize) -> Position {
+        let at = at.min(line_text.len());
+        let before = &line_text[..at];
+        // Count scalar values by their leading bytes, so invalid UTF-8 cannot panic here.
+        let mut column = 0u64;
+        let mut column_utf16 = 0u64;
+        for &b in before {
+            if b & 0xC0 != 0x80 {
+                column += 1;
+                column_utf16 += if b >= 0xF0 { 2 } else { 1 };
+            }
+        }
+        Position {
+            offset: line_offset + at as u64,
+            line,
+            column: column + 1,
+            column_utf16: column_utf16 + 1,
+        }
+    }
+
+    /// The position of byte `at` of a whole text (lines split on LF).
+    pub fn in_text(text: &[u8], at: usize) -> Position {
+        let at = at.min(text.len());
+        let line_start = text[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = 1 + text[..line_start].iter().filter(|&&b| b == b'\n').count() as u64;
+        Position::in_line(
+            &text[line_start..],
+            line,
+            line_start as u64,
+            at - line_start,
+        )
+    }
+}
+
+/// Which format or layer an error belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// GCX1 text.
+    Gcx1,
+    /// JSON text or the JSON value model.
+    Json,
+    /// Arguments passed to an API (shape or type errors).
+    Api,
+}
+
+impl Format {
+    /// The lower-case name used in JS (`err.format`) and in the CLI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Gcx1 => "gcx1",
+            Format::Json => "json",
+            Format::Api => "api",
+        }
+    }
+}
+
+macro_rules! error_kinds {
+    ($( $(#[$doc:meta])* $variant:ident => $code:literal, $format:ident; )*) => {
+        /// The category of an [`Error`]; each has a stable [`code`](ErrorKind::code).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum ErrorKind {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl ErrorKind {
+            /// Every kind, in declaration order (for documentation and tests).
+            pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$variant),*];
+
+            /// The stable code, e.g. `GCX_BAD_PREFIX`.
+            pub fn code(self) -> &'static str {
+                match self { $(ErrorKind::$variant => $code,)* }
+            }
+
+            /// The format or layer the error belongs to.
+            pub fn format(self) -> Format {
+                match self { $(ErrorKind::$variant => Format::$format,)* }
+            }
+        }
+    };
+}
+
+error_kinds! {
+    /// GCX1: the payload is empty, so there is no header (gcx-go: `unexpected EOF`).
+    GcxEmptyInput => "GCX_EMPTY_INPUT", Gcx1;
+    /// GCX1: the first line of a section does not start with `GCX1`.
+    GcxBadPrefix => "GCX_BAD_PREFIX", Gcx1;
+    /// GCX1: a header token has no `=`.
+    GcxMalformedHeaderToken => "GCX_MALFORMED_HEADER_TOKEN", Gcx1;
+    /// GCX1: the header has no (or an empty) `tool=`.
+    GcxMissingTool => "GCX_MISSING_TOOL", Gcx1;
+    /// GCX1: the header has no `fields=`.
+    GcxMissingFields => "GCX_MISSING_FIELDS", Gcx1;
+    /// GCX1: a row has more values than the header declares fields (encode or decode).
+    GcxTooManyValues => "GCX_TOO_MANY_VALUES", Gcx1;
+    /// GCX1: a line is longer than the decoder's line limit (4 MiB by default).
+    GcxLineTooLong => "GCX_LINE_TOO_LONG", Gcx1;
+    /// GCX1 `lossless` encoding: the value cannot be written so that every decoder reads it back.
+    GcxNotLossless => "GCX_NOT_LOSSLESS", Gcx1;
+    /// A row was written before any section header.
+    GcxNoSection => "GCX_NO_SECTION", Gcx1;
+    /// Input bytes are not valid UTF-8.
+    InvalidUtf8 => "INVALID_UTF8", Json;
+    /// JSON text is malformed.
+    JsonSyntax => "JSON_SYNTAX", Json;
+    /// JSON nesting is deeper than the configured limit.
+    JsonDepth => "JSON_DEPTH", Json;
+    /// NaN or ±Infinity where a JSON number is required.
+    NonFiniteNumber => "NON_FINITE_NUMBER", Json;
+    /// An integer does not fit the 64-bit range of the typed number model.
+    IntegerOutOfRange => "INTEGER_OUT_OF_RANGE", Api;
+    /// An argument has the wrong shape or type.
+    InvalidArgument => "INVALID_ARGUMENT", Api;
+    /// Reading or writing a stream failed.
+    Io => "IO", Api;
+    /// A bug in agentwire (a caught panic); please report it.
+    Internal => "INTERNAL", Api;
+}
+
+impl Error {
+    /// A new error without a position.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error(Box::new(ErrorImpl {
+            kind,
+            message: message.into(),
+            position: None,
+        }))
+    }
+
+    /// A new error at `position`.
+    pub fn at(kind: ErrorKind, message: impl Into<String>, position: Position) -> Error {
+        Error::new(kind, message).with_position(position)
+    }
+
+    /// Sets the position (replacing any earlier one).
+    pub fn with_position(mut self, position: Position) -> Error {
+        self.0.position = Some(position);
+        self
+    }
+
+    /// Prefixes the message, keeping kind and position (e.g. `sections[2].rows[0]: `).
+    pub fn context(mut self, prefix: impl fmt::Display) -> Error {
+        self.0.message = alloc::format!("{prefix}: {}", self.0.message);
+        self
+    }
+
+    /// The category.
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind
+    }
+
+    /// The stable code, e.g. `GCX_BAD_PREFIX`.
+    pub fn code(&self) -> &'static str {
+        self.0.kind.code()
+    }
+
+    /// The format or layer the error belongs to.
+    pub fn format(&self) -> Format {
+        self.0.kind.format()
+    }
+
+    /// The message without position (for GCX1 decode errors: gcx-go's exact text).
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// Where in the input the error was found, when the input has positions.
+    pub fn position(&self) -> Option<Position> {
+        self.0.position
+    }
+
+    /// 1-based line, when known.
+    pub fn line(&self) -> Option<u64> {
+        self.0.position.map(|p| p.line)
+    }
+
+    /// 1-based column in characters, when known.
+    pub fn column(&self) -> Option<u64> {
+        self.0.position.map(|p| p.column)
+    }
+
+    /// Byte offset, when known.
+    pub fn offset(&self) -> Option<u64> {
+        self.0.position.map(|p| p.offset)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("code", &self.code())
+            .field("message", &self.0.message)
+            .field("position", &self.0.position)
+            .finish()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)?;
+        if let Some(p) = self.0.position {
+            write!(f, " at line {} column {}", p.line, p.column)?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for Error {}
+
+impl Clone for Error {
+    fn clone(&self) -> Error {
+        Error(Box::new(ErrorImpl {
+            kind: self.0.kind,
+            message: self.0.message.clone(),
+            position: self.0.position,
+        }))
+    }
+}
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Error) -> bool {
+        self.0.kind == other.0.kind
+            && self.0.message == other.0.message
+            && self.0.position == other.0.position
+    }
+}
+
+#[cfg(feature = "std")]
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::new(ErrorKind::Io, alloc::format!("{e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::collections::BTreeSet;
+
+    #[test]
+    fn result_is_one_pointer() {
+        assert_eq!(
+            core::mem::size_of::<Result<(), Error>>(),
+            core::mem::size_of::<usize>()
+        );
+    }
+
+    #[test]
+    fn codes_are_unique_and_upper_snake() {
+        let mut seen = BTreeSet::new();
+        for kind in ErrorKind::ALL {
+            let code = kind.code();
+            assert!(seen.insert(code), "duplicate code {code}");
+            assert!(code
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_'));
+        }
+    }
+
+    #[test]
+    fn position_counts_chars_and_utf16_units() {
+        let line = "é😀x".as_bytes();
+        let p = Position::in_line(line, 3, 100, line.len() - 1);
+        assert_eq!(p.offset, 100 + 6);
+        assert_eq!(p.column, 3);
+        assert_eq!(p.column_utf16, 4);
+        let p = Position::in_text(b"ab\ncd\nef", 7);
+        assert_eq!((p.line, p.column, p.offset), (3, 2, 7));
+    }
+}

@@ -1,0 +1,484 @@
+//! The push-based GCX1 decoder (gcx-go `decoder.go`, line reader = `bufio.Scanner`).
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::escape::unescape;
+use super::header::{Header, TAG};
+use super::DEFAULT_MAX_LINE_BYTES;
+use crate::{Error, ErrorKind, Position, Result};
+
+/// Options for the decoder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Longest accepted line in bytes, not counting its LF (a CR before the LF counts).
+    /// gcx-go's limit, the default, is 4 MiB − 1 (`bufio.Scanner` with a 4 MiB buffer).
+    pub max_line_bytes: usize,
+    /// Also yield comment lines as [`Item::Comment`] (gcx-go drops them).
+    pub comments: bool,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> DecodeOptions {
+        DecodeOptions {
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            comments: false,
+        }
+    }
+}
+
+/// One thing the decoder read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item<'a> {
+    /// A section starts; its header is also available from [`Decoder::header`].
+    Section(&'a Header),
+    /// A row: exactly one unescaped value per field of the current header, in field order
+    /// (missing trailing values are empty).
+    Row(Vec<Cow<'a, str>>),
+    /// A comment line's text after `#` and one optional space (only with
+    /// [`DecodeOptions::comments`]).
+    Comment(&'a str),
+}
+
+enum Input<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Vec<u8>),
+}
+
+impl Input<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Input::Borrowed(b) => b,
+            Input::Owned(v) => v,
+        }
+    }
+}
+
+enum LineKind {
+    Header,
+    Row,
+    Comment,
+}
+
+/// A line found by the reader: `buf[start..end]` (CR dropped), numbered, placed.
+#[derive(Clone, Copy)]
+struct Line {
+    start: usize,
+    end: usize,
+    number: u64,
+    offset: u64,
+}
+
+/// Reads GCX1 pushed in chunks of any size (or a whole slice), one [`Item`] at a time.
+///
+/// Errors follow gcx-go: a header error or an over-long line is sticky (every later call
+/// returns it), a bad row is not (the next call continues with the following line).
+/// Memory stays bounded by the line limit plus the largest pushed chunk.
+///
+/// ```
+/// use agentwire::gcx::{Decoder, DecodeOptions, Item};
+/// let mut dec = Decoder::new(DecodeOptions::default());
+/// dec.push(b"GCX1 tool=x fields=a,b\n1\t");
+/// dec.push(b"2\n");
+/// dec.finish();
+/// assert!(matches!(dec.next().unwrap(), Some(Item::Section(h)) if h.tool == "x"));
+/// assert!(matches!(dec.next().unwrap(), Some(Item::Row(r)) if r == ["1", "2"]));
+/// assert!(dec.next().unwrap().is_none());
+/// ```
+pub struct Decoder<'a> {
+    options: DecodeOptions,
+    input: Input<'a>,
+    /// Start of the unread part of `input`.
+    consumed: usize,
+    /// How far past `consumed` the current partial line has been searched for LF.
+    scanned: usize,
+    /// Number of the next line (1-based) and byte offset of `input[consumed]` in the stream.
+    line_number: u64,
+    offset: u64,
+    finished: bool,
+    header: Option<Header>,
+    failed: Option<Error>,
+}
+
+impl core::fmt::Debug for Decoder<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Decoder")
+            .field("line_number", &self.line_number)
+            .field("offset", &self.offset)
+            .field("finished", &self.finished)
+            .field("header", &self.header)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Decoder<'static> {
+    /// A decoder fed with [`push`](Decoder::push) and closed with [`finish`](Decoder::finish).
+    pub fn new(options: DecodeOptions) -> Decoder<'static> {
+        Decoder::with_input(Input::Owned(Vec::new()), false, options)
+    }
+}
+
+impl<'a> Decoder<'a> {
+    /// A decoder over a complete payload, reading it in place (no copy).
+    pub fn from_slice(payload: &'a [u8], options: DecodeOptions) -> Decoder<'a> {
+        Decoder::with_input(Input::Borrowed(payload), true, options)
+    }
+
+    fn with_input(input: Input<'a>, finished: bool, options: DecodeOptions) -> Decoder<'a> {
+        Decoder {
+            options,
+            input,
+            consumed: 0,
+            scanned: 0,
+            line_number: 1,
+            offset: 0,
+            finished,
+            header: None,
+            failed: None,
+        }
+    }
+
+    /// Appends input. Pushing after [`finish`](Self::finish) is ignored.
+    pub fn push(&mut self, chunk: &[u8]) {
+        if self.finished {
+            return;
+        }
+        let mut owned = match core::mem::replace(&mut self.input, Input::Owned(Vec::new())) {
+            Input::Owned(v) => v,
+            Input::Borrowed(b) => b.to_vec(),
+        };
+        // Drop what has been read so the buffer only holds the current partial line.
+        owned.drain(..self.consumed);
+        self.consumed = 0;
+        owned.extend_from_slice(chunk);
+        self.input = Input::Owned(owned);
+    }
+
+    /// Marks the end of input: a final line without LF becomes readable.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// True once [`finish`](Self::finish) was called (or the decoder reads a slice).
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The header of the current section.
+    pub fn header(&self) -> Option<&Header> {
+        self.header.as_ref()
+    }
+
+    /// The next item; `Ok(None)` when the input read so far holds no further complete item
+    /// (after [`finish`](Self::finish): the end of the payload).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Result<Option<Item<'_>>> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let (line, kind) = loop {
+            let Some(line) = self.next_line()? else {
+                if self.finished && self.header.is_none() {
+                    let at = self.here();
+                    return Err(self.fail(Error::at(
+                        ErrorKind::GcxEmptyInput,
+                        "unexpected EOF",
+                        at,
+                    )));
+                }
+                return Ok(None);
+            };
+            let bytes = &self.input.bytes()[line.start..line.end];
+            // Before the first header every line is read as a header (gcx-go rejects a
+            // leading blank line or comment).
+            let kind = if self.header.is_none() || bytes.starts_with(TAG.as_bytes()) {
+                LineKind::Header
+            } else if bytes.is_empty() {
+                continue;
+            } else if bytes[0] == b'#' {
+                if !self.options.comments {
+                    continue;
+                }
+                LineKind::Comment
+            } else {
+                LineKind::Row
+            };
+            break (line, kind);
+        };
+        if let LineKind::Header = kind {
+            let bytes = &self.input.bytes()[line.start..line.end];
+            let parsed =
+                line_text(bytes, line).and_then(|t| Header::parse(t, line.number, line.offset));
+            return match parsed {
+                Ok(header) => {
+                    self.header = Some(header);
+                    Ok(self.header.as_ref().map(Item::Section))
+                }
+                Err(e) => Err(self.fail(e)),
+            };
+        }
+        let text = line_text(&self.input.bytes()[line.start..line.end], line)?;
+        if let LineKind::Comment = kind {
+            let text = &text[1..];
+            return Ok(Some(Item::Comment(text.strip_prefix(' ').unwrap_or(text))));
+        }
+        let fields = self.header.as_ref().map_or(0, |h| h.fields.len());
+        split_row(text, line, fields).map(|r| Some(Item::Row(r)))
+    }
+
+    /// The position of the next unread byte.
+    fn here(&self) -> Position {
+        Position {
+            offset: self.offset,
+            line: self.line_number,
+            column: 1,
+            column_utf16: 1,
+        }
+    }
+
+    fn fail(&mut self, e: Error) -> Error {
+        self.failed = Some(e.clone());
+        e
+    }
+
+    /// The next complete line, or the final unterminated one once finished.
+    fn next_line(&mut self) -> Result<Option<Line>> {
+        let data = &self.input.bytes()[self.consumed..];
+        let max = self.options.max_line_bytes;
+        let newline = data[self.scanned..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| i + self.scanned);
+        let (content_len, consumed_len) = match newline {
+            Some(n) => (n, n + 1),
+            // Without LF, a line is complete only at the end of input; an over-long partial
+            // line fails now, before its LF arrives (memory stays bounded).
+            None if data.len() >= max || (self.finished && !data.is_empty()) => {
+                (data.len(), data.len())
+            }
+            None => {
+                self.scanned = data.len();
+                return Ok(None);
+            }
+        };
+        if content_len >= max {
+            let at = self.here();
+            return Err(self.fail(Error::at(
+                ErrorKind::GcxLineTooLong,
+                "bufio.Scanner: token too long",
+                at,
+            )));
+        }
+        let start = self.consumed;
+        let mut end = start + content_len;
+        if end > start && self.input.bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        let line = Line {
+            start,
+            end,
+            number: self.line_number,
+            offset: self.offset,
+        };
+        self.consumed += consumed_len;
+        self.offset += consumed_len as u64;
+        self.line_number += 1;
+        self.scanned = 0;
+        Ok(Some(line))
+    }
+}
+
+fn line_text(bytes: &[u8], line: Line) -> Result<&str> {
+    core::str::from_utf8(bytes).map_err(|e| {
+        Error::at(
+            ErrorKind::InvalidUtf8,
+            "invalid UTF-8 in GCX1 line",
+            Position::in_line(bytes, line.number, line.offset, e.valid_up_to()),
+        )
+    })
+}
+
+/// Splits a row on TAB and unescapes each value; pads to `fields` values.
+fn split_row(text: &str, line: Line, fields: usize) -> Result<Vec<Cow<'_, str>>> {
+    let count = 1 + text.bytes().filter(|&b| b == b'\t').count();
+    if count > fields {
+        // Point at the first value that has no field.
+        let excess_start = text
+            .match_indices('\t')
+            .nth(fields - 1)
+            .map_or(0, |(i, _)| i + 1);
+        return Err(Error::at(
+            ErrorKind::GcxTooManyValues,
+            alloc::format!("wire: row has {count} values but header declared {fields} fields"),
+            Position::in_line(text.as_bytes(), line.number, line.offset, excess_start),
+        ));
+    }
+    let mut values: Vec<Cow<'_, str>> = Vec::with_capacity(fields);
+    values.extend(text.split('\t').map(unescape));
+    values.resize(fields, Cow::Borrowed(""));
+    Ok(values)
+}
+
+/// A decoded section with owned rows (values in field order).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Section {
+    /// The header.
+    pub header: Header,
+    /// One entry per row, one value per field.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Decodes a whole payload as gcx-go's canonical procedure does (header, rows, next section,
+/// …), stopping at the first error: the sections read so far (the last one possibly partial)
+/// and that error.
+pub fn decode_until_error(
+    payload: &[u8],
+    options: &DecodeOptions,
+) -> (Vec<Section>, Option<Error>) {
+    let mut decoder = Decoder::from_slice(payload, options.clone());
+    let mut sections: Vec<Section> = Vec::new();
+    loop {
+        match decoder.next() {
+            Ok(Some(Item::Section(header))) => sections.push(Section {
+                header: header.clone(),
+                rows: Vec::new(),
+            }),
+            Ok(Some(Item::Row(values))) => {
+                if let Some(section) = sections.last_mut() {
+                    section
+                        .rows
+                        .push(values.into_iter().map(Cow::into_owned).collect());
+                }
+            }
+            Ok(Some(Item::Comment(_))) => {}
+            Ok(None) => return (sections, None),
+            Err(e) => return (sections, Some(e)),
+        }
+    }
+}
+
+/// Decodes a whole payload into sections; the first error fails the call.
+pub fn decode(payload: &str, options: &DecodeOptions) -> Result<Vec<Section>> {
+    match decode_until_error(payload.as_bytes(), options) {
+        (sections, None) => Ok(sections),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn rows_of(payload: &str) -> Vec<Vec<String>> {
+        decode(payload, &DecodeOptions::default())
+            .unwrap()
+            .into_iter()
+            .flat_map(|s| s.rows)
+            .collect()
+    }
+
+    #[test]
+    fn reads_rows_sections_and_line_endings() {
+        assert_eq!(
+            rows_of("GCX1 tool=x fields=a,b\r\n# c\n\nv1\tv2\r\nonly\nGCX1 tool=y fields=z\nq\r"),
+            vec![vec!["v1", "v2"], vec!["only", ""], vec!["q"]]
+        );
+        assert_eq!(
+            rows_of("GCX1 tool=x fields=a\nvalue\r\r\n"),
+            vec![vec!["value\r"]]
+        );
+    }
+
+    #[test]
+    fn chunking_does_not_matter() {
+        let payload =
+            "GCX1 tool=x fields=a,b k=v\n# note\n1\t2\n\\t\\n\t\\\\\nGCX1 tool=y fields=c\nlast";
+        let whole = decode(payload, &DecodeOptions::default()).unwrap();
+        for size in 1..payload.len() {
+            let mut dec = Decoder::new(DecodeOptions::default());
+            let mut got: Vec<Section> = Vec::new();
+            let drain = |dec: &mut Decoder<'_>, got: &mut Vec<Section>| {
+                while let Some(item) = dec.next().unwrap() {
+                    match item {
+                        Item::Section(h) => got.push(Section {
+                            header: h.clone(),
+                            rows: vec![],
+                        }),
+                        Item::Row(r) => got
+                            .last_mut()
+                            .unwrap()
+                            .rows
+                            .push(r.into_iter().map(Cow::into_owned).collect()),
+                        Item::Comment(_) => {}
+                    }
+                }
+            };
+            for chunk in payload.as_bytes().chunks(size) {
+                dec.push(chunk);
+                drain(&mut dec, &mut got);
+            }
+            dec.finish();
+            drain(&mut dec, &mut got);
+            assert_eq!(got, whole, "chunk size {size}");
+        }
+    }
+
+    #[test]
+    fn row_errors_are_not_sticky_header_errors_are() {
+        let mut dec = Decoder::from_slice(
+            b"GCX1 tool=x fields=a\n1\t2\n3\nGCX1 bad\n4\n",
+            DecodeOptions::default(),
+        );
+        assert!(matches!(dec.next(), Ok(Some(Item::Section(_)))));
+        let e = dec.next().unwrap_err();
+        assert_eq!(e.code(), "GCX_TOO_MANY_VALUES");
+        assert_eq!((e.line(), e.column()), (Some(2), Some(3)));
+        assert!(matches!(dec.next(), Ok(Some(Item::Row(r))) if r == ["3"]));
+        let e = dec.next().unwrap_err();
+        assert_eq!(e.code(), "GCX_MALFORMED_HEADER_TOKEN");
+        assert_eq!(dec.next().unwrap_err(), e);
+    }
+
+    #[test]
+    fn comments_when_asked() {
+        let options = DecodeOptions {
+            comments: true,
+            ..DecodeOptions::default()
+        };
+        let mut dec = Decoder::from_slice(b"GCX1 tool=x fields=a\n# two words\n#bare\n", options);
+        dec.next().unwrap();
+        assert_eq!(dec.next().unwrap(), Some(Item::Comment("two words")));
+        assert_eq!(dec.next().unwrap(), Some(Item::Comment("bare")));
+    }
+
+    #[test]
+    fn line_limit_is_configurable_and_bounded() {
+        let options = DecodeOptions {
+            max_line_bytes: 24,
+            comments: false,
+        };
+        let mut dec = Decoder::new(options.clone());
+        dec.push(b"GCX1 tool=x fields=a\n1234567\n123456789012345678901234");
+        assert!(matches!(dec.next(), Ok(Some(Item::Section(_)))));
+        assert!(matches!(dec.next(), Ok(Some(Item::Row(_)))));
+        // The over-long line fails before its LF arrives.
+        let e = dec.next().unwrap_err();
+        assert_eq!((e.code(), e.line()), ("GCX_LINE_TOO_LONG", Some(3)));
+        let (sections, err) =
+            decode_until_error(b"GCX1 tool=x fields=a\n12345678901234567890123", &options);
+        assert!(err.is_none() && sections[0].rows.len() == 1);
+    }
+
+    #[test]
+    fn empty_input_and_invalid_utf8() {
+        assert_eq!(
+            decode("", &DecodeOptions::default()).unwrap_err().code(),
+            "GCX_EMPTY_INPUT"
+        );
+        let (_, err) =
+            decode_until_error(b"GCX1 tool=x fields=a\n\xff\n", &DecodeOptions::default());
+        assert_eq!(err.unwrap().code(), "INVALID_UTF8");
+    }
+}

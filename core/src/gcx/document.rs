@@ -1,0 +1,454 @@
+//! GCX1 sections as JSON-shaped values: what the CLI reads and writes and what the JS API
+//! takes and returns. Every binding goes through these functions, so the shapes and their
+//! errors are the same in every runtime.
+//!
+//! Encode input: `[section, …]` or `{"sections": [section, …]}`, where a section is
+//! `{"tool": "…", "fields": ["…"], "meta"?: {"k": "v"}, "rows"?: [row, …], "ops"?: [op, …]}`;
+//! a row is an array of cells or an object keyed by field name; an op is `{"row": row}` or
+//! `{"comment": "…"}` (for comments between rows). A cell is a string, number, boolean, null
+//! or a typed cell `{"int"|"uint"|"float64"|"float32"|"json_number"|"bytes": text}`.
+//!
+//! Decode output: `{"sections": [{"tool", "fields", "meta", "version": 1, "rows": [{field:
+//! value}]}]}`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::decode::{DecodeOptions, Item, Section};
+use super::encode::{Cell, EncodeOptions, Encoder};
+use super::header::{Header, VERSION};
+use crate::json::{Map, Number, Value};
+use crate::num::{parse_f32, parse_f64};
+use crate::{Error, ErrorKind, Result};
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidArgument, message)
+}
+
+fn expect_object<'v>(value: &'v Value, what: &str) -> Result<&'v Map> {
+    value.as_object().ok_or_else(|| {
+        invalid(alloc::format!(
+            "expected {what} object, got {}",
+            value.type_name()
+        ))
+    })
+}
+
+fn expect_string<'v>(value: &'v Value, what: &str) -> Result<&'v str> {
+    value.as_str().ok_or_else(|| {
+        invalid(alloc::format!(
+            "expected {what} string, got {}",
+            value.type_name()
+        ))
+    })
+}
+
+fn check_keys(map: &Map, allowed: &[&str], what: &str) -> Result<()> {
+    match map.keys().find(|k| !allowed.contains(k)) {
+        Some(key) => Err(invalid(alloc::format!(
+            "unknown key \"{key}\" in {what} (expected one of: {})",
+            allowed.join(", ")
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Reads a header object `{"tool", "fields", "meta"?}` (a `version` member is ignored, as
+/// gcx-go ignores `Header.Version`).
+pub fn header_from_value(value: &Value) -> Result<Header> {
+    let map = expect_object(value, "a section")?;
+    check_keys(
+        map,
+        &["tool", "fields", "meta", "version", "rows", "ops"],
+        "section",
+    )?;
+    let tool = expect_string(map.get("tool").unwrap_or(&Value::Null), "\"tool\" to be a")
+        .map_err(|e| e.context("tool"))?;
+    let fields = match map.get("fields") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                expect_string(f, "a field name")
+                    .map(String::from)
+                    .map_err(|e| e.context(alloc::format!("fields[{i}]")))
+            })
+            .collect::<Result<Vec<_>>>()?,
+        Some(other) => {
+            return Err(invalid(alloc::format!(
+                "fields: expected an array of strings, got {}",
+                other.type_name()
+            )))
+        }
+        None => return Err(invalid("fields: missing (an array of strings)")),
+    };
+    let mut header = Header::new(tool, fields);
+    match map.get("meta") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(meta)) => {
+            for (key, v) in meta.iter() {
+                let text = expect_string(v, "a meta value")
+                    .map_err(|e| e.context(alloc::format!("meta.{key}")))?;
+                header.meta.insert(key.into(), text.into());
+            }
+        }
+        Some(other) => {
+            return Err(invalid(alloc::format!(
+                "meta: expected an object of strings, got {}",
+                other.type_name()
+            )))
+        }
+    }
+    Ok(header)
+}
+
+/// Reads one cell: string, number (typed: integers exact, other numbers `f64`), boolean, null
+/// or a typed cell object with a single key.
+pub fn cell_from_value(value: &Value) -> Result<Cell<'_>> {
+    Ok(match value {
+        Value::Null => Cell::Null,
+        Value::Bool(b) => Cell::Bool(*b),
+        Value::String(s) => Cell::Str(s),
+        Value::Number(n) => number_cell(n),
+        Value::Object(map) if map.len() == 1 => {
+            let (tag, payload) = map.iter().next().unwrap_or(("", &Value::Null));
+            typed_cell(tag, payload)?
+        }
+        other => {
+            return Err(invalid(alloc::format!(
+                "expected a cell (string, number, boolean, null or a typed cell like {{\"int\": \"42\"}}), got {}",
+                other.type_name()
+            )))
+        }
+    })
+}
+
+fn number_cell(n: &Number) -> Cell<'static> {
+    match (n.as_i64(), n.as_u64()) {
+        (Some(v), _) => Cell::I64(v),
+        (None, Some(v)) => Cell::U64(v),
+        _ => Cell::F64(n.as_f64()),
+    }
+}
+
+fn typed_cell<'v>(tag: &str, payload: &'v Value) -> Result<Cell<'v>> {
+    let bad = || {
+        invalid(alloc::format!(
+            "typed cell {{\"{tag}\": …}} has an invalid value"
+        ))
+    };
+    let text = payload.as_str();
+    Ok(match tag {
+        "int" => match payload {
+            Value::Number(n) => Cell::I64(n.as_i64().ok_or_else(bad)?),
+            _ => Cell::I64(text.and_then(|t| t.parse().ok()).ok_or_else(bad)?),
+        },
+        "uint" => match payload {
+            Value::Number(n) => Cell::U64(n.as_u64().ok_or_else(bad)?),
+            _ => Cell::U64(text.and_then(|t| t.parse().ok()).ok_or_else(bad)?),
+        },
+        "float64" => match payload {
+            Value::Number(n) => Cell::F64(n.as_f64()),
+            _ => Cell::F64(text.and_then(parse_f64).ok_or_else(bad)?),
+        },
+        "float32" => match payload {
+            Value::Number(n) => Cell::F32(n.as_f64() as f32),
+            _ => Cell::F32(text.and_then(parse_f32).ok_or_else(bad)?),
+        },
+        "json_number" => Cell::Number(text.ok_or_else(bad)?),
+        "bytes" => Cell::Bytes(text.ok_or_else(bad)?.as_bytes()),
+        _ => {
+            return Err(invalid(alloc::format!(
+                "unknown typed cell {{\"{tag}\": …}} (expected int, uint, float64, float32, json_number or bytes)"
+            )))
+        }
+    })
+}
+
+/// Reads a row for `fields`: an array of cells, or an object keyed by field name (absent
+/// fields are empty; a key that is not a field is an error).
+pub fn row_from_value<'v>(row: &'v Value, fields: &[String]) -> Result<Vec<Cell<'v>>> {
+    match row {
+        Value::Array(cells) => cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| cell_from_value(c).map_err(|e| e.context(alloc::format!("[{i}]"))))
+            .collect(),
+        Value::Object(map) => {
+            if let Some(key) = map.keys().find(|k| !fields.iter().any(|f| f == k)) {
+                return Err(invalid(alloc::format!(
+                    "row key \"{key}\" is not a field of the section"
+                )));
+            }
+            fields
+                .iter()
+                .map(|f| {
+                    cell_from_value(map.get(f).unwrap_or(&Value::Null)).map_err(|e| e.context(f))
+                })
+                .collect()
+        }
+        other => Err(invalid(alloc::format!(
+            "expected a row (array of cells or object keyed by field), got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Writes one section value (header, then `rows` or `ops`) to an encoder.
+pub fn write_section_value<S: crate::sink::Sink>(
+    encoder: &mut Encoder<S>,
+    section: &Value,
+) -> Result<()> {
+    let header = header_from_value(section)?;
+    let map = expect_object(section, "a section")?;
+    encoder.begin_section(&header)?;
+    match (map.get("rows"), map.get("ops")) {
+        (Some(_), Some(_)) => Err(invalid("a section takes \"rows\" or \"ops\", not both")),
+        (Some(Value::Array(rows)), None) => rows.iter().enumerate().try_for_each(|(i, row)| {
+            let cells = row_from_value(row, &header.fields)
+                .map_err(|e| e.context(alloc::format!("rows[{i}]")))?;
+            encoder.write_row(&cells)
+        }),
+        (None, Some(Value::Array(ops))) => ops.iter().enumerate().try_for_each(|(i, op)| {
+            write_op(encoder, op, &header.fields).map_err(|e| e.context(alloc::format!("ops[{i}]")))
+        }),
+        (Some(other), None) | (None, Some(other)) => Err(invalid(alloc::format!(
+            "rows/ops: expected an array, got {}",
+            other.type_name()
+        ))),
+        (None, None) => Ok(()),
+    }
+}
+
+/// Applies one op, `{"row": row}` or `{"comment": "…"}`.
+pub fn write_op<S: crate::sink::Sink>(
+    encoder: &mut Encoder<S>,
+    op: &Value,
+    fields: &[String],
+) -> Result<()> {
+    let map = expect_object(op, "an op")?;
+    match (map.len(), map.get("row"), map.get("comment")) {
+        (1, Some(row), None) => encoder.write_row(&row_from_value(row, fields)?),
+        (1, None, Some(comment)) => encoder.write_comment(expect_string(comment, "a comment")?),
+        _ => Err(invalid(
+            "an op is {\"row\": row} or {\"comment\": \"text\"}",
+        )),
+    }
+}
+
+/// The section list of a document: `[…]` or `{"sections": […]}`.
+pub fn sections_of(document: &Value) -> Result<&[Value]> {
+    match document {
+        Value::Array(sections) => Ok(sections),
+        Value::Object(map) => {
+            check_keys(map, &["sections"], "document")?;
+            map.get("sections")
+                .and_then(Value::as_array)
+                .ok_or_else(|| invalid("expected {\"sections\": [...]}"))
+        }
+        other => Err(invalid(alloc::format!(
+            "expected an array of sections or {{\"sections\": [...]}}, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Encodes a whole document (see the module docs) to GCX1 text.
+pub fn encode_document(document: &Value, options: &EncodeOptions) -> Result<String> {
+    let mut encoder = Encoder::new(String::new(), options.clone());
+    for (i, section) in sections_of(document)?.iter().enumerate() {
+        write_section_value(&mut encoder, section).map_err(|e| {
+            if e.kind() == ErrorKind::InvalidArgument {
+                e.context(alloc::format!("sections[{i}]"))
+            } else {
+                e
+            }
+        })?;
+    }
+    encoder.finish()
+}
+
+/// `{"tool", "fields", "meta", "version"}` of a header.
+pub fn header_to_value(header: &Header) -> Map {
+    let mut map = Map::new();
+    map.insert("tool".into(), header.tool.as_str().into());
+    map.insert(
+        "fields".into(),
+        Value::Array(header.fields.iter().map(|f| f.as_str().into()).collect()),
+    );
+    map.insert(
+        "meta".into(),
+        Value::Object(
+            header
+                .meta
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
+                .collect(),
+        ),
+    );
+    map.insert(
+        "version".into(),
+        Number::from_u64(u64::from(VERSION)).into(),
+    );
+    map
+}
+
+/// A row as an object keyed by field (a repeated field name keeps its last value).
+pub fn row_to_value<T: AsRef<str>>(fields: &[String], values: &[T]) -> Value {
+    let members = fields
+        .iter()
+        .zip(values)
+        .map(|(f, v)| (f.clone(), Value::from(v.as_ref())))
+        .collect();
+    Value::Object(Map::from_members(members))
+}
+
+/// A decoded section as `{"tool", "fields", "meta", "version", "rows"}`.
+pub fn section_to_value(section: &Section) -> Value {
+    let mut map = header_to_value(&section.header);
+    let rows = section
+        .rows
+        .iter()
+        .map(|r| row_to_value(&section.header.fields, r))
+        .collect();
+    map.insert("rows".into(), Value::Array(rows));
+    Value::Object(map)
+}
+
+/// `{"sections": [...]}`.
+pub fn sections_to_value(sections: &[Section]) -> Value {
+    let mut map = Map::new();
+    map.insert(
+        "sections".into(),
+        Value::Array(sections.iter().map(section_to_value).collect()),
+    );
+    Value::Object(map)
+}
+
+/// Decodes a payload to `{"sections": [...]}`.
+pub fn decode_document(payload: &str, options: &DecodeOptions) -> Result<Value> {
+    Ok(sections_to_value(&super::decode(payload, options)?))
+}
+
+/// A streaming item as `{"type": "section", tool, fields, meta, version}`,
+/// `{"type": "row", "row": {...}}` or `{"type": "comment", "text": "..."}`.
+/// `fields` are the current section's (for rows).
+pub fn item_to_value(item: &Item<'_>, fields: &[String]) -> Value {
+    let mut map = Map::new();
+    match item {
+        Item::Section(h) => {
+            map.insert("type".into(), "section".into());
+            for (k, v) in header_to_value(h) {
+                map.insert(k, v);
+            }
+        }
+        Item::Row(values) => {
+            map.insert("type".into(), "row".into());
+            map.insert("row".into(), row_to_value(fields, values));
+        }
+        Item::Comment(text) => {
+            map.insert("type".into(), "comment".into());
+            map.insert("text".into(), (*text).into());
+        }
+    }
+    Value::Object(map)
+}
+
+fn option_bool(map: &Map, key: &str) -> Result<Option<bool>> {
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(invalid(alloc::format!(
+            "option {key}: expected a boolean, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+impl EncodeOptions {
+    /// Reads `{"lossless"?: boolean}` (null or absent: defaults).
+    pub fn from_value(value: &Value) -> Result<EncodeOptions> {
+        let mut options = EncodeOptions::default();
+        if let Value::Null = value {
+            return Ok(options);
+        }
+        let map = expect_object(value, "an options")?;
+        check_keys(map, &["lossless"], "encode options")?;
+        if let Some(lossless) = option_bool(map, "lossless")? {
+            options.lossless = lossless;
+        }
+        Ok(options)
+    }
+}
+
+impl DecodeOptions {
+    /// Reads `{"maxLineBytes"?: positive integer, "comments"?: boolean}`.
+    pub fn from_value(value: &Value) -> Result<DecodeOptions> {
+        let mut options = DecodeOptions::default();
+        if let Value::Null = value {
+            return Ok(options);
+        }
+        let map = expect_object(value, "an options")?;
+        check_keys(map, &["maxLineBytes", "comments"], "decode options")?;
+        match map.get("maxLineBytes") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) if n.as_u64().is_some_and(|v| v > 0) => {
+                options.max_line_bytes =
+                    usize::try_from(n.as_u64().unwrap_or(0)).unwrap_or(usize::MAX);
+            }
+            Some(_) => return Err(invalid("option maxLineBytes: expected a positive integer")),
+        }
+        if let Some(comments) = option_bool(map, "comments")? {
+            options.comments = comments;
+        }
+        Ok(options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    #[test]
+    fn encode_document_shapes() {
+        let doc = parse(
+            r#"{"sections":[{"tool":"x","fields":["a","b"],"meta":{"k":"v"},
+                "ops":[{"comment":"hi"},{"row":["1",{"float64":"1e6"}]}]},
+               {"tool":"y","fields":["p","q"],"rows":[{"q":true},[null,{"int":"-1"}]]}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            encode_document(&doc, &EncodeOptions::default()).unwrap(),
+            "GCX1 tool=x fields=a,b k=v\n# hi\n1\t1e+06\nGCX1 tool=y fields=p,q\n\ttrue\n\t-1\n"
+        );
+    }
+
+    #[test]
+    fn shape_errors_name_the_place() {
+        let doc = parse(r#"[{"tool":"x","fields":["a"],"rows":[["1"],[[]]]}]"#).unwrap();
+        let e = encode_document(&doc, &EncodeOptions::default()).unwrap_err();
+        assert_eq!(e.code(), "INVALID_ARGUMENT");
+        assert!(
+            e.message()
+                .starts_with("sections[0]: rows[1]: [0]: expected a cell"),
+            "{}",
+            e.message()
+        );
+        let doc = parse(r#"[{"tool":"x","fields":["a"],"rows":[{"b":"1"}]}]"#).unwrap();
+        assert!(encode_document(&doc, &EncodeOptions::default()).is_err());
+    }
+
+    #[test]
+    fn decode_document_shape() {
+        let v = decode_document(
+            "GCX1 tool=x fields=a,a,b\n1\t2\t3\n",
+            &DecodeOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            crate::json::to_string(&v, crate::json::WriteOptions::PLAIN).unwrap(),
+            r#"{"sections":[{"tool":"x","fields":["a","a","b"],"meta":{},"version":1,"rows":[{"a":"2","b":"3"}]}]}"#
+        );
+    }
+}

@@ -1,0 +1,293 @@
+//! The streaming GCX1 encoder (gcx-go `encoder.go`).
+
+use alloc::string::String;
+
+use super::escape::escape_into;
+use super::header::{Header, TAG};
+use super::DEFAULT_MAX_LINE_BYTES;
+use crate::num::{write_go_g_f32, write_go_g_f64, write_i64, write_u64};
+use crate::sink::Sink;
+use crate::text::go_quote;
+use crate::{Error, ErrorKind, Result};
+
+/// Options for every GCX1 encoder.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Off (the default): byte parity with gcx-go, quirks included. On: protect a first cell
+    /// that starts with `#` or `GCX1` (written `\#…`, `\GCX1…`, which every decoder reads
+    /// back), escape field names twice, and refuse with [`ErrorKind::GcxNotLossless`] what no
+    /// decoder can read back (CR, spaces or commas in header text, a one-field row whose cell
+    /// is empty, a line of 4 MiB or more). Then `decode(encode(x)) == x` or encode fails.
+    pub lossless: bool,
+}
+
+/// One typed row value, stringified the way gcx-go's `stringify` does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cell<'a> {
+    /// Go `nil`: an empty cell.
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// Decimal.
+    I64(i64),
+    /// Decimal.
+    U64(u64),
+    /// Go `%g` shortest (`1e+06`, `0.1`, `NaN`, `+Inf`).
+    F64(f64),
+    /// Go `%g` shortest at 32-bit precision.
+    F32(f32),
+    /// A number kept as its literal text (Go `json.Number`), printed verbatim.
+    Number(&'a str),
+    /// Text.
+    Str(&'a str),
+    /// Raw bytes printed as text; they must be UTF-8.
+    Bytes(&'a [u8]),
+}
+
+impl Cell<'_> {
+    /// Appends the unescaped text of the cell.
+    pub fn write_text(&self, out: &mut String) -> Result<()> {
+        match *self {
+            Cell::Null => {}
+            Cell::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+            Cell::I64(v) => write_i64(out, v),
+            Cell::U64(v) => write_u64(out, v),
+            Cell::F64(v) => write_go_g_f64(out, v),
+            Cell::F32(v) => write_go_g_f32(out, v),
+            Cell::Number(text) | Cell::Str(text) => out.push_str(text),
+            Cell::Bytes(bytes) => match core::str::from_utf8(bytes) {
+                Ok(text) => out.push_str(text),
+                Err(e) => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidUtf8,
+                        alloc::format!(
+                            "bytes cell is not UTF-8 (invalid byte at index {})",
+                            e.valid_up_to()
+                        ),
+                    ))
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Writes GCX1 sections to a [`Sink`], one whole line at a time.
+///
+/// Like gcx-go, an error is sticky: after the first failure nothing more is written and every
+/// later call returns that error.
+#[derive(Debug)]
+pub struct Encoder<S: Sink = String> {
+    sink: S,
+    options: EncodeOptions,
+    field_count: Option<usize>,
+    failed: Option<Error>,
+    line: String,
+    text: String,
+}
+
+impl<S: Sink> Encoder<S> {
+    /// An encoder writing to `sink`. Start each section with [`begin_section`](Self::begin_section).
+    pub fn new(sink: S, options: EncodeOptions) -> Encoder<S> {
+        Encoder {
+            sink,
+            options,
+            field_count: None,
+            failed: None,
+            line: String::new(),
+            text: String::new(),
+        }
+    }
+
+    /// Writes the header line of a new section (multi-section payloads are simply
+    /// consecutive sections).
+    pub fn begin_section(&mut self, header: &Header) -> Result<()> {
+        self.check_failed()?;
+        self.line.clear();
+        let result = header
+            .write(&mut self.line, self.options.lossless)
+            .and_then(|()| self.check_line_length());
+        self.emit(result)?;
+        self.field_count = Some(header.fields.len());
+        Ok(())
+    }
+
+    /// Writes one row. Fewer cells than fields leave the trailing columns empty; more is an
+    /// error.
+    pub fn write_row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
+        self.check_failed()?;
+        let result = self.render_row(cells);
+        self.emit(result)
+    }
+
+    /// Writes `# text` (LF in `text` becomes a space; nothing else is escaped).
+    pub fn write_comment(&mut self, text: &str) -> Result<()> {
+        self.check_failed()?;
+        if self.field_count.is_none() {
+            return self.emit(Err(no_section()));
+        }
+        self.line.clear();
+        self.line.push_str("# ");
+        for piece in text.split('\n').enumerate() {
+            if piece.0 > 0 {
+                self.line.push(' ');
+            }
+            self.line.push_str(piece.1);
+        }
+        self.line.push('\n');
+        self.emit(Ok(()))
+    }
+
+    /// The sticky error, if any call failed.
+    pub fn error(&self) -> Option<&Error> {
+        self.failed.as_ref()
+    }
+
+    /// The sink (e.g. to read what a `String` sink holds so far).
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    /// The sink, mutably (e.g. to drain a `String` sink while streaming).
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
+    /// Ends encoding: the sink, or the sticky error.
+    pub fn finish(self) -> Result<S> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(self.sink),
+        }
+    }
+
+    fn check_failed(&self) -> Result<()> {
+        match &self.failed {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the prepared line if `result` is Ok; otherwise records the sticky error.
+    fn emit(&mut self, result: Result<()>) -> Result<()> {
+        let result = result.and_then(|()| self.sink.write_str(&self.line));
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+        }
+        result
+    }
+
+    fn render_row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
+        let field_count = self.field_count.ok_or_else(no_section)?;
+        if cells.len() > field_count {
+            return Err(Error::new(
+                ErrorKind::GcxTooManyValues,
+                alloc::format!(
+                    "wire: row has {} values but header declared {} fields",
+                    cells.len(),
+                    field_count
+                ),
+            ));
+        }
+        let lossless = self.options.lossless;
+        self.line.clear();
+        for i in 0..field_count {
+            if i > 0 {
+                self.line.push('\t');
+            }
+            let Some(cell) = cells.get(i) else { continue };
+            self.text.clear();
+            cell.write_text(&mut self.text)?;
+            if lossless {
+                if self.text.contains('\r') {
+                    return Err(Error::new(
+                        ErrorKind::GcxNotLossless,
+                        alloc::format!(
+                            "lossless: cell {} contains CR, which GCX1 cannot carry",
+                            go_quote(self.text.as_bytes(), 40)
+                        ),
+                    ));
+                }
+                // A first cell read as a comment or a header is protected by a backslash.
+                if i == 0 && (self.text.starts_with('#') || self.text.starts_with(TAG)) {
+                    self.line.push('\\');
+                }
+            }
+            escape_into(&mut self.line, &self.text);
+        }
+        if lossless && self.line.is_empty() && field_count == 1 {
+            return Err(Error::new(
+                ErrorKind::GcxNotLossless,
+                "lossless: a one-field row with an empty cell is a blank line, which decoders skip",
+            ));
+        }
+        self.check_line_length()?;
+        self.line.push('\n');
+        Ok(())
+    }
+
+    /// In lossless mode, refuses a line the default decoder would reject as too long.
+    fn check_line_length(&self) -> Result<()> {
+        let content = self.line.strip_suffix('\n').unwrap_or(&self.line).len();
+        if self.options.lossless && content >= DEFAULT_MAX_LINE_BYTES {
+            return Err(Error::new(
+                ErrorKind::GcxNotLossless,
+                alloc::format!(
+                    "lossless: a {content}-byte line exceeds the decoders' {DEFAULT_MAX_LINE_BYTES}-byte line limit"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn no_section() -> Error {
+    Error::new(
+        ErrorKind::GcxNoSection,
+        "no section: call begin_section before writing rows or comments",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_comments_and_sticky_errors() {
+        let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+        enc.begin_section(&Header::new("x", ["a", "b", "c"]))
+            .unwrap();
+        enc.write_comment("two\nlines").unwrap();
+        enc.write_row(&[Cell::Str("only-a")]).unwrap();
+        enc.write_row(&[Cell::F64(1e6), Cell::I64(-3), Cell::Bool(true)])
+            .unwrap();
+        let err = enc
+            .write_row(&[Cell::Null, Cell::Null, Cell::Null, Cell::Null])
+            .unwrap_err();
+        assert_eq!(
+            err.message(),
+            "wire: row has 4 values but header declared 3 fields"
+        );
+        assert_eq!(enc.write_comment("later").unwrap_err(), err);
+        assert_eq!(
+            enc.sink(),
+            "GCX1 tool=x fields=a,b,c\n# two lines\nonly-a\t\t\n1e+06\t-3\ttrue\n"
+        );
+        assert!(enc.finish().is_err());
+    }
+
+    #[test]
+    fn lossless_protects_first_cells() {
+        let mut enc = Encoder::new(String::new(), EncodeOptions { lossless: true });
+        enc.begin_section(&Header::new("x", ["a", "b"])).unwrap();
+        enc.write_row(&[Cell::Str("#tag"), Cell::Str("1")]).unwrap();
+        enc.write_row(&[Cell::Str("GCX1 x")]).unwrap();
+        enc.begin_section(&Header::new("y", ["v"])).unwrap();
+        let err = enc.write_row(&[Cell::Str("")]).unwrap_err();
+        assert_eq!(err.code(), "GCX_NOT_LOSSLESS");
+        assert_eq!(
+            enc.sink(),
+            "GCX1 tool=x fields=a,b\n\\#tag\t1\n\\GCX1 x\t\nGCX1 tool=y fields=v\n"
+        );
+    }
+}

@@ -1,0 +1,253 @@
+//! The section header line: `GCX1 tool=… fields=a,b,… k=v …`.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::escape::{escape_into, unescape};
+use crate::text::go_quote;
+use crate::{Error, ErrorKind, Position, Result};
+
+/// The tag every header starts with.
+pub const TAG: &str = "GCX1";
+
+/// The protocol version a decoded header reports (always 1).
+pub const VERSION: u32 = 1;
+
+/// A section header: tool name, the ordered field list, and metadata.
+///
+/// `meta` is a `BTreeMap`, whose order is byte order: exactly the order gcx-go writes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Header {
+    /// The MCP tool (or sub-section, e.g. `get_callers.edges`) that produced the rows.
+    pub tool: String,
+    /// Column names, in row order.
+    pub fields: Vec<String>,
+    /// Extra `k=v` pairs (`total`, `truncated`, `rows`, …).
+    pub meta: BTreeMap<String, String>,
+}
+
+impl Header {
+    /// A header with no metadata.
+    pub fn new<F: Into<String>>(
+        tool: impl Into<String>,
+        fields: impl IntoIterator<Item = F>,
+    ) -> Header {
+        Header {
+            tool: tool.into(),
+            fields: fields.into_iter().map(Into::into).collect(),
+            meta: BTreeMap::new(),
+        }
+    }
+
+    /// Adds a metadata pair (builder style).
+    pub fn with_meta(mut self, key: impl Into<String>, value: impl Into<String>) -> Header {
+        self.meta.insert(key.into(), value.into());
+        self
+    }
+
+    /// Appends the header line (with its LF) exactly as gcx-go writes it.
+    ///
+    /// With `lossless`, field names are escaped twice (decoders unescape them twice) and text
+    /// that no decoder can read back is refused (see [`check_lossless`](Header::check_lossless)).
+    pub fn write(&self, out: &mut String, lossless: bool) -> Result<()> {
+        if lossless {
+            self.check_lossless()?;
+        }
+        out.push_str(TAG);
+        out.push_str(" tool=");
+        escape_into(out, &self.tool);
+        out.push_str(" fields=");
+        for (i, field) in self.fields.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            if lossless {
+                let mut once = String::new();
+                escape_into(&mut once, field);
+                escape_into(out, &once);
+            } else {
+                escape_into(out, field);
+            }
+        }
+        for (key, value) in &self.meta {
+            out.push(' ');
+            escape_into(out, key);
+            out.push('=');
+            escape_into(out, value);
+        }
+        out.push('\n');
+        Ok(())
+    }
+
+    /// Refuses what a GCX1 decoder would not read back unchanged: CR anywhere (the escaper
+    /// drops it), a space in any name or value (spaces separate tokens), an empty tool, no
+    /// fields, a comma in a field name, duplicate field names, `=` in a meta key, a meta key
+    /// named `tool` or `fields`, and trailing Unicode whitespace at the end of the line.
+    pub fn check_lossless(&self) -> Result<()> {
+        let refuse = |what: &str, text: &str| {
+            Err(Error::new(
+                ErrorKind::GcxNotLossless,
+                alloc::format!(
+                    "lossless: {what} {} cannot be read back",
+                    go_quote(text.as_bytes(), 40)
+                ),
+            ))
+        };
+        let plain = |text: &str| !text.contains([' ', '\r']);
+        if self.tool.is_empty() {
+            return refuse("an empty tool name", "");
+        }
+        if !plain(&self.tool) {
+            return refuse("tool name", &self.tool);
+        }
+        if self.fields.is_empty() {
+            return refuse("an empty field list", "");
+        }
+        for (i, field) in self.fields.iter().enumerate() {
+            if !plain(field) || field.contains(',') {
+                return refuse("field name", field);
+            }
+            if self.fields[..i].contains(field) {
+                return refuse("duplicate field name", field);
+            }
+        }
+        for (key, value) in &self.meta {
+            if !plain(key) || key.contains('=') || key == "tool" || key == "fields" {
+                return refuse("meta key", key);
+            }
+            if !plain(value) {
+                return refuse("meta value", value);
+            }
+        }
+        let last = match self.meta.values().next_back() {
+            Some(value) => value.as_str(),
+            None => self.fields.last().map_or("", String::as_str),
+        };
+        if last.chars().next_back().is_some_and(char::is_whitespace) {
+            return refuse("text ending in whitespace", last);
+        }
+        Ok(())
+    }
+
+    /// Parses a header line (its LF and one CR already removed) as gcx-go's `parseHeader`.
+    /// `line_no` and `offset` place errors.
+    pub fn parse(line: &str, line_no: u64, offset: u64) -> Result<Header> {
+        let bytes = line.as_bytes();
+        let at = |i: usize| Position::in_line(bytes, line_no, offset, i);
+        if !line.starts_with(TAG) {
+            return Err(Error::at(
+                ErrorKind::GcxBadPrefix,
+                alloc::format!(
+                    "wire: expected header prefix \"GCX1\", got {}",
+                    go_quote(bytes, 10)
+                ),
+                at(0),
+            ));
+        }
+        let rest = line[TAG.len()..].trim();
+        let rest_start = rest.as_ptr() as usize - line.as_ptr() as usize;
+        let mut tool = String::new();
+        let mut fields: Option<Vec<String>> = None;
+        let mut meta = BTreeMap::new();
+        let mut token_start = rest_start;
+        for token in rest.split(' ') {
+            let start = token_start;
+            token_start += token.len() + 1;
+            if token.is_empty() {
+                continue;
+            }
+            let Some((key, value)) = token.split_once('=') else {
+                return Err(Error::at(
+                    ErrorKind::GcxMalformedHeaderToken,
+                    alloc::format!(
+                        "wire: malformed header token {} (want key=value)",
+                        go_quote(token.as_bytes(), usize::MAX)
+                    ),
+                    at(start),
+                ));
+            };
+            let key = unescape(key);
+            let value = unescape(value);
+            match &*key {
+                "tool" => tool = value.into_owned(),
+                "fields" => {
+                    fields = Some(value.split(',').map(|f| unescape(f).into_owned()).collect());
+                }
+                _ => {
+                    meta.insert(key.into_owned(), value.into_owned());
+                }
+            }
+        }
+        if tool.is_empty() {
+            return Err(Error::at(
+                ErrorKind::GcxMissingTool,
+                "wire: header missing tool= key",
+                at(0),
+            ));
+        }
+        let Some(fields) = fields else {
+            return Err(Error::at(
+                ErrorKind::GcxMissingFields,
+                "wire: header missing fields= key",
+                at(0),
+            ));
+        };
+        Ok(Header { tool, fields, meta })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_like_gcx_go() {
+        let h = Header::new("search_symbols", ["id", "line"])
+            .with_meta("truncated", "false")
+            .with_meta("total", "2");
+        let mut out = String::new();
+        h.write(&mut out, false).unwrap();
+        assert_eq!(
+            out,
+            "GCX1 tool=search_symbols fields=id,line total=2 truncated=false\n"
+        );
+    }
+
+    #[test]
+    fn parses_and_places_errors() {
+        let h = Header::parse("GCX1 t\\ool=a\\tb fields=f note=x\\ny\\\\z", 1, 0).unwrap();
+        assert_eq!(h.tool, "a\tb");
+        assert_eq!(h.meta["note"], "x\ny\\z");
+        let e = Header::parse("GCX1 tool=é fields=a oops", 3, 40).unwrap_err();
+        assert_eq!(e.code(), "GCX_MALFORMED_HEADER_TOKEN");
+        assert_eq!(
+            (e.line(), e.column(), e.offset()),
+            (Some(3), Some(22), Some(62))
+        );
+    }
+
+    #[test]
+    fn lossless_refusals() {
+        let mut out = String::new();
+        for bad in [
+            Header::new("x", ["a b"]),
+            Header::new("x", ["a,b"]),
+            Header::new("x", ["a", "a"]),
+            Header::new("", ["a"]),
+            Header::new("x", Vec::<String>::new()),
+            Header::new("x", ["a"]).with_meta("tool", "y"),
+            Header::new("x", ["a"]).with_meta("k", "v\u{a0}"),
+            Header::new("x", ["a"]).with_meta("k=1", "v"),
+            Header::new("x\r", ["a"]),
+        ] {
+            let e = bad.write(&mut out, true).unwrap_err();
+            assert_eq!(e.code(), "GCX_NOT_LOSSLESS", "{bad:?}");
+        }
+        let mut out = String::new();
+        Header::new("x", ["a\\b"]).write(&mut out, true).unwrap();
+        assert_eq!(out, "GCX1 tool=x fields=a\\\\\\\\b\n");
+        let back = Header::parse(out.trim_end(), 1, 0).unwrap();
+        assert_eq!(back.fields, ["a\\b"]);
+    }
+}

@@ -1,0 +1,37 @@
+//! GCX1: the tab-delimited, line-oriented format for MCP tool responses.
+//!
+//! Byte-identical to the Go reference (gcx-go v0.1.0) by default, quirks included; the
+//! [`EncodeOptions::lossless`] option writes what every decoder reads back, or fails.
+//!
+//! - [`Encoder`] writes sections of typed [`Cell`]s to any [`Sink`](crate::sink::Sink).
+//! - [`Decoder`] reads pushed chunks (or a slice) one [`Item`] at a time.
+//! - [`encode_generic`] is the fallback for any JSON value.
+//! - [`document`] maps sections to and from JSON-shaped values (the CLI and JS shapes).
+//!
+//! ```
+//! use agentwire::gcx::{self, Cell, EncodeOptions, Encoder, Header};
+//! let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+//! enc.begin_section(&Header::new("search_symbols", ["id", "line"]).with_meta("total", "1"))?;
+//! enc.write_row(&[Cell::Str("a.go::Foo"), Cell::I64(10)])?;
+//! let payload = enc.finish()?;
+//! assert_eq!(payload, "GCX1 tool=search_symbols fields=id,line total=1\na.go::Foo\t10\n");
+//! let sections = gcx::decode(&payload, &Default::default())?;
+//! assert_eq!(sections[0].rows, [["a.go::Foo", "10"]]);
+//! # Ok::<(), agentwire::Error>(())
+//! ```
+
+mod decode;
+pub mod document;
+mod encode;
+pub mod escape;
+mod generic;
+mod header;
+
+pub use decode::{decode, decode_until_error, DecodeOptions, Decoder, Item, Section};
+pub use encode::{Cell, EncodeOptions, Encoder};
+pub use generic::{encode_generic, encode_generic_json, write_generic};
+pub use header::{Header, TAG, VERSION};
+
+/// gcx-go's line limit: `bufio.Scanner` with a 4 MiB buffer accepts a line of at most
+/// 4 MiB − 1 bytes plus its LF.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;

@@ -1,0 +1,12 @@
+//! The JSON value model shared by every format.
+//!
+//! Numbers follow the "typed" model (see [`Number`]); objects keep input order and unique keys
+//! (see [`Map`]); [`write`] renders compact JSON exactly as Go's `encoding/json` does.
+
+mod parse;
+mod value;
+mod write;
+
+pub use parse::{parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH};
+pub use value::{Map, Number, Value, MAX_SAFE_INTEGER};
+pub use write::{to_string, write, write_string, WriteOptions};

@@ -1,0 +1,485 @@
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Map, Number, Value};
+use crate::text::go_quote_char;
+use crate::{Error, ErrorKind, Position, Result};
+
+/// Limits for [`parse_with`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Deepest allowed nesting of arrays and objects (default 512).
+    pub max_depth: usize,
+}
+
+/// The default nesting limit of JSON input.
+pub const DEFAULT_MAX_DEPTH: usize = 512;
+
+impl Default for ParseOptions {
+    fn default() -> ParseOptions {
+        ParseOptions {
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// Parses JSON text with the default limits (see [`parse_with`]).
+pub fn parse(text: &str) -> Result<Value> {
+    parse_with(text, &ParseOptions::default())
+}
+
+/// Parses JSON bytes: invalid UTF-8 is an [`ErrorKind::InvalidUtf8`] error at its position.
+pub fn parse_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Value> {
+    match core::str::from_utf8(bytes) {
+        Ok(text) => parse_with(text, options),
+        Err(e) => Err(Error::at(
+            ErrorKind::InvalidUtf8,
+            "invalid UTF-8 in JSON input",
+            Position::in_text(bytes, e.valid_up_to()),
+        )),
+    }
+}
+
+/// Parses strict JSON (RFC 8259) into the typed model.
+///
+/// Integers without fraction or exponent that fit `i64` (negative) or `u64` stay integers;
+/// every other number, `-0` included, is the correctly rounded `f64` (out of range: ±Infinity,
+/// which encoders then reject as Go does). Duplicate keys: the last value wins. Lone surrogate
+/// escapes become U+FFFD, as in Go's `encoding/json`.
+pub fn parse_with(text: &str, options: &ParseOptions) -> Result<Value> {
+    Parser {
+        bytes: text.as_bytes(),
+        text,
+        pos: 0,
+        max_depth: options.max_depth,
+    }
+    .parse_document()
+}
+
+enum Frame {
+    Array(Vec<Value>),
+    Object(Vec<(String, Value)>, String),
+}
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    max_depth: usize,
+}
+
+impl Parser<'_> {
+    fn parse_document(&mut self) -> Result<Value> {
+        let mut stack: Vec<Frame> = Vec::new();
+        'value: loop {
+            self.skip_whitespace();
+            let mut value = match self.peek() {
+                None => return Err(self.eof()),
+                Some(b'{') => {
+                    self.enter(stack.len())?;
+                    self.pos += 1;
+                    self.skip_whitespace();
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        Value::Object(Map::new())
+                    } else {
+                        let key = self.object_key("looking for beginning of object key string")?;
+                        stack.push(Frame::Object(Vec::new(), key));
+                        continue 'value;
+                    }
+                }
+                Some(b'[') => {
+                    self.enter(stack.len())?;
+                    self.pos += 1;
+                    self.skip_whitespace();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        Value::Array(Vec::new())
+                    } else {
+                        stack.push(Frame::Array(Vec::new()));
+                        continue 'value;
+                    }
+                }
+                Some(b'"') => Value::String(self.string()?),
+                Some(b't') => self.literal("true", Value::Bool(true))?,
+                Some(b'f') => self.literal("false", Value::Bool(false))?,
+                Some(b'n') => self.literal("null", Value::Null)?,
+                Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
+                Some(_) => return Err(self.unexpected("looking for beginning of value")),
+            };
+            // Attach the finished value to its parents, closing every container that ends here.
+            loop {
+                match stack.last_mut() {
+                    None => {
+                        self.skip_whitespace();
+                        if self.pos != self.bytes.len() {
+                            return Err(self.unexpected("after top-level value"));
+                        }
+                        return Ok(value);
+                    }
+                    Some(Frame::Array(items)) => {
+                        items.push(value);
+                        self.skip_whitespace();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                continue 'value;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                let Some(Frame::Array(items)) = stack.pop() else {
+                                    unreachable!("top frame is an array")
+                                };
+                                value = Value::Array(items);
+                            }
+                            None => return Err(self.eof()),
+                            Some(_) => return Err(self.unexpected("after array element")),
+                        }
+                    }
+                    Some(Frame::Object(members, key)) => {
+                        members.push((core::mem::take(key), value));
+                        self.skip_whitespace();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_whitespace();
+                                *key =
+                                    self.object_key("looking for beginning of object key string")?;
+                                continue 'value;
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                let Some(Frame::Object(members, _)) = stack.pop() else {
+                                    unreachable!("top frame is an object")
+                                };
+                                value = Value::Object(Map::from_members(members));
+                            }
+                            None => return Err(self.eof()),
+                            Some(_) => return Err(self.unexpected("after object key:value pair")),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn enter(&self, depth: usize) -> Result<()> {
+        if depth >= self.max_depth {
+            return Err(Error::at(
+                ErrorKind::JsonDepth,
+                alloc::format!("JSON nesting exceeds the limit of {}", self.max_depth),
+                self.position(self.pos),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Reads `"key"` and the `:` after it.
+    fn object_key(&mut self, context: &str) -> Result<String> {
+        match self.peek() {
+            Some(b'"') => {}
+            None => return Err(self.eof()),
+            Some(_) => return Err(self.unexpected(context)),
+        }
+        let key = self.string()?;
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b':') => self.pos += 1,
+            None => return Err(self.eof()),
+            Some(_) => return Err(self.unexpected("after object key")),
+        }
+        Ok(key)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn position(&self, at: usize) -> Position {
+        Position::in_text(self.bytes, at)
+    }
+
+    fn eof(&self) -> Error {
+        Error::at(
+            ErrorKind::JsonSyntax,
+            "unexpected end of JSON input",
+            self.position(self.bytes.len()),
+        )
+    }
+
+    /// `invalid character 'x' <context>` at the current position.
+    fn unexpected(&self, context: &str) -> Error {
+        let c = self.text[self.pos..].chars().next().unwrap_or('\u{fffd}');
+        Error::at(
+            ErrorKind::JsonSyntax,
+            alloc::format!("invalid character {} {context}", go_quote_char(c)),
+            self.position(self.pos),
+        )
+    }
+
+    fn literal(&mut self, word: &'static str, value: Value) -> Result<Value> {
+        for expected in word.bytes() {
+            match self.peek() {
+                Some(b) if b == expected => self.pos += 1,
+                None => return Err(self.eof()),
+                Some(_) => {
+                    let context = alloc::format!(
+                        "in literal {word} (expecting {})",
+                        go_quote_char(expected as char)
+                    );
+                    return Err(self.unexpected(&context));
+                }
+            }
+        }
+        Ok(value)
+    }
+
+    fn number(&mut self) -> Result<Number> {
+        let start = self.pos;
+        let negative = self.peek() == Some(b'-');
+        if negative {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            None => return Err(self.eof()),
+            Some(_) => return Err(self.unexpected("in numeric literal")),
+        }
+        let mut integer = true;
+        if self.peek() == Some(b'.') {
+            integer = false;
+            self.pos += 1;
+            match self.peek() {
+                Some(b'0'..=b'9') => self.digits(),
+                None => return Err(self.eof()),
+                Some(_) => return Err(self.unexpected("after decimal point in numeric literal")),
+            }
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            integer = false;
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            match self.peek() {
+                Some(b'0'..=b'9') => self.digits(),
+                None => return Err(self.eof()),
+                Some(_) => return Err(self.unexpected("in exponent of numeric literal")),
+            }
+        }
+        let text = &self.text[start..self.pos];
+        if integer {
+            if negative {
+                // "-0" is a double (-0.0), as in serde_json's typed model.
+                if let Ok(v) = text.parse::<i64>() {
+                    if v != 0 {
+                        return Ok(Number::from_i64(v));
+                    }
+                }
+            } else if let Ok(v) = text.parse::<u64>() {
+                return Ok(Number::from_u64(v));
+            }
+        }
+        // The grammar was checked above, so the standard (correctly rounding) parser accepts
+        // it; overflow gives ±Infinity.
+        Ok(Number::from_f64(text.parse::<f64>().unwrap_or(f64::NAN)))
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn string(&mut self) -> Result<String> {
+        self.pos += 1; // opening quote
+        let start = self.pos;
+        // Fast path: no escapes.
+        loop {
+            match self.peek() {
+                None => return Err(self.eof()),
+                Some(b'"') => {
+                    let s = String::from(&self.text[start..self.pos]);
+                    self.pos += 1;
+                    return Ok(s);
+                }
+                Some(b'\\') => break,
+                Some(b) if b < 0x20 => return Err(self.unexpected("in string literal")),
+                Some(_) => self.pos += 1,
+            }
+        }
+        let mut out = String::from(&self.text[start..self.pos]);
+        loop {
+            match self.peek() {
+                None => return Err(self.eof()),
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.pos += 1;
+                    let escaped = match self.peek() {
+                        None => return Err(self.eof()),
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.pos += 1;
+                            out.push(self.unicode_escape()?);
+                            continue;
+                        }
+                        Some(_) => return Err(self.unexpected("in string escape code")),
+                    };
+                    self.pos += 1;
+                    out.push(escaped);
+                }
+                Some(b) if b < 0x20 => return Err(self.unexpected("in string literal")),
+                Some(_) => {
+                    let run_start = self.pos;
+                    while let Some(b) = self.peek() {
+                        if b == b'"' || b == b'\\' || b < 0x20 {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                    out.push_str(&self.text[run_start..self.pos]);
+                }
+            }
+        }
+    }
+
+    /// After `\u`: four hex digits, combining a surrogate pair; a lone surrogate is U+FFFD.
+    fn unicode_escape(&mut self) -> Result<char> {
+        let first = self.hex4()?;
+        if !(0xD800..0xE000).contains(&first) {
+            return Ok(char::from_u32(first).unwrap_or('\u{fffd}'));
+        }
+        if first < 0xDC00 && self.bytes[self.pos..].starts_with(b"\\u") {
+            let save = self.pos;
+            self.pos += 2;
+            let second = self.hex4()?;
+            if (0xDC00..0xE000).contains(&second) {
+                let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                return Ok(char::from_u32(c).unwrap_or('\u{fffd}'));
+            }
+            // Not a low surrogate: the first is lone, the second is read on its own.
+            self.pos = save;
+        }
+        Ok('\u{fffd}')
+    }
+
+    fn hex4(&mut self) -> Result<u32> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let digit = match self.peek() {
+                None => return Err(self.eof()),
+                Some(b @ b'0'..=b'9') => b - b'0',
+                Some(b @ b'a'..=b'f') => b - b'a' + 10,
+                Some(b @ b'A'..=b'F') => b - b'A' + 10,
+                Some(_) => return Err(self.unexpected("in \\u hexadecimal character escape")),
+            };
+            v = v * 16 + u32::from(digit);
+            self.pos += 1;
+        }
+        Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn num(text: &str) -> Number {
+        match parse(text).unwrap() {
+            Value::Number(n) => n,
+            other => panic!("not a number: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn typed_numbers() {
+        assert_eq!(num("18446744073709551615").as_u64(), Some(u64::MAX));
+        assert_eq!(num("-9223372036854775808").as_i64(), Some(i64::MIN));
+        assert!(!num("-0").is_integer());
+        assert!(num("-0").as_f64().is_sign_negative());
+        assert!(!num("1.0").is_integer());
+        assert!(!num("18446744073709551616").is_integer());
+        assert_eq!(num("1e400").as_f64(), f64::INFINITY);
+        assert_eq!(num("0.1").as_f64(), 0.1);
+    }
+
+    #[test]
+    fn structures_and_duplicates() {
+        let v = parse(r#" {"a":1,"b":[true,null,"x"],"a":2} "#).unwrap();
+        let m = v.as_object().unwrap();
+        assert_eq!(m.keys().collect::<Vec<_>>(), vec!["a", "b"]);
+        assert_eq!(m.get("a"), Some(&Value::Number(Number::from_u64(2))));
+    }
+
+    #[test]
+    fn strings_and_surrogates() {
+        let v = parse(r#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00\ud800x\udc00""#).unwrap();
+        assert_eq!(
+            v.as_str(),
+            Some("a\"\\/\u{8}\u{c}\n\r\té😀\u{fffd}x\u{fffd}")
+        );
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = parse("{\"a\":\n  tru }").unwrap_err();
+        assert_eq!(e.code(), "JSON_SYNTAX");
+        assert_eq!(
+            e.message(),
+            "invalid character ' ' in literal true (expecting 'e')"
+        );
+        assert_eq!((e.line(), e.column()), (Some(2), Some(6)));
+        assert_eq!(
+            parse("[1,]").unwrap_err().message(),
+            "invalid character ']' looking for beginning of value"
+        );
+        assert_eq!(
+            parse("").unwrap_err().message(),
+            "unexpected end of JSON input"
+        );
+        assert_eq!(
+            parse("1 2").unwrap_err().message(),
+            "invalid character '2' after top-level value"
+        );
+        assert_eq!(
+            parse("\"a\tb\"").unwrap_err().message(),
+            "invalid character '\\t' in string literal"
+        );
+        assert_eq!(parse("01").unwrap_err().code(), "JSON_SYNTAX");
+        assert_eq!(
+            parse_bytes(b"[\"\xff\"]", &ParseOptions::default())
+                .unwrap_err()
+                .code(),
+            "INVALID_UTF8"
+        );
+    }
+
+    #[test]
+    fn depth_limit() {
+        let options = ParseOptions { max_depth: 3 };
+        assert!(parse_with("[[[1]]]", &options).is_ok());
+        let e = parse_with("[[[[1]]]]", &options).unwrap_err();
+        assert_eq!(e.code(), "JSON_DEPTH");
+        assert_eq!(e.offset(), Some(3));
+        let deep = "[".repeat(100_000);
+        assert_eq!(parse(&deep).unwrap_err().code(), "JSON_DEPTH");
+    }
+}

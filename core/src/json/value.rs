@@ -1,0 +1,321 @@
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::{Error, ErrorKind, Result};
+
+/// A JSON value in the "typed" number model: integers that fit 64 bits stay exact, every other
+/// number is an `f64`. Object members keep their input order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Value {
+    /// `null`
+    #[default]
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// A number.
+    Number(Number),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<Value>),
+    /// An object, members in input order, keys unique.
+    Object(Map),
+}
+
+impl Value {
+    /// The JSON type name, for error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is one.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The object, if this is one.
+    pub fn as_object(&self) -> Option<&Map> {
+        match self {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// `self[key]` for objects; `None` for other types or a missing key.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.as_object().and_then(|m| m.get(key))
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::String(s.into())
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::String(s)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+
+impl From<Number> for Value {
+    fn from(n: Number) -> Value {
+        Value::Number(n)
+    }
+}
+
+/// A JSON number: an exact 64-bit integer or a double.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Number(N);
+
+#[derive(Clone, Copy, PartialEq)]
+enum N {
+    PosInt(u64),
+    NegInt(i64),
+    Float(f64),
+}
+
+/// The largest integer a double holds exactly together with all smaller ones (2^53 − 1).
+pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+impl Number {
+    /// An unsigned integer.
+    pub fn from_u64(v: u64) -> Number {
+        Number(N::PosInt(v))
+    }
+
+    /// A signed integer.
+    pub fn from_i64(v: i64) -> Number {
+        if v >= 0 {
+            Number(N::PosInt(v as u64))
+        } else {
+            Number(N::NegInt(v))
+        }
+    }
+
+    /// A double, kept as a double (non-finite values are representable here so that encoders
+    /// can report them the way the references do).
+    pub fn from_f64(v: f64) -> Number {
+        Number(N::Float(v))
+    }
+
+    /// The typed reading of a host double (a JavaScript number): a safe integer
+    /// (|v| ≤ 2^53 − 1) becomes an exact integer, any other finite value stays a double, and
+    /// NaN or ±Infinity is an error.
+    pub fn from_host_double(v: f64) -> Result<Number> {
+        if !v.is_finite() {
+            let name = if v.is_nan() {
+                "NaN"
+            } else if v > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            };
+            return Err(Error::new(
+                ErrorKind::NonFiniteNumber,
+                alloc::format!("{name} is not a JSON number"),
+            ));
+        }
+        // Within ±2^53 the cast is exact exactly when `v` is integral.
+        if v.abs() <= MAX_SAFE_INTEGER && (v as i64) as f64 == v {
+            return Ok(Number::from_i64(v as i64));
+        }
+        Ok(Number::from_f64(v))
+    }
+
+    /// The typed reading of decimal integer text (a JavaScript BigInt): must fit i64 or u64.
+    pub fn from_integer_text(text: &str) -> Result<Number> {
+        if let Ok(v) = text.parse::<u64>() {
+            return Ok(Number::from_u64(v));
+        }
+        if let Ok(v) = text.parse::<i64>() {
+            return Ok(Number::from_i64(v));
+        }
+        Err(Error::new(
+            ErrorKind::IntegerOutOfRange,
+            alloc::format!("integer {text} does not fit in 64 bits"),
+        ))
+    }
+
+    /// The value as i64, if it is an integer in range.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self.0 {
+            N::PosInt(v) => i64::try_from(v).ok(),
+            N::NegInt(v) => Some(v),
+            N::Float(_) => None,
+        }
+    }
+
+    /// The value as u64, if it is a non-negative integer.
+    pub fn as_u64(&self) -> Option<u64> {
+        match self.0 {
+            N::PosInt(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The value as f64 (integers are converted, possibly rounding).
+    pub fn as_f64(&self) -> f64 {
+        match self.0 {
+            N::PosInt(v) => v as f64,
+            N::NegInt(v) => v as f64,
+            N::Float(v) => v,
+        }
+    }
+
+    /// True when this is an exact integer (not a double).
+    pub fn is_integer(&self) -> bool {
+        !matches!(self.0, N::Float(_))
+    }
+
+    /// Appends the Go `encoding/json` text (integers in decimal, doubles by the ES rule).
+    pub fn write_json(&self, out: &mut String) -> Result<()> {
+        match self.0 {
+            N::PosInt(v) => crate::num::write_u64(out, v),
+            N::NegInt(v) => crate::num::write_i64(out, v),
+            N::Float(v) => crate::num::write_json_f64(out, v)?,
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            N::PosInt(v) => write!(f, "{v}"),
+            N::NegInt(v) => write!(f, "{v}"),
+            N::Float(v) => write!(f, "{v:?}"),
+        }
+    }
+}
+
+/// JSON object members in input order, with unique keys.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Map {
+    entries: Vec<(String, Value)>,
+}
+
+impl Map {
+    /// An empty map.
+    pub fn new() -> Map {
+        Map::default()
+    }
+
+    /// Builds a map from members that may repeat a key: the last value wins and keeps the
+    /// position of the first occurrence (JavaScript `JSON.parse` semantics).
+    pub fn from_members(mut entries: Vec<(String, Value)>) -> Map {
+        if has_duplicate_keys(&entries) {
+            let mut unique: Vec<(String, Value)> = Vec::with_capacity(entries.len());
+            let mut index: BTreeMap<String, usize> = BTreeMap::new();
+            for (key, value) in entries.drain(..) {
+                match index.get(&key) {
+                    Some(&i) => unique[i].1 = value,
+                    None => {
+                        index.insert(key.clone(), unique.len());
+                        unique.push((key, value));
+                    }
+                }
+            }
+            entries = unique;
+        }
+        Map { entries }
+    }
+
+    /// Inserts or replaces `key` (a replaced key keeps its position). Linear in the number of
+    /// members: build large maps with [`Map::from_members`].
+    pub fn insert(&mut self, key: String, value: Value) {
+        match self.entries.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.entries.push((key, value)),
+        }
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Number of members.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when there are no members.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Members in input order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Keys in input order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// Members sorted by key bytes (Go's `sort.Strings`, not UTF-16 order).
+    pub fn sorted(&self) -> Vec<(&str, &Value)> {
+        let mut members: Vec<(&str, &Value)> = self.iter().collect();
+        members.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        members
+    }
+}
+
+fn has_duplicate_keys(entries: &[(String, Value)]) -> bool {
+    if entries.len() < 2 {
+        return false;
+    }
+    if entries.len() <= 16 {
+        return entries
+            .iter()
+            .enumerate()
+            .any(|(i, (k, _))| entries[..i].iter().any(|(other, _)| other == k));
+    }
+    let mut keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+    keys.sort_unstable();
+    keys.windows(2).any(|w| w[0] == w[1])
+}
+
+impl FromIterator<(String, Value)> for Map {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Map {
+        Map::from_members(iter.into_iter().collect())
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (String, Value);
+    type IntoIter = alloc::vec::IntoIter<(String, Value)>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}

@@ -1,0 +1,32 @@
+//! agentwire: the compact wire formats that LLM agents and MCP servers exchange.
+//!
+//! Every format's logic lives here; the CLI and the Node and browser bindings only convert
+//! arguments and call into this crate, so the same input gives the same bytes everywhere.
+//!
+//! - [`gcx`]: GCX1, the tab-delimited format for MCP tool responses (byte-identical to gcx-go
+//!   v0.1.0), with a streaming encoder and a push decoder.
+//! - [`json`]: the JSON value model shared by every format ("typed" numbers), a strict parser
+//!   with positions and limits, and Go `encoding/json` compatible output.
+//! - [`num`]: Go `%g` and Go `encoding/json` / ECMAScript number text.
+//! - [`Error`]: one small error type with a stable [`code`](Error::code) and a position.
+//! - [`api`]: the same functions over JSON text, which the CLI and the JS bindings wrap.
+//!
+//! The crate is `#![no_std]` with `alloc`; the default `std` feature adds
+//! [`sink::IoSink`] and `From<std::io::Error>`.
+
+#![no_std]
+#![deny(missing_docs)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod api;
+mod error;
+pub mod gcx;
+pub mod json;
+pub mod num;
+pub mod sink;
+mod text;
+
+pub use error::{Error, ErrorKind, Format, Position, Result};

@@ -1,0 +1,46 @@
+//! Where text encoders write: a `String`, a `Vec<u8>`, or (with `std`) any `std::io::Write`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::Result;
+
+/// A destination for encoded text. Encoders hand it whole lines.
+pub trait Sink {
+    /// Appends `text`.
+    fn write_str(&mut self, text: &str) -> Result<()>;
+}
+
+impl Sink for String {
+    fn write_str(&mut self, text: &str) -> Result<()> {
+        self.push_str(text);
+        Ok(())
+    }
+}
+
+impl Sink for Vec<u8> {
+    fn write_str(&mut self, text: &str) -> Result<()> {
+        self.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn write_str(&mut self, text: &str) -> Result<()> {
+        (**self).write_str(text)
+    }
+}
+
+/// Adapts a `std::io::Write` (a file, stdout, a socket) into a [`Sink`]; I/O errors become
+/// [`ErrorKind::Io`](crate::ErrorKind::Io).
+#[cfg(feature = "std")]
+#[derive(Debug)]
+pub struct IoSink<W>(pub W);
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> Sink for IoSink<W> {
+    fn write_str(&mut self, text: &str) -> Result<()> {
+        self.0.write_all(text.as_bytes())?;
+        Ok(())
+    }
+}

@@ -1,0 +1,117 @@
+//! Small text helpers shared by the formats.
+
+use alloc::string::String;
+use core::fmt::Write;
+
+/// Go `strconv.Quote` of `bytes`, truncated first to `max_runes` runes (Go `%.Nq`).
+///
+/// Invalid UTF-8 bytes count as one rune each and print as `\xNN`, as in Go. Printability
+/// follows Go's `unicode.IsPrint` for everything but unassigned code points, which print raw.
+pub(crate) fn go_quote(bytes: &[u8], max_runes: usize) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
+    out.push('"');
+    let mut rest = bytes;
+    let mut runes = 0;
+    while !rest.is_empty() && runes < max_runes {
+        runes += 1;
+        let (ch, width) = decode_rune(rest);
+        match ch {
+            None => {
+                let _ = write!(out, "\\x{:02x}", rest[0]);
+            }
+            Some(c) => push_quoted_char(&mut out, c, '"'),
+        }
+        rest = &rest[width..];
+    }
+    out.push('"');
+    out
+}
+
+/// Go `%q` of a single rune (`'x'`, `'\n'`, `'\u00a0'`), as `encoding/json` quotes characters.
+pub(crate) fn go_quote_char(c: char) -> String {
+    let mut out = String::from("'");
+    push_quoted_char(&mut out, c, '\'');
+    out.push('\'');
+    out
+}
+
+fn push_quoted_char(out: &mut String, c: char, quote: char) {
+    if c == quote || c == '\\' {
+        out.push('\\');
+        out.push(c);
+        return;
+    }
+    if is_go_printable(c) {
+        out.push(c);
+        return;
+    }
+    let _ = match c {
+        '\u{07}' => write!(out, "\\a"),
+        '\u{08}' => write!(out, "\\b"),
+        '\u{0c}' => write!(out, "\\f"),
+        '\n' => write!(out, "\\n"),
+        '\r' => write!(out, "\\r"),
+        '\t' => write!(out, "\\t"),
+        '\u{0b}' => write!(out, "\\v"),
+        c if (c as u32) < 0x20 || c as u32 == 0x7f => write!(out, "\\x{:02x}", c as u32),
+        c if (c as u32) < 0x10000 => write!(out, "\\u{:04x}", c as u32),
+        c => write!(out, "\\U{:08x}", c as u32),
+    };
+}
+
+/// Decodes one UTF-8 scalar; `None` (width 1) for an invalid or truncated sequence.
+fn decode_rune(bytes: &[u8]) -> (Option<char>, usize) {
+    let width = match bytes[0] {
+        0x00..=0x7f => 1,
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => return (None, 1),
+    };
+    match bytes.get(..width).map(core::str::from_utf8) {
+        Some(Ok(s)) => (s.chars().next(), width),
+        _ => (None, 1),
+    }
+}
+
+/// Go `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and ASCII space.
+fn is_go_printable(c: char) -> bool {
+    let u = c as u32;
+    if u < 0x80 {
+        return (0x20..0x7f).contains(&u);
+    }
+    !matches!(u,
+        0x80..=0xa0 | 0xad
+        | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x890..=0x891 | 0x8e2
+        | 0x1680 | 0x180e
+        | 0x2000..=0x200f | 0x2028..=0x202f | 0x205f..=0x2064 | 0x2066..=0x206f
+        | 0x3000
+        | 0xd800..=0xf8ff
+        | 0xfeff | 0xfff9..=0xfffb | 0xfffe..=0xffff
+        | 0x110bd | 0x110cd | 0x13430..=0x1343f | 0x1bca0..=0x1bca3 | 0x1d173..=0x1d17a
+        | 0xe0001 | 0xe0020..=0xe007f
+        | 0xf0000..=0x10ffff
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_like_go() {
+        assert_eq!(go_quote(b"GCX2 tool=x fields=a", 10), r#""GCX2 tool=""#);
+        assert_eq!(go_quote(b"", 10), r#""""#);
+        assert_eq!(
+            go_quote("\u{feff}GCX1 tool=x".as_bytes(), 10),
+            r#""\ufeffGCX1 tool""#
+        );
+        assert_eq!(go_quote(b"-like\tvalue", usize::MAX), r#""-like\tvalue""#);
+        assert_eq!(
+            go_quote("a\u{a0}\"\\é😀".as_bytes(), 99),
+            r#""a\u00a0\"\\é😀""#
+        );
+        assert_eq!(go_quote(b"\x00\x7f\xff", 99), r#""\x00\x7f\xff""#);
+        assert_eq!(go_quote_char('\''), r"'\''");
+    }
+}

@@ -1,0 +1,156 @@
+// Types of the `agentwire` package (every entry: Node native, Node wasm, browser). Written by
+// hand; test/types checks them against the generated declarations of both builds with tsc.
+
+/** Every error agentwire throws. `code` is stable and identical in Rust, native and wasm. */
+export declare class AgentwireError extends Error {
+  readonly name: 'AgentwireError';
+  /** Stable code, e.g. `GCX_BAD_PREFIX`, `NON_FINITE_NUMBER`, `INVALID_ARGUMENT`. */
+  readonly code: string;
+  /** Format or layer: `gcx1`, `json`, `api`. */
+  readonly format: string;
+  /** 1-based line of the input, or null. */
+  readonly line: number | null;
+  /** 1-based column in characters (Unicode scalar values), or null. */
+  readonly column: number | null;
+  /** 1-based column in UTF-16 code units (a JavaScript string index + 1), or null. */
+  readonly columnUtf16: number | null;
+  /** Byte offset in the UTF-8 input, or null. */
+  readonly offset: number | null;
+}
+
+/** A cell with an explicit type, as the GCX1 reference stringifies it. */
+export type TypedCell =
+  | { int: string | number | bigint }
+  | { uint: string | number | bigint }
+  /** Go `%g`: `{float64: "1e6"}` → `1e+06`; also `"NaN"`, `"+Inf"`, `"-Inf"`, `"-0"`. */
+  | { float64: string | number }
+  | { float32: string | number }
+  /** Number text printed verbatim (Go `json.Number`). */
+  | { json_number: string }
+  | { bytes: string };
+
+/**
+ * One row value. A safe integer is an integer, any other number is a float (Go `%g`), a
+ * BigInt is an exact 64-bit integer, null/undefined is an empty cell; NaN/±Infinity throw.
+ */
+export type Cell = string | number | bigint | boolean | null | undefined | TypedCell;
+
+/** A row: cells in field order, or an object keyed by field name. */
+export type Row = readonly Cell[] | { readonly [field: string]: Cell };
+
+/** A section to encode. Give `rows`, or `ops` to put comments between rows. */
+export interface SectionInput {
+  tool: string;
+  fields: readonly string[];
+  meta?: { readonly [key: string]: string };
+  rows?: readonly Row[];
+  ops?: ReadonlyArray<{ row: Row } | { comment: string }>;
+}
+
+export interface EncodeOptions {
+  /**
+   * false (default): byte parity with gcx-go, quirks included. true: decoders read back exactly
+   * what was written, or encoding throws `GCX_NOT_LOSSLESS`.
+   */
+  lossless?: boolean;
+}
+
+export interface DecodeOptions {
+  /** Longest accepted line in bytes without its LF (default 4194304, gcx-go's limit). */
+  maxLineBytes?: number;
+  /** Also yield comment items from the streaming decoder. */
+  comments?: boolean;
+}
+
+export interface SectionHeader {
+  tool: string;
+  fields: string[];
+  meta: Record<string, string>;
+  version: 1;
+}
+
+export interface Section extends SectionHeader {
+  /** Rows keyed by field name (a repeated field name keeps its last value). */
+  rows: Array<Record<string, string>>;
+}
+
+export interface DecodeResult {
+  sections: Section[];
+}
+
+export type DecodeItem =
+  | ({ type: 'section' } & SectionHeader)
+  | { type: 'row'; row: Record<string, string> }
+  | { type: 'comment'; text: string };
+
+/** Streaming GCX1 encoder: write sections and rows, take() the text as it grows. */
+export declare class GcxEncoder {
+  constructor(options?: EncodeOptions);
+  beginSection(section: SectionInput): void;
+  writeRow(row: Row): void;
+  writeComment(text: string): void;
+  /** The text written since the last take(). */
+  take(): string;
+  /** Frees the encoder now (wasm memory); it is also freed when garbage-collected. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Push decoder: push chunks (split anywhere), finish(), read items with next(). */
+export declare class GcxDecoder implements Iterable<DecodeItem> {
+  constructor(options?: DecodeOptions);
+  push(chunk: string | Uint8Array): void;
+  finish(): void;
+  /** The next item, or null when no further complete item is available yet. */
+  next(): DecodeItem | null;
+  [Symbol.iterator](): Iterator<DecodeItem>;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+export declare const gcx: {
+  /** Sections to GCX1 text. */
+  encode(
+    sections: readonly SectionInput[] | { sections: readonly SectionInput[] },
+    options?: EncodeOptions,
+  ): string;
+  /** The generic fallback (gcx-go `EncodeAny`) for any JSON-like value. */
+  encodeGeneric(tool: string, value: unknown, options?: EncodeOptions): string;
+  /** The generic fallback for JSON text (exact for any integer; the fast path). */
+  encodeGenericJson(tool: string, json: string, options?: EncodeOptions): string;
+  /** GCX1 text (or its UTF-8 bytes) to sections. */
+  decode(payload: string | Uint8Array, options?: DecodeOptions): DecodeResult;
+  /** Decodes an (async) iterable of chunks, yielding items as they complete. */
+  decodeStream(
+    chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+    options?: DecodeOptions,
+  ): AsyncGenerator<DecodeItem, void, undefined>;
+  /** The row escaper: `\` → `\\`, TAB → `\t`, LF → `\n`, CR dropped. */
+  escape(text: string): string;
+  /** The decoder's unescaper. */
+  unescape(text: string): string;
+  /** The text a cell is written as, before escaping (`{float64: 1e6}` → `1e+06`). */
+  cellText(cell: Cell): string;
+  readonly Encoder: typeof GcxEncoder;
+  readonly Decoder: typeof GcxDecoder;
+};
+
+/** Every stable error code the core can report. */
+export declare function errorCodes(): string[];
+
+/** Version of the Rust core behind the loaded build. */
+export declare function coreVersion(): string;
+
+/** Which build is in use. */
+export declare const backend: 'native' | 'wasm';
+
+/** Why the native addon was not used (Node only; null when it was, and in browsers). */
+export declare const nativeLoadError: Error | null;
+
+/**
+ * Loads the wasm module (browsers and bundlers; a resolved no-op in Node). Call once before
+ * anything else; pass a URL, Response, bytes or compiled module to load the .wasm yourself.
+ */
+export declare function init(
+  input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+): Promise<void>;

@@ -1,0 +1,57 @@
+// Node: load the native addon, or fall back to the wasm build (nodejs target) when the addon
+// is missing, does not match this package's version, or AGENTWIRE_FORCE_WASM=1 is set.
+
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { version: packageVersion } = require('../package.json');
+
+/** `agentwire.<platform>-<arch>[-gnu|-musl|-msvc].node`, as `napi build --platform` names it. */
+export function nativeFileName() {
+  const { platform, arch } = process;
+  let abi = '';
+  if (platform === 'linux') abi = isMusl() ? '-musl' : '-gnu';
+  else if (platform === 'win32') abi = '-msvc';
+  return `agentwire.${platform}-${arch}${abi}.node`;
+}
+
+function isMusl() {
+  const header = process.report?.getReport?.()?.header;
+  return !header?.glibcVersionRuntime;
+}
+
+function loadNative() {
+  const raw = require(`../native/${nativeFileName()}`);
+  const version = raw.version();
+  if (version !== packageVersion) {
+    throw new Error(`native addon is version ${version}, the package is ${packageVersion}`);
+  }
+  return raw;
+}
+
+function loadWasm() {
+  return require('../wasm/nodejs/agentwire_wasm.js');
+}
+
+/**
+ * @param {{forceWasm?: boolean}} [options]
+ * @returns {{raw: object, name: 'native' | 'wasm', nativeLoadError: Error | null}}
+ */
+export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM === '1' } = {}) {
+  let nativeLoadError = null;
+  if (!forceWasm) {
+    try {
+      return { raw: loadNative(), name: 'native', nativeLoadError };
+    } catch (cause) {
+      nativeLoadError = new Error(`agentwire: native addon ${nativeFileName()} not loaded; using wasm`, { cause });
+    }
+  }
+  try {
+    return { raw: loadWasm(), name: 'wasm', nativeLoadError };
+  } catch (cause) {
+    const causes = nativeLoadError ? [nativeLoadError, cause] : [cause];
+    throw new AggregateError(causes, 'agentwire: neither the native addon nor the wasm build could be loaded', {
+      cause,
+    });
+  }
+}

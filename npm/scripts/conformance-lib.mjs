@@ -1,0 +1,278 @@
+// The JS fixture runner: the same checks as the Rust runner (tests/src), through the public
+// npm API. Browser-safe (no Node imports): callers hand it parsed fixture files.
+
+/** Vector files of each suite, in run order. */
+export const SUITE_FILES = {
+  gcx1: ['encode.json', 'decode.json', 'generic.json', 'roundtrip.json', 'primitives.json', 'bench.json'],
+};
+
+class Mismatch extends Error {}
+
+function fail(message) {
+  throw new Mismatch(message);
+}
+
+const show = (v) => JSON.stringify(v);
+
+function sameText(what, expected, got) {
+  if (expected !== got) fail(`${what}: expected ${show(expected)}, got ${show(got)}`);
+}
+
+/** Structural equality (object key order ignored), as serde_json compares in Rust. */
+function deepEqual(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+}
+
+function same(what, expected, got) {
+  if (!deepEqual(expected, got)) fail(`${what}: expected ${show(expected)}, got ${show(got)}`);
+}
+
+const errorCode = (kind) => `GCX_${kind.toUpperCase()}`;
+
+function checkError(expectedMessage, expectedKind, error) {
+  if (!error || typeof error.code !== 'string') fail(`expected an AgentwireError, got ${error}`);
+  // The core's message without the " at line … column …" suffix the JS error adds.
+  const where = error.line != null ? ` at line ${error.line} column ${error.column}` : '';
+  const message = where && error.message.endsWith(where) ? error.message.slice(0, -where.length) : error.message;
+  sameText('error message', expectedMessage, message);
+  if (expectedKind) sameText('error code', errorCode(expectedKind), error.code);
+}
+
+/** Streams an encode input's sections and ops through gcx.Encoder. */
+function runEncode(api, input, options) {
+  const encoder = new api.gcx.Encoder(options);
+  let output = '';
+  let error = null;
+  try {
+    for (const section of input.sections ?? []) {
+      encoder.beginSection(section.header);
+      for (const op of section.ops ?? []) {
+        if ('row' in op) encoder.writeRow(op.row);
+        else encoder.writeComment(op.comment);
+      }
+    }
+  } catch (e) {
+    error = e;
+  }
+  output = encoder.take();
+  encoder.free();
+  return { output, error };
+}
+
+function checkEncode(api, vector) {
+  const { output, error } = runEncode(api, vector.input);
+  if (typeof vector.expected === 'string') {
+    if (error) fail(`unexpected error ${error.code}: ${error.message}`);
+    sameText('payload', vector.expected, output);
+  } else {
+    if (!error) fail(`expected error ${show(vector.expected_error)}, got payload ${show(output)}`);
+    checkError(vector.expected_error, null, error);
+    sameText('output before error', vector.expected_output_before_error, output);
+  }
+}
+
+function payloadOf(input) {
+  if (typeof input.payload === 'string') return input.payload;
+  return input.payload_parts.map((p) => (typeof p.text === 'string' ? p.text : p.repeat.repeat(p.count))).join('');
+}
+
+/** The canonical procedure with the push decoder: sections until the first error. */
+function decodeUntilError(api, chunks) {
+  const decoder = new api.gcx.Decoder();
+  const sections = [];
+  let error = null;
+  const drain = () => {
+    for (let item = decoder.next(); item !== null; item = decoder.next()) {
+      if (item.type === 'section') {
+        const { type, ...header } = item;
+        sections.push({ ...header, rows: [] });
+      } else if (item.type === 'row') {
+        sections[sections.length - 1].rows.push(item.row);
+      }
+    }
+  };
+  try {
+    for (const chunk of chunks) {
+      decoder.push(chunk);
+      drain();
+    }
+    decoder.finish();
+    drain();
+  } catch (e) {
+    error = e;
+  }
+  decoder.free();
+  return { sections, error };
+}
+
+function checkDecoded(expectation, got) {
+  const { sections, error, kind, before } = expectation;
+  if (error === undefined || error === null) {
+    if (got.error) fail(`unexpected error ${got.error.code}: ${got.error.message}`);
+    same('sections', sections, got.sections);
+  } else {
+    if (!got.error) fail(`expected error ${show(error)}, decoding succeeded`);
+    checkError(error, kind, got.error);
+    same('sections before error', before, got.sections);
+  }
+}
+
+function chunksOf(text, size) {
+  const bytes = new TextEncoder().encode(text);
+  const chunks = [];
+  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+  return chunks;
+}
+
+function checkDecode(api, vector) {
+  const payload = payloadOf(vector.input);
+  const expectation = {
+    sections: vector.expected?.sections,
+    error: vector.expected_error,
+    kind: vector.error_kind,
+    before: vector.sections_before_error,
+  };
+  // One-shot decode: the whole result, or the error (it returns no partial sections).
+  try {
+    const { sections } = api.gcx.decode(payload);
+    checkDecoded(expectation, { sections, error: null });
+  } catch (e) {
+    if (e instanceof Mismatch) throw e;
+    if (expectation.error == null) fail(`unexpected error ${e.code}: ${e.message}`);
+    checkError(expectation.error, expectation.kind, e);
+  }
+  checkDecoded(expectation, decodeUntilError(api, [payload]));
+  // Pushed as UTF-8 bytes in small chunks (which may split characters).
+  if (payload.length <= 4096) checkDecoded(expectation, decodeUntilError(api, chunksOf(payload, 1)));
+  checkDecoded(expectation, decodeUntilError(api, chunksOf(payload, 7)));
+}
+
+function checkGeneric(api, vector) {
+  const { tool, json } = vector.input;
+  const expected = 'expected' in vector ? vector.expected : vector.expected_by_number_mode?.typed;
+  if (expected === undefined) fail('vector has neither expected nor a typed expectation');
+  let output;
+  let error = null;
+  try {
+    output = api.gcx.encodeGenericJson(tool, json);
+  } catch (e) {
+    error = e;
+  }
+  if (typeof expected === 'string') {
+    if (error) fail(`unexpected error ${error.code}: ${error.message}`);
+    sameText('payload', expected, output);
+    if (vector.note_decoding_output_fails) {
+      const got = decodeUntilError(api, [output]);
+      if (!got.error) fail(`decoding the output should fail with ${show(vector.note_decoding_output_fails)}`);
+      checkError(vector.note_decoding_output_fails, null, got.error);
+    }
+  } else if (typeof expected.error === 'string') {
+    if (!error) fail(`expected error ${show(expected.error)}, got payload ${show(output)}`);
+    checkError(expected.error, null, error);
+  } else if ('input_error' in expected) {
+    if (!error || !error.code.startsWith('JSON_')) fail(`expected a JSON input error, got ${error?.code ?? show(output)}`);
+  } else {
+    fail(`malformed expectation ${show(expected)}`);
+  }
+}
+
+/** Decoded sections hold exactly the input's tool, fields, meta and rows ("" for missing cells). */
+function isLossless(input, decoded) {
+  if (decoded.length !== input.sections.length) return false;
+  return input.sections.every((section, i) => {
+    const got = decoded[i];
+    const { tool, fields, meta = {} } = section.header;
+    if (got.tool !== tool || !deepEqual(got.fields, fields) || !deepEqual(got.meta, meta)) return false;
+    const rows = (section.ops ?? []).filter((op) => 'row' in op).map((op) => op.row);
+    if (rows.length !== got.rows.length) return false;
+    return rows.every((cells, r) => fields.every((f, c) => got.rows[r][f] === (cells[c] ?? '')));
+  });
+}
+
+function checkRoundtrip(api, vector) {
+  const { input, expected } = vector;
+  const { output, error } = runEncode(api, input);
+  if (error) fail(`unexpected encode error ${error.code}: ${error.message}`);
+  sameText('payload', expected.payload, output);
+  const decoded = decodeUntilError(api, [output]);
+  checkDecoded(
+    {
+      sections: expected.decoded_sections,
+      error: expected.decode_error,
+      kind: expected.decode_error_kind,
+      before: expected.decoded_sections_before_error,
+    },
+    decoded,
+  );
+  const lossless = !decoded.error && isLossless(input, decoded.sections);
+  same('lossless', expected.lossless, lossless);
+  const strict = runEncode(api, input, { lossless: true });
+  if (!strict.error) {
+    const back = decodeUntilError(api, [strict.output]);
+    if (back.error || !isLossless(input, back.sections)) {
+      fail(`lossless option wrote ${show(strict.output)}, which does not read back`);
+    }
+  }
+}
+
+function checkPrimitive(api, vector) {
+  const { input, expected } = vector;
+  let got;
+  if (input.function === 'escape') got = api.gcx.escape(input.s);
+  else if (input.function === 'unescape') got = api.gcx.unescape(input.s);
+  else if (input.function === 'stringify') got = api.gcx.cellText(input.cell);
+  else fail(`unknown primitive function ${show(input.function)}`);
+  sameText('result', expected, got);
+}
+
+const CHECKS = {
+  'encode.json': checkEncode,
+  'decode.json': checkDecode,
+  'generic.json': checkGeneric,
+  'roundtrip.json': checkRoundtrip,
+  'primitives.json': checkPrimitive,
+  'bench.json': checkGeneric,
+};
+
+/**
+ * Runs the vectors of the given suite files.
+ * @param {object} api  the agentwire module (gcx namespace)
+ * @param {string} suite
+ * @param {Record<string, object>} files  file name → parsed fixture file (absent files are skipped)
+ * @returns {{passed: number, failures: {id: string, message: string}[]}}
+ */
+export function runSuite(api, suite, files) {
+  const names = SUITE_FILES[suite];
+  if (!names) throw new Error(`unknown suite ${show(suite)} (known: ${Object.keys(SUITE_FILES).join(', ')})`);
+  const present = names.filter((name) => files[name]);
+  if (present.length === 0) throw new Error(`no ${suite} vector file (expected one of ${names.join(', ')})`);
+  const report = { passed: 0, failures: [] };
+  for (const name of present) {
+    const file = files[name];
+    if (!Array.isArray(file.vectors)) throw new Error(`${name}: no "vectors" array`);
+    if (typeof file.count === 'number' && file.count !== file.vectors.length) {
+      throw new Error(`${name}: declares count ${file.count} but holds ${file.vectors.length} vectors`);
+    }
+    for (const vector of file.vectors) {
+      const id = `${suite}/${name}::${vector.name}`;
+      try {
+        CHECKS[name](api, vector);
+        report.passed += 1;
+      } catch (e) {
+        report.failures.push({ id, message: e instanceof Mismatch ? e.message : `threw ${e?.code ?? ''} ${e?.stack ?? e}` });
+      }
+    }
+  }
+  return report;
+}
+
+/** `N passed, M failed`, the last line of every runner. */
+export function summary(report) {
+  return `${report.passed} passed, ${report.failures.length} failed`;
+}

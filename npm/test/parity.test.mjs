@@ -1,0 +1,171 @@
+// Native and wasm must give identical bytes and identical errors (code, message, positions),
+// including on the JS values JSON cannot carry and on hostile payloads.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { backends, outcome } from './helpers.mjs';
+
+const { native, wasm } = await backends();
+
+const FOUR_MIB = 4 * 1024 * 1024;
+
+/** name → [call, expected outcome (a payload string, an object, or {code, line?, column?})] */
+const cases = {
+  'NaN cell': [(a) => a.gcx.encode([{ tool: 't', fields: ['v'], rows: [[NaN]] }]), { code: 'NON_FINITE_NUMBER' }],
+  'Infinity in a generic value': [(a) => a.gcx.encodeGeneric('t', { x: [1, Infinity] }), { code: 'NON_FINITE_NUMBER' }],
+  '-Infinity as a typed float': [(a) => a.gcx.cellText({ float64: -Infinity }), { code: 'NON_FINITE_NUMBER' }],
+  'NaN spelled as text is a float cell': [(a) => a.gcx.cellText({ float64: 'NaN' }), 'NaN'],
+  'BigInt u64 max': [(a) => a.gcx.encodeGeneric('t', { n: 2n ** 64n - 1n }), 'GCX1 tool=t fields=n\n18446744073709551615\n'],
+  'BigInt i64 min': [(a) => a.gcx.cellText(-(2n ** 63n)), '-9223372036854775808'],
+  'BigInt beyond 64 bits': [(a) => a.gcx.encodeGeneric('t', [2n ** 64n]), { code: 'INTEGER_OUT_OF_RANGE' }],
+  'BigInt below i64': [(a) => a.gcx.cellText(-(2n ** 63n) - 1n), { code: 'INTEGER_OUT_OF_RANGE' }],
+  'undefined members skipped, undefined items null': [
+    (a) => a.gcx.encodeGeneric('t', { a: undefined, b: [undefined, 1], c: 'x' }),
+    'GCX1 tool=t fields=b,c\n[null,1]\tx\n',
+  ],
+  'undefined cell is empty': [(a) => a.gcx.encode([{ tool: 't', fields: ['a', 'b'], rows: [[undefined, 'x']] }]), 'GCX1 tool=t fields=a,b\n\tx\n'],
+  'undefined value': [(a) => a.gcx.encodeGeneric('t', undefined), { code: 'INVALID_ARGUMENT' }],
+  'safe integer stays an integer cell': [(a) => a.gcx.cellText(1e6), '1000000'],
+  'non-integral number is a float cell': [(a) => a.gcx.cellText(0.1), '0.1'],
+  '2^53 is a float cell (not a safe integer)': [(a) => a.gcx.cellText(2 ** 53), '9.007199254740992e+15'],
+  '1e21 is a float cell': [(a) => a.gcx.cellText(1e21), '1e+21'],
+  '-0 is the integer 0': [(a) => a.gcx.cellText(-0), '0'],
+  'numbers in generic values print as Go encoding/json': [
+    (a) => a.gcx.encodeGeneric('t', [0.1, 1e21, 2 ** 53, 5e-324, 1e-7, 123456789]),
+    'GCX1 tool=t fields=value rows=6\n0.1\n1e+21\n9007199254740992\n5e-324\n1e-7\n123456789\n',
+  ],
+  'big integers stay exact through JSON text': [
+    (a) => a.gcx.encodeGenericJson('t', '{"id":9007199254740993}'),
+    'GCX1 tool=t fields=id\n9007199254740993\n',
+  ],
+  'lone surrogates become U+FFFD (value)': [
+    (a) => a.gcx.encodeGeneric('t', { ['k\ud800']: 'v\udfff' }),
+    'GCX1 tool=t fields=k\ufffd\nv\ufffd\n',
+  ],
+  'lone surrogates become U+FFFD (payload)': [
+    (a) => a.gcx.decode('GCX1 tool=t fields=a\nx\ud800y\n').sections[0].rows[0].a,
+    'x\ufffdy',
+  ],
+  'lone surrogates become U+FFFD (nested JSON cell)': [
+    (a) => a.gcx.encodeGeneric('t', { a: ['\udc00'] }),
+    'GCX1 tool=t fields=a\n["\ufffd"]\n',
+  ],
+  'HTML and U+2028 escaping in JSON cells': [
+    (a) => a.gcx.encodeGeneric('t', { a: { h: '<b>&', s: '\u2028' } }),
+    'GCX1 tool=t fields=a\n{"h":"\\\\u003cb\\\\u003e\\\\u0026","s":"\\\\u2028"}\n',
+  ],
+  'keys sort by UTF-8 bytes, not UTF-16': [
+    (a) => a.gcx.encodeGeneric('t', { '😀': 1, '\uff5a': 2 }),
+    'GCX1 tool=t fields=\uff5a,😀\n2\t1\n',
+  ],
+  'line of 4 MiB − 1 bytes is accepted': [
+    (a) => a.gcx.decode(`GCX1 tool=t fields=v\n${'a'.repeat(FOUR_MIB - 1)}\n`).sections[0].rows[0].v.length,
+    FOUR_MIB - 1,
+  ],
+  'line of 4 MiB is refused': [
+    (a) => a.gcx.decode(`GCX1 tool=t fields=v\n${'a'.repeat(FOUR_MIB)}\n`),
+    { code: 'GCX_LINE_TOO_LONG', line: 2, column: 1, offset: 21 },
+  ],
+  'line limit counts bytes, not characters': [
+    (a) => a.gcx.decode(`GCX1 tool=t fields=v\n${'é'.repeat(FOUR_MIB / 2)}\n`),
+    { code: 'GCX_LINE_TOO_LONG', line: 2 },
+  ],
+  'configurable line limit': [
+    (a) => a.gcx.decode('GCX1 tool=t fields=v\n12345\n', { maxLineBytes: 5 }),
+    { code: 'GCX_LINE_TOO_LONG', line: 1 },
+  ],
+  'error columns count characters and UTF-16 units': [
+    (a) => a.gcx.decode('GCX1 tool=t fields=a\n😀é\tx\n'),
+    { code: 'GCX_TOO_MANY_VALUES', line: 2, column: 4, columnUtf16: 5, offset: 28 },
+  ],
+  'bad prefix quotes like Go': [
+    (a) => a.gcx.decode('\ufeffGCX1 tool=x fields=a\n'),
+    { code: 'GCX_BAD_PREFIX', message: 'wire: expected header prefix "GCX1", got "\\ufeffGCX1 tool" at line 1 column 1' },
+  ],
+  'empty payload': [(a) => a.gcx.decode(''), { code: 'GCX_EMPTY_INPUT' }],
+  'invalid UTF-8 bytes': [
+    (a) => a.gcx.decode(new Uint8Array([...new TextEncoder().encode('GCX1 tool=t fields=a\nok'), 0xff, 0x0a])),
+    { code: 'INVALID_UTF8', line: 2, column: 3, offset: 23 },
+  ],
+  'malformed JSON text': [(a) => a.gcx.encodeGenericJson('t', '{"a":\n tru}'), { code: 'JSON_SYNTAX', line: 2, column: 5 }],
+  'nesting beyond the core limit': [(a) => a.gcx.encodeGeneric('t', nest(600)), { code: 'JSON_DEPTH' }],
+  'nesting beyond the JS limit': [(a) => a.gcx.encodeGeneric('t', nest(5000)), { code: 'JSON_DEPTH' }],
+  'cyclic value': [
+    (a) => {
+      const o = { a: 1 };
+      o.self = o;
+      return a.gcx.encodeGeneric('t', o);
+    },
+    { code: 'JSON_DEPTH' },
+  ],
+  'tool must be a string': [(a) => a.gcx.encodeGeneric(5, {}), { code: 'INVALID_ARGUMENT' }],
+  'payload must be text or bytes': [(a) => a.gcx.decode(42), { code: 'INVALID_ARGUMENT' }],
+  'unknown option': [(a) => a.gcx.encode([], { lossles: true }), { code: 'INVALID_ARGUMENT' }],
+  'bad section shape': [(a) => a.gcx.encode([{ tool: 't', fields: 'a' }]), { code: 'INVALID_ARGUMENT' }],
+  'lossless refuses a space in a meta value': [
+    (a) => a.gcx.encode([{ tool: 't', fields: ['a'], meta: { m: 'two words' } }], { lossless: true }),
+    { code: 'GCX_NOT_LOSSLESS' },
+  ],
+  'lossless protects a # first cell': [
+    (a) => a.gcx.encode([{ tool: 't', fields: ['a'], rows: [['#x']] }], { lossless: true }),
+    'GCX1 tool=t fields=a\n\\#x\n',
+  ],
+  'excess values are a sticky encoder error': [
+    (a) => {
+      const enc = new a.gcx.Encoder();
+      enc.beginSection({ tool: 't', fields: ['a'] });
+      const first = outcome(a, () => enc.writeRow(['1', '2'])).error.code;
+      const later = outcome(a, () => enc.writeComment('x')).error.code;
+      return [first, later, enc.take()];
+    },
+    ['GCX_TOO_MANY_VALUES', 'GCX_TOO_MANY_VALUES', 'GCX1 tool=t fields=a\n'],
+  ],
+  'decoder: row errors are not sticky': [
+    (a) => {
+      const dec = new a.gcx.Decoder();
+      dec.push(new TextEncoder().encode('GCX1 tool=t fields=a\n1\t2\n3\n'));
+      dec.finish();
+      return [dec.next().type, outcome(a, () => dec.next()).error.code, dec.next().row.a, dec.next()];
+    },
+    ['section', 'GCX_TOO_MANY_VALUES', '3', null],
+  ],
+  'decoder: chunks split inside a UTF-8 character': [
+    (a) => {
+      const bytes = new TextEncoder().encode('GCX1 tool=t fields=a\n😀\n');
+      const dec = new a.gcx.Decoder();
+      for (const b of bytes) dec.push(Uint8Array.of(b));
+      dec.finish();
+      return [...dec].map((i) => i.row?.a ?? i.tool);
+    },
+    ['t', '😀'],
+  ],
+};
+
+function nest(depth) {
+  let v = 1;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
+
+for (const [name, [call, expected]] of Object.entries(cases)) {
+  test(name, () => {
+    const fromNative = outcome(native, call);
+    const fromWasm = outcome(wasm, call);
+    assert.deepEqual(fromWasm, fromNative, 'native and wasm differ');
+    if (expected !== null && typeof expected === 'object' && !Array.isArray(expected) && 'code' in expected) {
+      assert.ok(fromNative.error, `expected error ${expected.code}, got ${JSON.stringify(fromNative.ok)?.slice(0, 200)}`);
+      assert.equal(fromNative.error.name, 'AgentwireError');
+      for (const [key, value] of Object.entries(expected)) assert.equal(fromNative.error[key], value, key);
+    } else {
+      assert.ok(!fromNative.error, `unexpected error ${JSON.stringify(fromNative.error)}`);
+      assert.deepEqual(fromNative.ok, expected);
+    }
+  });
+}
+
+test('codes raised by the JS layer are core codes', () => {
+  const codes = native.errorCodes();
+  assert.deepEqual(wasm.errorCodes(), codes);
+  for (const code of ['INVALID_ARGUMENT', 'NON_FINITE_NUMBER', 'INTEGER_OUT_OF_RANGE', 'JSON_DEPTH', 'INTERNAL']) {
+    assert.ok(codes.includes(code), code);
+  }
+});

@@ -1,0 +1,92 @@
+// Checked with `tsc --noEmit` (test/types.test.mjs): the hand-written index.d.ts describes a
+// usable API, and both raw builds (napi's generated binding.d.ts and wasm-bindgen's .d.ts)
+// provide every function and method the JS layer (lib/api.js) calls, with these signatures.
+
+import { AgentwireError, backend, errorCodes, gcx, init, type DecodeItem, type Section } from 'agentwire';
+import * as wasmEntry from 'agentwire/wasm';
+import type * as NativeRaw from '../../native/binding';
+import type * as WasmRaw from '../../wasm/nodejs/agentwire_wasm';
+import type * as WebRaw from '../../wasm/web/agentwire_wasm';
+
+/** What lib/api.js calls on a raw backend. */
+interface RawBackend {
+  version(): string;
+  errorCodes(): string;
+  gcxEncode(document: string, options: string): string;
+  gcxEncodeGeneric(tool: string, value: string, options: string): string;
+  gcxDecode(payload: string, options: string): string;
+  gcxDecodeBytes(payload: Uint8Array, options: string): string;
+  gcxEscape(text: string): string;
+  gcxUnescape(text: string): string;
+  gcxCellText(cell: string): string;
+  GcxEncoder: new (options: string) => {
+    beginSection(section: string): void;
+    writeRow(row: string): void;
+    writeComment(text: string): void;
+    take(): string;
+  };
+  GcxDecoder: new (options: string) => {
+    pushStr(chunk: string): void;
+    pushBytes(chunk: Uint8Array): void;
+    finish(): void;
+    nextItem(): string | null | undefined;
+  };
+}
+
+declare const nativeRaw: typeof NativeRaw;
+declare const wasmRaw: typeof WasmRaw;
+declare const webRaw: typeof WebRaw;
+export const fromNative: RawBackend = nativeRaw;
+export const fromWasm: RawBackend = wasmRaw;
+export const fromWeb: RawBackend = webRaw;
+
+export async function usage(): Promise<void> {
+  await init();
+  const payload: string = gcx.encode(
+    [{ tool: 'search_symbols', fields: ['id', 'line'], meta: { total: '1' }, rows: [['a.go::Foo', 10n], { id: 'b', line: { int: '3' } }] }],
+    { lossless: true },
+  );
+  const sections: Section[] = gcx.decode(payload, { maxLineBytes: 1 << 20 }).sections;
+  const tool: string = sections[0].tool;
+  const version: 1 = sections[0].version;
+  const cell: string | undefined = sections[0].rows[0]['id'];
+  const generic: string = gcx.encodeGeneric('t', { any: ['thing'] }) + gcx.encodeGenericJson('t', '[1]');
+  const enc = new gcx.Encoder();
+  enc.beginSection({ tool: 't', fields: ['a'] });
+  enc.writeRow([{ float64: '1e6' }]);
+  const text: string = enc.take();
+  const dec = new gcx.Decoder({ comments: true });
+  dec.push(new Uint8Array([71]));
+  dec.finish();
+  for (const item of dec) {
+    if (item.type === 'row') {
+      const value: string | undefined = item.row['a'];
+      void value;
+    }
+  }
+  for await (const item of gcx.decodeStream(['GCX1 tool=t fields=a\n'])) {
+    const kind: DecodeItem['type'] = item.type;
+    void kind;
+  }
+  const b: 'native' | 'wasm' = backend;
+  const w: 'native' | 'wasm' = wasmEntry.backend;
+  const codes: string[] = errorCodes();
+  try {
+    gcx.decode('');
+  } catch (e) {
+    if (e instanceof AgentwireError) {
+      const where: [string, number | null, number | null, number | null] = [e.code, e.line, e.column, e.offset];
+      void where;
+    }
+  }
+  void [tool, version, cell, generic, text, b, w, codes];
+
+  // @ts-expect-error lossless is a boolean
+  gcx.encode([], { lossless: 'yes' });
+  // @ts-expect-error a section needs fields
+  gcx.encode([{ tool: 't' }]);
+  // @ts-expect-error payloads are text or bytes
+  gcx.decode(42);
+  // @ts-expect-error cells are not nested arrays
+  gcx.encode([{ tool: 't', fields: ['a'], rows: [[['nested']]] }]);
+}

@@ -1,0 +1,2 @@
+// CommonJS entry for `agentwire/wasm`.
+module.exports = require('./wasm-node.js');

@@ -1,0 +1,32 @@
+//! Every bundled fixture suite, through the same runner the CLI uses.
+
+use std::path::Path;
+
+fn run_bundled(suite: &str, expected_vectors: usize) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(suite);
+    let report = agentwire_conformance::run(suite, &dir).expect("suite runs");
+    for failure in &report.failures {
+        eprintln!("{failure}");
+    }
+    println!("{suite}: {}", report.summary());
+    assert_eq!(report.failed(), 0, "{suite}: {}", report.summary());
+    assert_eq!(
+        report.passed, expected_vectors,
+        "{suite}: every vector must run"
+    );
+}
+
+#[test]
+fn gcx1_golden_vectors() {
+    run_bundled("gcx1", 162);
+}
+
+#[test]
+fn empty_directory_is_an_error_not_a_pass() {
+    let dir = std::env::temp_dir().join("agentwire-empty-fixture-dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    assert!(agentwire_conformance::run("gcx1", &dir).is_err());
+    assert!(agentwire_conformance::run("nope", &dir).is_err());
+}
