@@ -108,6 +108,7 @@ lint:
 test-rust:
 	@echo "== test: rust (core, CLI, conformance)"
 	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm
+	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
 
 # wasm32v1-none has no std at all, so this proves the core is no_std + alloc.
 test-no-std: setup-rust
@@ -116,7 +117,7 @@ test-no-std: setup-rust
 
 test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"
-	cd $(NPM_DIR) && node --test test/
+	cd $(NPM_DIR) && node --test test/*.test.mjs
 
 clean:
 	$(CARGO) clean
