@@ -1,9 +1,7 @@
 //! Property tests for GCX1: the lossless round trip, chunk-independence of the push decoder,
 //! and that no input makes the decoder panic.
 
-use agentwire::gcx::{
-    self, Cell, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Item, Section,
-};
+use agentwire::gcx::{self, Cell, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Section};
 use proptest::prelude::*;
 
 /// Cell text: mostly ordinary, often holding the characters that break naive GCX1 round
@@ -98,9 +96,7 @@ proptest! {
         let mut pieces = payload.as_bytes().chunks(chunk);
         loop {
             match decoder.next() {
-                Ok(Some(Item::Section(h))) => got.push(Section { header: h.clone(), rows: vec![] }),
-                Ok(Some(Item::Row(r))) => got.last_mut().unwrap().rows.push(r.into_iter().map(|v| v.into_owned()).collect()),
-                Ok(Some(Item::Comment(_))) => {}
+                Ok(Some(item)) => Section::collect(&mut got, item),
                 Ok(None) => match pieces.next() {
                     Some(p) => decoder.push(p),
                     None if !decoder.is_finished() => decoder.finish(),

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use agentwire::gcx::document::{cell_from_value, header_from_value, section_to_value, write_op};
 use agentwire::gcx::{
-    decode_until_error, encode_generic_json, DecodeOptions, Decoder, EncodeOptions, Encoder, Item,
+    decode_until_error, encode_generic_json, DecodeOptions, Decoder, EncodeOptions, Encoder,
     Section,
 };
 use agentwire::{Error, Result as AwResult};
@@ -152,17 +152,7 @@ fn decode_chunked(payload: &[u8], chunk: usize) -> (Vec<Section>, Option<Error>)
     let mut pieces = payload.chunks(chunk);
     loop {
         match decoder.next() {
-            Ok(Some(Item::Section(header))) => sections.push(Section {
-                header: header.clone(),
-                rows: Vec::new(),
-            }),
-            Ok(Some(Item::Row(values))) => {
-                if let Some(s) = sections.last_mut() {
-                    s.rows
-                        .push(values.into_iter().map(|v| v.into_owned()).collect());
-                }
-            }
-            Ok(Some(Item::Comment(_))) => {}
+            Ok(Some(item)) => Section::collect(&mut sections, item),
             Ok(None) => match pieces.next() {
                 Some(piece) => decoder.push(piece),
                 None if !decoder.is_finished() => decoder.finish(),

@@ -340,20 +340,30 @@ pub fn decode_until_error(
     let mut sections: Vec<Section> = Vec::new();
     loop {
         match decoder.next() {
-            Ok(Some(Item::Section(header))) => sections.push(Section {
+            Ok(Some(item)) => Section::collect(&mut sections, item),
+            Ok(None) => return (sections, None),
+            Err(e) => return (sections, Some(e)),
+        }
+    }
+}
+
+impl Section {
+    /// Adds a streamed item to a list of sections: a header opens a section, a row joins the
+    /// last one, comments are dropped.
+    pub fn collect(sections: &mut Vec<Section>, item: Item<'_>) {
+        match item {
+            Item::Section(header) => sections.push(Section {
                 header: header.clone(),
                 rows: Vec::new(),
             }),
-            Ok(Some(Item::Row(values))) => {
+            Item::Row(values) => {
                 if let Some(section) = sections.last_mut() {
                     section
                         .rows
                         .push(values.into_iter().map(Cow::into_owned).collect());
                 }
             }
-            Ok(Some(Item::Comment(_))) => {}
-            Ok(None) => return (sections, None),
-            Err(e) => return (sections, Some(e)),
+            Item::Comment(_) => {}
         }
     }
 }
@@ -401,18 +411,7 @@ mod tests {
             let mut got: Vec<Section> = Vec::new();
             let drain = |dec: &mut Decoder<'_>, got: &mut Vec<Section>| {
                 while let Some(item) = dec.next().unwrap() {
-                    match item {
-                        Item::Section(h) => got.push(Section {
-                            header: h.clone(),
-                            rows: vec![],
-                        }),
-                        Item::Row(r) => got
-                            .last_mut()
-                            .unwrap()
-                            .rows
-                            .push(r.into_iter().map(Cow::into_owned).collect()),
-                        Item::Comment(_) => {}
-                    }
+                    Section::collect(got, item);
                 }
             };
             for chunk in payload.as_bytes().chunks(size) {
