@@ -13,13 +13,15 @@ CARGO ?= cargo
 NPM_DIR := npm
 WASM_TARGET := wasm32-unknown-unknown
 WASM_ARTIFACT := target/$(WASM_TARGET)/wasm/agentwire_wasm.wasm
+WASM_TOKENS_ARTIFACT := target/$(WASM_TARGET)/wasm/agentwire_wasm_tokens.wasm
 WASM_OPT := $(NPM_DIR)/node_modules/.bin/wasm-opt
 # wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
-        build build-cli build-wasm build-native npm-build lint test-rust test-no-std test-npm clean
+        build build-cli build-wasm wasm-bindgen-out build-native npm-build lint test-rust test-no-std \
+        test-npm clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -79,15 +81,25 @@ build-cli:
 build-wasm: setup-rust setup-wasm-bindgen
 	@echo "== build: wasm (web + nodejs targets, wasm-opt -Oz)"
 	$(CARGO) build -q -p agentwire-wasm --target $(WASM_TARGET) --profile wasm
+	@$(MAKE) -s wasm-bindgen-out WASM_IN=$(WASM_ARTIFACT) WASM_OUT=$(NPM_DIR)/wasm
+	@for enc in cl100k o200k; do \
+	  $(CARGO) build -q -p agentwire-wasm-tokens --target $(WASM_TARGET) --profile wasm \
+	    $$([ $$enc = o200k ] && echo --features o200k); \
+	  $(MAKE) -s wasm-bindgen-out WASM_IN=$(WASM_TOKENS_ARTIFACT) WASM_OUT=$(NPM_DIR)/wasm/tokens-$$enc; \
+	done
+	@printf "default wasm: %s bytes, %s gzipped\n" "$$(wc -c < $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm)" \
+	  "$$(gzip -9c $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm | wc -c)"
+
+# wasm-bindgen for the web and nodejs targets, then wasm-opt -Oz (npm binaryen: Debian's
+# binaryen 108 writes modules that fail to load).
+wasm-bindgen-out:
 	@for t in web nodejs; do \
-	  wasm-bindgen --target $$t --out-dir $(NPM_DIR)/wasm/$$t $(WASM_ARTIFACT); \
+	  wasm-bindgen --target $$t --out-dir $(WASM_OUT)/$$t $(WASM_IN); \
 	  $(WASM_OPT) -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-	    $(NPM_DIR)/wasm/$$t/agentwire_wasm_bg.wasm -o $(NPM_DIR)/wasm/$$t/agentwire_wasm_bg.wasm; \
+	    $(WASM_OUT)/$$t/$$(basename $(WASM_IN) .wasm)_bg.wasm -o $(WASM_OUT)/$$t/$$(basename $(WASM_IN) .wasm)_bg.wasm; \
 	done
-	@echo '{"type":"commonjs"}' > $(NPM_DIR)/wasm/nodejs/package.json
-	@printf "wasm: %s bytes, %s gzipped\n" "$$(wc -c < $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm)" \
-	  "$$(gzip -9c $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm | wc -c)"
+	@echo '{"type":"commonjs"}' > $(WASM_OUT)/nodejs/package.json
 
 build-native:
 	@echo "== build: native addon (napi)"
@@ -97,6 +109,7 @@ build-native:
 
 npm-build: build-wasm build-native
 	@cp $(NPM_DIR)/index.d.ts $(NPM_DIR)/index.d.cts
+	@cp $(NPM_DIR)/tokens.d.ts $(NPM_DIR)/tokens.d.cts
 
 # ---- tests ----------------------------------------------------------------------------------
 
@@ -109,6 +122,7 @@ test-rust:
 	@echo "== test: rust (core, CLI, conformance)"
 	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm
 	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
+	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
 
 # wasm32v1-none has no std at all, so this proves the core is no_std + alloc.
 test-no-std: setup-rust
@@ -121,4 +135,4 @@ test-npm:
 
 clean:
 	$(CARGO) clean
-	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/test-output
+	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/test-output

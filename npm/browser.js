@@ -4,6 +4,7 @@
 import initWasm, * as raw from './wasm/web/agentwire_wasm.js';
 import { createApi } from './lib/api.js';
 import { argumentError } from './lib/errors.js';
+import { browserTokenBackend } from './lib/tokens-browser.js';
 
 let ready = false;
 let loading = null;
@@ -22,9 +23,9 @@ const api = createApi({
     return raw;
   },
   name: 'wasm',
-});
+}, browserTokenBackend);
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, errorCodes, coreVersion } = api;
+export const { gcx, tokens, errorCodes, coreVersion } = api;
 export const backend = 'wasm';
 export const nativeLoadError = null;

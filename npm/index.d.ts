@@ -53,6 +53,64 @@ export interface EncodeOptions {
    * what was written, or encoding throws `GCX_NOT_LOSSLESS`.
    */
   lossless?: boolean;
+  /**
+   * For JSON text input (`…Json`): keep numbers as written (`1.0` stays `1.0`, Go
+   * `json.Number`), as the upstream benchmark did. Default: typed numbers (`1.0` → `1`).
+   */
+  literalNumbers?: boolean;
+}
+
+/** A column of a tool layout: a name, or a name read from other response keys. */
+export type FieldLayout =
+  | string
+  | { name: string; from?: string[]; join?: string; optional?: boolean };
+
+/** How a tool's JSON response maps onto GCX1 sections (see `gcx.layouts()`). */
+export interface ToolLayout {
+  tool: string;
+  aliases?: string[];
+  sections: Array<{
+    /** Section tool name; `{tool}` stands for the requested tool. */
+    name: string;
+    /** Rows: an array at one of `keys` (or the response itself with `root`), or one object. */
+    rows: { keys?: string[]; root?: boolean } | { object: string | null };
+    fields: FieldLayout[];
+    /** Response keys written as header metadata. */
+    meta?: string[];
+  }>;
+}
+
+export interface ToolOptions extends EncodeOptions {
+  /**
+   * `layout` (default): the tool's layout when the response fits it exactly, else the generic
+   * fallback (never drops data). `generic`: always the fallback. `bench`: the upstream GCX1
+   * benchmark's wrapper-recognising encoder.
+   */
+  strategy?: 'layout' | 'generic' | 'bench';
+  /** Extra layouts, registered over the built-in ones. */
+  layouts?: ToolLayout[];
+  /** false: use only `layouts`. */
+  builtinLayouts?: boolean;
+}
+
+export type Scope = 'repo' | 'workspace' | 'fan-out';
+
+export interface ToolDefinition {
+  name: string;
+  scope: Scope;
+}
+
+export interface ToolRequest {
+  tool: string;
+  scope: Scope;
+  /** A name for `repo`, absent for `workspace`, a list for `fan-out` (`["*"]` = every repo). */
+  repo?: string | string[] | null;
+}
+
+export interface ErrorEnvelope {
+  code: string;
+  message: string;
+  detail: string;
 }
 
 export interface DecodeOptions {
@@ -131,8 +189,47 @@ export declare const gcx: {
   unescape(text: string): string;
   /** The text a cell is written as, before escaping (`{float64: 1e6}` → `1e+06`). */
   cellText(cell: Cell): string;
+  /** A tool response by its layout (generic fallback when it does not fit), or another strategy. */
+  encodeTool(tool: string, response: unknown, options?: ToolOptions): string;
+  /** `encodeTool` for JSON text. */
+  encodeToolJson(tool: string, json: string, options?: ToolOptions): string;
+  /** The built-in per-tool layouts of the GCX1 spec. */
+  layouts(): ToolLayout[];
+  /** gcx-go `ParseFormat`: `gcx` for gcx/gcx1, `text` for text/compact, else `json`. */
+  parseFormat(format: string): 'gcx' | 'text' | 'json';
+  /** The `tool_definitions` section (rows sorted by name). */
+  encodeToolDefinitions(definitions: readonly ToolDefinition[], options?: EncodeOptions): string;
+  decodeToolDefinitions(payload: string): ToolDefinition[];
+  /** The `tool_request` section; the repo shape must match the scope. */
+  encodeToolRequest(request: ToolRequest, options?: EncodeOptions): string;
+  decodeToolRequest(payload: string): Required<ToolRequest>;
+  /** The `error` section (`code` non-empty). */
+  encodeErrorEnvelope(envelope: { code: string; message?: string; detail?: string }, options?: EncodeOptions): string;
+  decodeErrorEnvelope(payload: string): ErrorEnvelope;
+  /** null when the request is legal for the tool's declared scope, else the error envelope. */
+  checkRequest(
+    definitions: readonly ToolDefinition[],
+    request: ToolRequest,
+    workspaceRepos: readonly string[],
+  ): ErrorEnvelope | null;
+  readonly ERR_CODE_UNKNOWN_REPO: 'unknown_repo';
+  readonly ERR_CODE_MISSING_REPO_LIST: 'missing_repo_list';
+  readonly ERR_CODE_MISSING_REPO: 'missing_repo';
+  readonly ERR_CODE_REPO_NOT_ALLOWED: 'repo_not_allowed';
+  readonly ERR_CODE_WRONG_REPO_SHAPE: 'wrong_repo_shape';
   readonly Encoder: typeof GcxEncoder;
   readonly Decoder: typeof GcxDecoder;
+};
+
+/** Exact tiktoken counts (also `agentwire/tokens`). */
+export declare const tokens: {
+  readonly encodings: readonly ['cl100k_base', 'o200k_base'];
+  /** Browsers: fetch the encoding's wasm module first (Node: resolves at once). */
+  load(
+    encoding?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k',
+    input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+  ): Promise<void>;
+  count(text: string, encoding?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k'): number;
 };
 
 /** Every stable error code the core can report. */

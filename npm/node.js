@@ -1,12 +1,12 @@
 // Node entry: the native addon, with the wasm build as fallback.
 import { createApi } from './lib/api.js';
-import { loadNodeBackend } from './lib/node-backend.js';
+import { loadNodeBackend, nodeTokenBackend } from './lib/node-backend.js';
 
 const loaded = loadNodeBackend();
-const api = createApi({ raw: () => loaded.raw, name: loaded.name });
+const api = createApi({ raw: () => loaded.raw, name: loaded.name }, nodeTokenBackend(loaded));
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, errorCodes, coreVersion } = api;
+export const { gcx, tokens, errorCodes, coreVersion } = api;
 /** Which build is in use: 'native' or 'wasm'. */
 export const backend = loaded.name;
 /** Why the native addon was not used (null when it was). */

@@ -1,12 +1,12 @@
 // Node entry for `agentwire/wasm`: always the wasm build.
 import { createApi } from './lib/api.js';
-import { loadNodeBackend } from './lib/node-backend.js';
+import { loadNodeBackend, nodeTokenBackend } from './lib/node-backend.js';
 
 const loaded = loadNodeBackend({ forceWasm: true });
-const api = createApi({ raw: () => loaded.raw, name: loaded.name });
+const api = createApi({ raw: () => loaded.raw, name: loaded.name }, nodeTokenBackend(loaded));
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, errorCodes, coreVersion } = api;
+export const { gcx, tokens, errorCodes, coreVersion } = api;
 export const backend = loaded.name;
 export const nativeLoadError = null;
 export function init() {

@@ -67,6 +67,83 @@ pub fn gcx_decode_bytes(payload: Uint8Array, options: String) -> Result<String> 
     api::gcx_decode(&payload, &options).map_err(js_error)
 }
 
+/// GCX1: encodes a tool response by layout, generic fallback or benchmark strategy.
+#[napi(catch_unwind)]
+pub fn gcx_encode_tool(tool: String, response: String, options: String) -> Result<String> {
+    api::gcx_encode_tool(&tool, &response, &options).map_err(js_error)
+}
+
+/// GCX1: the built-in tool layouts (JSON).
+#[napi]
+pub fn gcx_layouts() -> String {
+    api::gcx_layouts()
+}
+
+/// GCX1 `ParseFormat`: gcx, text or json.
+#[napi]
+pub fn gcx_parse_format(text: String) -> String {
+    api::gcx_parse_format(&text).to_string()
+}
+
+/// GCX1 scope: the tool_definitions section.
+#[napi(catch_unwind)]
+pub fn gcx_encode_tool_definitions(definitions: String, options: String) -> Result<String> {
+    api::gcx_encode_tool_definitions(&definitions, &options).map_err(js_error)
+}
+
+/// GCX1 scope: tool definitions (JSON) from a payload.
+#[napi(catch_unwind)]
+pub fn gcx_decode_tool_definitions(payload: String) -> Result<String> {
+    api::gcx_decode_tool_definitions(&payload).map_err(js_error)
+}
+
+/// GCX1 scope: the tool_request section.
+#[napi(catch_unwind)]
+pub fn gcx_encode_tool_request(request: String, options: String) -> Result<String> {
+    api::gcx_encode_tool_request(&request, &options).map_err(js_error)
+}
+
+/// GCX1 scope: a tool request (JSON) from a payload.
+#[napi(catch_unwind)]
+pub fn gcx_decode_tool_request(payload: String) -> Result<String> {
+    api::gcx_decode_tool_request(&payload).map_err(js_error)
+}
+
+/// GCX1 scope: the error section.
+#[napi(catch_unwind)]
+pub fn gcx_encode_error_envelope(envelope: String, options: String) -> Result<String> {
+    api::gcx_encode_error_envelope(&envelope, &options).map_err(js_error)
+}
+
+/// GCX1 scope: an error envelope (JSON) from a payload.
+#[napi(catch_unwind)]
+pub fn gcx_decode_error_envelope(payload: String) -> Result<String> {
+    api::gcx_decode_error_envelope(&payload).map_err(js_error)
+}
+
+/// GCX1 scope: null when legal, else the error envelope (JSON).
+#[napi(catch_unwind)]
+pub fn gcx_check_request(
+    definitions: String,
+    request: String,
+    workspace_repos: String,
+) -> Result<String> {
+    api::gcx_check_request(&definitions, &request, &workspace_repos).map_err(js_error)
+}
+
+/// GCX1 scope: the ERR_CODE_* constants (JSON).
+#[napi]
+pub fn gcx_error_code_constants() -> String {
+    api::gcx_error_code_constants()
+}
+
+/// Tokens: the number of tokens of `text` in `encoding` (cl100k_base, o200k_base).
+#[napi(catch_unwind)]
+pub fn tokens_count(text: String, encoding: String) -> Result<u32> {
+    let count = api::tokens_count(&text, &encoding).map_err(js_error)?;
+    Ok(u32::try_from(count).unwrap_or(u32::MAX))
+}
+
 /// GCX1 streaming encoder.
 #[napi]
 #[derive(Debug)]

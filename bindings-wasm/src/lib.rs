@@ -66,6 +66,76 @@ pub fn gcx_decode_bytes(payload: &[u8], options: &str) -> Result<String, JsValue
     api::gcx_decode(payload, options).map_err(js_error)
 }
 
+/// GCX1: encodes a tool response by layout, generic fallback or benchmark strategy.
+#[wasm_bindgen(js_name = gcxEncodeTool)]
+pub fn gcx_encode_tool(tool: &str, response: &str, options: &str) -> Result<String, JsValue> {
+    api::gcx_encode_tool(tool, response, options).map_err(js_error)
+}
+
+/// GCX1: the built-in tool layouts (JSON).
+#[wasm_bindgen(js_name = gcxLayouts)]
+pub fn gcx_layouts() -> String {
+    api::gcx_layouts()
+}
+
+/// GCX1 `ParseFormat`: gcx, text or json.
+#[wasm_bindgen(js_name = gcxParseFormat)]
+pub fn gcx_parse_format(text: &str) -> String {
+    api::gcx_parse_format(text).to_string()
+}
+
+/// GCX1 scope: the tool_definitions section.
+#[wasm_bindgen(js_name = gcxEncodeToolDefinitions)]
+pub fn gcx_encode_tool_definitions(definitions: &str, options: &str) -> Result<String, JsValue> {
+    api::gcx_encode_tool_definitions(definitions, options).map_err(js_error)
+}
+
+/// GCX1 scope: tool definitions (JSON) from a payload.
+#[wasm_bindgen(js_name = gcxDecodeToolDefinitions)]
+pub fn gcx_decode_tool_definitions(payload: &str) -> Result<String, JsValue> {
+    api::gcx_decode_tool_definitions(payload).map_err(js_error)
+}
+
+/// GCX1 scope: the tool_request section.
+#[wasm_bindgen(js_name = gcxEncodeToolRequest)]
+pub fn gcx_encode_tool_request(request: &str, options: &str) -> Result<String, JsValue> {
+    api::gcx_encode_tool_request(request, options).map_err(js_error)
+}
+
+/// GCX1 scope: a tool request (JSON) from a payload.
+#[wasm_bindgen(js_name = gcxDecodeToolRequest)]
+pub fn gcx_decode_tool_request(payload: &str) -> Result<String, JsValue> {
+    api::gcx_decode_tool_request(payload).map_err(js_error)
+}
+
+/// GCX1 scope: the error section.
+#[wasm_bindgen(js_name = gcxEncodeErrorEnvelope)]
+pub fn gcx_encode_error_envelope(envelope: &str, options: &str) -> Result<String, JsValue> {
+    api::gcx_encode_error_envelope(envelope, options).map_err(js_error)
+}
+
+/// GCX1 scope: an error envelope (JSON) from a payload.
+#[wasm_bindgen(js_name = gcxDecodeErrorEnvelope)]
+pub fn gcx_decode_error_envelope(payload: &str) -> Result<String, JsValue> {
+    api::gcx_decode_error_envelope(payload).map_err(js_error)
+}
+
+/// GCX1 scope: null when legal, else the error envelope (JSON).
+#[wasm_bindgen(js_name = gcxCheckRequest)]
+pub fn gcx_check_request(
+    definitions: &str,
+    request: &str,
+    workspace_repos: &str,
+) -> Result<String, JsValue> {
+    api::gcx_check_request(definitions, request, workspace_repos).map_err(js_error)
+}
+
+/// GCX1 scope: the ERR_CODE_* constants (JSON).
+#[wasm_bindgen(js_name = gcxErrorCodeConstants)]
+pub fn gcx_error_code_constants() -> String {
+    api::gcx_error_code_constants()
+}
+
 /// GCX1 streaming encoder.
 #[wasm_bindgen]
 #[derive(Debug)]

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use agentwire::gcx::document::{encode_document, header_to_value, item_to_value, row_to_value};
 use agentwire::gcx::{
-    self, DecodeOptions, Decoder, EncodeOptions, Header, Item, DEFAULT_MAX_LINE_BYTES,
+    self, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout, ToolOptions,
+    DEFAULT_MAX_LINE_BYTES,
 };
 use agentwire::json::{self, Value, WriteOptions};
 use agentwire::Error;
@@ -32,9 +33,35 @@ pub enum GcxCommand {
         /// Refuse what decoders cannot read back instead of matching gcx-go byte for byte.
         #[arg(long)]
         lossless: bool,
+        /// Keep numbers as written (`1.0` stays `1.0`) instead of typed numbers.
+        #[arg(long)]
+        literal_numbers: bool,
         /// Input file (default: stdin).
         file: Option<PathBuf>,
     },
+    /// Encode a tool response by its layout (see `gcx layouts`), falling back to the generic
+    /// encoder when the response does not fit; or by another strategy.
+    EncodeTool {
+        /// Tool name (selects the layout).
+        #[arg(long)]
+        tool: String,
+        /// layout (default), generic, or bench (the upstream benchmark's encoder).
+        #[arg(long, default_value = "layout")]
+        strategy: String,
+        /// A JSON file with an array of extra layouts (same form as `gcx layouts` prints).
+        #[arg(long)]
+        layouts: Option<PathBuf>,
+        /// Refuse what decoders cannot read back instead of matching gcx-go byte for byte.
+        #[arg(long)]
+        lossless: bool,
+        /// Keep numbers as written (`1.0` stays `1.0`) instead of typed numbers.
+        #[arg(long)]
+        literal_numbers: bool,
+        /// Input file (default: stdin).
+        file: Option<PathBuf>,
+    },
+    /// Print the built-in per-tool layouts as JSON.
+    Layouts,
     /// Decode GCX1 to JSON `{"sections": [...]}`, streaming with bounded memory.
     Decode {
         /// Longest accepted line in bytes (gcx-go's limit by default).
@@ -56,20 +83,60 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
         GcxCommand::Encode { lossless, file } => {
             let text = crate::read_text(file.as_ref())?;
             let document = json::parse(&text)?;
-            write_stdout(&encode_document(&document, &EncodeOptions { lossless })?)
+            write_stdout(&encode_document(
+                &document,
+                &EncodeOptions {
+                    lossless,
+                    ..EncodeOptions::default()
+                },
+            )?)
         }
         GcxCommand::EncodeGeneric {
             tool,
             lossless,
+            literal_numbers,
             file,
         } => {
             let text = crate::read_text(file.as_ref())?;
-            write_stdout(&gcx::encode_generic_json(
-                &tool,
-                &text,
-                &EncodeOptions { lossless },
-            )?)
+            let options = EncodeOptions {
+                lossless,
+                literal_numbers,
+            };
+            write_stdout(&gcx::encode_generic_json(&tool, &text, &options)?)
         }
+        GcxCommand::EncodeTool {
+            tool,
+            strategy,
+            layouts,
+            lossless,
+            literal_numbers,
+            file,
+        } => {
+            let mut options = ToolOptions {
+                strategy: Strategy::parse(&strategy)?,
+                encode: EncodeOptions {
+                    lossless,
+                    literal_numbers,
+                },
+                ..ToolOptions::default()
+            };
+            if let Some(path) = layouts {
+                let text = crate::read_text(Some(&path))?;
+                let extra = json::parse(&text).map_err(|e| e.context(path.display()))?;
+                let list = extra.as_array().ok_or_else(|| {
+                    Error::new(
+                        agentwire::ErrorKind::InvalidArgument,
+                        format!("{}: expected an array of layouts", path.display()),
+                    )
+                })?;
+                for layout in list {
+                    options.layouts.register(ToolLayout::from_value(layout)?);
+                }
+            }
+            let text = crate::read_text(file.as_ref())?;
+            write_stdout(&gcx::encode_tool_json(&tool, &text, &options)?)
+        }
+        GcxCommand::Layouts => write_stdout(&(agentwire::api::gcx_layouts() + "\n")),
         GcxCommand::Decode {
             max_line_bytes,
             items,

@@ -34,8 +34,20 @@ enum Command {
         /// Directory holding the suite's vector files.
         dir: PathBuf,
     },
-    /// Bytes saved by GCX1 versus compact JSON on the representative tool responses.
+    /// GCX1 versus compact JSON on the 20 representative tool responses: bytes, gzip, cl100k and
+    /// o200k tokens, round-trip check, medians.
     Scorecard(scorecard::Args),
+    /// Count tokens of a text (stdin or FILE) with an exact tiktoken encoding.
+    Tokens {
+        /// cl100k_base or o200k_base.
+        #[arg(long, default_value = "cl100k_base")]
+        encoding: String,
+        /// Print the token ids (JSON array) instead of the count.
+        #[arg(long)]
+        ids: bool,
+        /// Input file (default: stdin).
+        file: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -44,6 +56,11 @@ fn main() -> ExitCode {
         Command::Gcx(command) => gcx::run(command),
         Command::Conformance { suite, dir } => conformance(&suite, &dir),
         Command::Scorecard(args) => scorecard::run(&args),
+        Command::Tokens {
+            encoding,
+            ids,
+            file,
+        } => tokens(&encoding, ids, file.as_ref()),
     };
     match outcome {
         Ok(code) => code,
@@ -72,6 +89,23 @@ fn conformance(suite: &str, dir: &std::path::Path) -> Result<ExitCode, Error> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn tokens(encoding: &str, ids: bool, file: Option<&PathBuf>) -> Result<ExitCode, Error> {
+    let counter = agentwire::tokens::Tiktoken(agentwire::tokens::Encoding::parse(encoding)?);
+    let text = read_text(file)?;
+    let mut out = io::stdout().lock();
+    if ids {
+        let ids: Vec<String> = counter
+            .token_ids(&text)
+            .iter()
+            .map(u32::to_string)
+            .collect();
+        writeln!(out, "[{}]", ids.join(","))?;
+    } else {
+        writeln!(out, "{}", counter.token_ids(&text).len())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads all of FILE, or stdin when no file (or `-`) is given.

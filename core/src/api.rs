@@ -12,7 +12,8 @@ use alloc::vec::Vec;
 use crate::gcx::document::{
     encode_document, item_to_value, sections_to_value, write_op, write_section_value,
 };
-use crate::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder};
+use crate::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
+use crate::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder, ToolOptions};
 use crate::json::{self, Map, Number, Value, WriteOptions};
 use crate::{Error, ErrorKind, Result};
 
@@ -99,6 +100,122 @@ pub fn gcx_decode(payload: &[u8], options_json: &str) -> Result<String> {
         (sections, None) => to_json(&sections_to_value(&sections)),
         (_, Some(e)) => Err(e),
     }
+}
+
+/// GCX1: encodes a tool response by its layout, the generic fallback or the benchmark
+/// strategy (options: `{"strategy", "layouts", "builtinLayouts", "lossless", "literalNumbers"}`).
+pub fn gcx_encode_tool(tool: &str, response_json: &str, options_json: &str) -> Result<String> {
+    let options = ToolOptions::from_value(&options_value(options_json)?)?;
+    gcx::encode_tool_json(tool, response_json, &options)
+}
+
+/// GCX1: every built-in tool layout, as a JSON array (the form custom layouts use).
+pub fn gcx_layouts() -> String {
+    let layouts = gcx::Layouts::builtin()
+        .all()
+        .iter()
+        .map(gcx::ToolLayout::to_value)
+        .collect();
+    to_json(&Value::Array(layouts)).unwrap_or_default()
+}
+
+/// GCX1 `ParseFormat`: `"gcx"`, `"text"` or `"json"`.
+pub fn gcx_parse_format(text: &str) -> &'static str {
+    gcx::parse_format(text).as_str()
+}
+
+fn parse_array<T>(json_text: &str, what: &str, read: fn(&Value) -> Result<T>) -> Result<Vec<T>> {
+    match json::parse(json_text)? {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| read(v).map_err(|e| e.context(alloc::format!("{what}[{i}]"))))
+            .collect(),
+        other => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            alloc::format!("{what}: expected an array, got {}", other.type_name()),
+        )),
+    }
+}
+
+/// GCX1 scope: the `tool_definitions` section for `[{"name", "scope"}]`.
+pub fn gcx_encode_tool_definitions(definitions_json: &str, options_json: &str) -> Result<String> {
+    let options = EncodeOptions::from_value(&options_value(options_json)?)?;
+    let definitions = parse_array(definitions_json, "definitions", ToolDefinition::from_value)?;
+    scope::encode_tool_definitions(&definitions, &options)
+}
+
+/// GCX1 scope: `[{"name", "scope"}]` from a `tool_definitions` section.
+pub fn gcx_decode_tool_definitions(payload: &str) -> Result<String> {
+    let definitions = scope::decode_tool_definitions(payload)?;
+    to_json(&Value::Array(
+        definitions.iter().map(ToolDefinition::to_value).collect(),
+    ))
+}
+
+/// GCX1 scope: the `tool_request` section for `{"tool", "scope", "repo"?}`.
+pub fn gcx_encode_tool_request(request_json: &str, options_json: &str) -> Result<String> {
+    let options = EncodeOptions::from_value(&options_value(options_json)?)?;
+    scope::encode_tool_request(
+        &ToolRequest::from_value(&json::parse(request_json)?)?,
+        &options,
+    )
+}
+
+/// GCX1 scope: `{"tool", "scope", "repo"}` from a `tool_request` section.
+pub fn gcx_decode_tool_request(payload: &str) -> Result<String> {
+    to_json(&scope::decode_tool_request(payload)?.to_value())
+}
+
+/// GCX1 scope: the `error` section for `{"code", "message", "detail"}`.
+pub fn gcx_encode_error_envelope(envelope_json: &str, options_json: &str) -> Result<String> {
+    let options = EncodeOptions::from_value(&options_value(options_json)?)?;
+    scope::encode_error_envelope(
+        &ErrorEnvelope::from_value(&json::parse(envelope_json)?)?,
+        &options,
+    )
+}
+
+/// GCX1 scope: `{"code", "message", "detail"}` from an `error` section.
+pub fn gcx_decode_error_envelope(payload: &str) -> Result<String> {
+    to_json(&scope::decode_error_envelope(payload)?.to_value())
+}
+
+/// GCX1 scope: `null` when the request is legal, else the error envelope JSON.
+pub fn gcx_check_request(
+    definitions_json: &str,
+    request_json: &str,
+    workspace_repos_json: &str,
+) -> Result<String> {
+    let definitions = parse_array(definitions_json, "definitions", ToolDefinition::from_value)?;
+    let request = ToolRequest::from_value(&json::parse(request_json)?)?;
+    let repos = parse_array(workspace_repos_json, "workspaceRepos", |v| {
+        v.as_str()
+            .map(String::from)
+            .ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "expected a repo name string"))
+    })?;
+    match scope::check_request(&definitions, &request, &repos)? {
+        None => Ok("null".into()),
+        Some(envelope) => to_json(&envelope.to_value()),
+    }
+}
+
+/// GCX1 scope: the error code constants as `{"ERR_CODE_UNKNOWN_REPO": "unknown_repo", …}`.
+pub fn gcx_error_code_constants() -> String {
+    let map = scope::ErrorCode::ALL
+        .iter()
+        .map(|c| (c.constant_name(), Value::from(c.as_str())))
+        .collect();
+    to_json(&Value::Object(map)).unwrap_or_default()
+}
+
+/// Tokens: the number of `encoding` tokens (`cl100k_base`, `o200k_base`) in `text`.
+#[cfg(feature = "tokens")]
+pub fn tokens_count(text: &str, encoding: &str) -> Result<usize> {
+    Ok(crate::tokens::count(
+        text,
+        crate::tokens::Encoding::parse(encoding)?,
+    ))
 }
 
 /// GCX1: a streaming encoder whose output is taken piece by piece.

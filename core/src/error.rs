@@ -140,6 +140,8 @@ error_kinds! {
     GcxNotLossless => "GCX_NOT_LOSSLESS", Gcx1;
     /// A row was written before any section header.
     GcxNoSection => "GCX_NO_SECTION", Gcx1;
+    /// A workspace-scope shape (`tool_definitions`, `tool_request`, `error`) breaks its schema.
+    GcxSchema => "GCX_SCHEMA", Gcx1;
     /// Input bytes are not valid UTF-8.
     InvalidUtf8 => "INVALID_UTF8", Json;
     /// JSON text is malformed.

@@ -9,6 +9,8 @@
 //!   with positions and limits, and Go `encoding/json` compatible output.
 //! - [`num`]: Go `%g` and Go `encoding/json` / ECMAScript number text.
 //! - [`Error`]: one small error type with a stable [`code`](Error::code) and a position.
+//! - [`tokens`]: the [`TokenCounter`](tokens::TokenCounter) trait; exact `cl100k_base` and
+//!   `o200k_base` counts with the `tokens` feature.
 //! - [`api`]: the same functions over JSON text, which the CLI and the JS bindings wrap.
 //!
 //! The crate is `#![no_std]` with `alloc`; the default `std` feature adds
@@ -28,5 +30,6 @@ pub mod json;
 pub mod num;
 pub mod sink;
 mod text;
+pub mod tokens;
 
 pub use error::{Error, ErrorKind, Format, Position, Result};

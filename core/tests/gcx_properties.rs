@@ -76,7 +76,7 @@ proptest! {
     /// With `lossless`, decode(encode(x)) == x, or encoding refuses with GCX_NOT_LOSSLESS.
     #[test]
     fn lossless_round_trip_or_refusal(sections in prop::collection::vec(section(), 1..3)) {
-        match encode(&sections, EncodeOptions { lossless: true }) {
+        match encode(&sections, EncodeOptions { lossless: true, ..EncodeOptions::default() }) {
             Ok(payload) => {
                 let decoded = gcx::decode(&payload, &DecodeOptions::default());
                 prop_assert_eq!(decoded, Ok(expected(&sections)), "payload {:?}", payload);
@@ -142,7 +142,10 @@ fn lossless_property_is_not_vacuous() {
     };
     let payload = encode(
         std::slice::from_ref(&plain),
-        EncodeOptions { lossless: true },
+        EncodeOptions {
+            lossless: true,
+            ..EncodeOptions::default()
+        },
     )
     .unwrap();
     assert_eq!(
@@ -160,7 +163,13 @@ fn lossless_generator_mostly_round_trips() {
     let (mut encoded, mut refused) = (0, 0);
     for _ in 0..500 {
         let sections = strategy.new_tree(&mut runner).unwrap().current();
-        match encode(&sections, EncodeOptions { lossless: true }) {
+        match encode(
+            &sections,
+            EncodeOptions {
+                lossless: true,
+                ..EncodeOptions::default()
+            },
+        ) {
             Ok(_) => encoded += 1,
             Err(_) => refused += 1,
         }

@@ -5,11 +5,36 @@
 import { argumentError, toAgentwireError } from './errors.js';
 import { toJsonText } from './json-text.js';
 
+/** The GCX1 workspace error-code constants (values come from the core). */
+const ERROR_CODE_CONSTANTS = [
+  'ERR_CODE_UNKNOWN_REPO',
+  'ERR_CODE_MISSING_REPO_LIST',
+  'ERR_CODE_MISSING_REPO',
+  'ERR_CODE_REPO_NOT_ALLOWED',
+  'ERR_CODE_WRONG_REPO_SHAPE',
+];
+
+export const TOKEN_ENCODINGS = ['cl100k_base', 'o200k_base'];
+
+/** The canonical name of a token encoding (`cl100k` → `cl100k_base`). */
+export function tokenEncoding(name) {
+  const canonical = typeof name === 'string' && !name.endsWith('_base') ? `${name}_base` : name;
+  if (!TOKEN_ENCODINGS.includes(canonical)) {
+    throw argumentError(
+      'INVALID_ARGUMENT',
+      `unknown token encoding ${JSON.stringify(name)} (expected cl100k_base or o200k_base)`,
+    );
+  }
+  return canonical;
+}
+
 /**
  * @param {{ raw: () => any, name: 'native' | 'wasm' }} backend  `raw()` returns the raw module
  *   (or throws an AgentwireError when it is not ready).
+ * @param {{ count: (text: string, encoding: string) => number, load: (encoding: string) => unknown }}
+ *   tokenBackend  exact token counts (the addon, or the per-encoding wasm modules)
  */
-export function createApi(backend) {
+export function createApi(backend, tokenBackend) {
   const call = (fn) => {
     let raw;
     try {
@@ -104,7 +129,7 @@ export function createApi(backend) {
     }
   }
 
-  const gcx = Object.freeze({
+  const gcx = {
     /** Encodes sections ([…] or {sections: […]}) to GCX1 text. */
     encode(sections, options) {
       const json = toJsonText(sections, 'sections');
@@ -161,12 +186,114 @@ export function createApi(backend) {
       const json = toJsonText(cell, 'cell');
       return call((raw) => raw.gcxCellText(json));
     },
+    /**
+     * Encodes a tool response by its layout (falling back to the generic encoder when it does
+     * not fit), or with `strategy: 'generic' | 'bench'`.
+     */
+    encodeTool(tool, response, options) {
+      const t = text(tool, 'tool');
+      const json = toJsonText(response, 'response');
+      const opts = optionsText(options);
+      return call((raw) => raw.gcxEncodeTool(t, json, opts));
+    },
+    /** encodeTool for JSON text. */
+    encodeToolJson(tool, json, options) {
+      const t = text(tool, 'tool');
+      const j = text(json, 'json');
+      const opts = optionsText(options);
+      return call((raw) => raw.gcxEncodeTool(t, j, opts));
+    },
+    /** The built-in per-tool layouts (the form custom layouts take). */
+    layouts() {
+      return JSON.parse(call((raw) => raw.gcxLayouts()));
+    },
+    /** gcx-go ParseFormat: 'gcx' for gcx/gcx1, 'text' for text/compact, else 'json'. */
+    parseFormat(value) {
+      const t = text(value, 'format');
+      return call((raw) => raw.gcxParseFormat(t));
+    },
+    /** The tool_definitions section (rows sorted by name). */
+    encodeToolDefinitions(definitions, options) {
+      const json = toJsonText(definitions, 'definitions');
+      const opts = optionsText(options);
+      return call((raw) => raw.gcxEncodeToolDefinitions(json, opts));
+    },
+    decodeToolDefinitions(payload) {
+      const p = text(payload, 'payload');
+      return JSON.parse(call((raw) => raw.gcxDecodeToolDefinitions(p)));
+    },
+    /** The tool_request section; `repo` is a name (repo), absent (workspace) or a list (fan-out). */
+    encodeToolRequest(request, options) {
+      const json = toJsonText(request, 'request');
+      const opts = optionsText(options);
+      return call((raw) => raw.gcxEncodeToolRequest(json, opts));
+    },
+    decodeToolRequest(payload) {
+      const p = text(payload, 'payload');
+      return JSON.parse(call((raw) => raw.gcxDecodeToolRequest(p)));
+    },
+    /** The error section. */
+    encodeErrorEnvelope(envelope, options) {
+      const json = toJsonText(envelope, 'envelope');
+      const opts = optionsText(options);
+      return call((raw) => raw.gcxEncodeErrorEnvelope(json, opts));
+    },
+    decodeErrorEnvelope(payload) {
+      const p = text(payload, 'payload');
+      return JSON.parse(call((raw) => raw.gcxDecodeErrorEnvelope(p)));
+    },
+    /** null when the request is legal for the tool's declared scope, else the error envelope. */
+    checkRequest(definitions, request, workspaceRepos) {
+      const d = toJsonText(definitions, 'definitions');
+      const r = toJsonText(request, 'request');
+      const w = toJsonText(workspaceRepos, 'workspaceRepos');
+      return JSON.parse(call((raw) => raw.gcxCheckRequest(d, r, w)));
+    },
     Encoder: GcxEncoder,
     Decoder: GcxDecoder,
+  };
+  // ERR_CODE_UNKNOWN_REPO, …: read from the core on first use.
+  let errorCodeConstants;
+  for (const name of ERROR_CODE_CONSTANTS) {
+    Object.defineProperty(gcx, name, {
+      enumerable: true,
+      get: () => {
+        errorCodeConstants ??= JSON.parse(call((raw) => raw.gcxErrorCodeConstants()));
+        return errorCodeConstants[name];
+      },
+    });
+  }
+  Object.freeze(gcx);
+
+  const tokens = Object.freeze({
+    /** The encodings agentwire counts exactly. */
+    encodings: Object.freeze([...TOKEN_ENCODINGS]),
+    /**
+     * Makes `count` ready for an encoding: in browsers it fetches that encoding's wasm module
+     * (`input`: a URL, Response, bytes or module, as for init()); in Node it resolves at once.
+     */
+    load(encoding = 'cl100k_base', input = undefined) {
+      try {
+        return Promise.resolve(tokenBackend.load(tokenEncoding(encoding), input)).then(() => undefined);
+      } catch (e) {
+        return Promise.reject(toAgentwireError(e));
+      }
+    },
+    /** Exact token count of `text` (tiktoken, ordinary encoding). */
+    count(value, encoding = 'cl100k_base') {
+      const t = text(value, 'text');
+      const e = tokenEncoding(encoding);
+      try {
+        return tokenBackend.count(t, e);
+      } catch (error) {
+        throw toAgentwireError(error);
+      }
+    },
   });
 
   return {
     gcx,
+    tokens,
     /** Every stable error code the core can report. */
     errorCodes: () => JSON.parse(call((raw) => raw.errorCodes())),
     /** Version of the Rust core behind this backend. */

@@ -55,3 +55,22 @@ export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM =
     });
   }
 }
+
+/**
+ * Exact token counts in Node: the addon's, or the per-encoding wasm modules (loaded on first
+ * use) when the wasm build is in use.
+ */
+export function nodeTokenBackend(loaded) {
+  if (loaded.name === 'native') {
+    return { count: (text, encoding) => loaded.raw.tokensCount(text, encoding), load: () => undefined };
+  }
+  const modules = new Map();
+  const module = (encoding) => {
+    if (!modules.has(encoding)) {
+      const short = encoding.replace(/_base$/, '');
+      modules.set(encoding, require(`../wasm/tokens-${short}/nodejs/agentwire_wasm_tokens.js`));
+    }
+    return modules.get(encoding);
+  };
+  return { count: (text, encoding) => module(encoding).count(text), load: (encoding) => void module(encoding) };
+}

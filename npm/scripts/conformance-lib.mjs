@@ -4,7 +4,11 @@
 /** Vector files of each suite, in run order. */
 export const SUITE_FILES = {
   gcx1: ['encode.json', 'decode.json', 'generic.json', 'roundtrip.json', 'primitives.json', 'bench.json'],
+  tokens: ['token_counts.json'],
 };
+
+/** Suites that also run every `scope/*.gcx` text file handed in (keys `scope/<name>.gcx`). */
+const SCOPE_SUITES = new Set(['gcx1']);
 
 class Mismatch extends Error {}
 
@@ -155,15 +159,36 @@ function checkDecode(api, vector) {
 
 function checkGeneric(api, vector) {
   const { tool, json } = vector.input;
-  const expected = 'expected' in vector ? vector.expected : vector.expected_by_number_mode?.typed;
-  if (expected === undefined) fail('vector has neither expected nor a typed expectation');
+  const typed = 'expected' in vector ? vector.expected : vector.expected_by_number_mode?.typed;
+  if (typed === undefined) fail('vector has neither expected nor a typed expectation');
+  checkGenericMode(api, vector, typed, {}, 'typed numbers');
+  const literal = vector.expected_by_number_mode?.literal;
+  if (literal !== undefined) checkGenericMode(api, vector, literal, { literalNumbers: true }, 'literal numbers');
+  if (typeof vector.bench_encoder_output === 'string') {
+    const out = api.gcx.encodeToolJson(tool, json, { strategy: 'bench', literalNumbers: true });
+    sameText('bench strategy payload', vector.bench_encoder_output, out);
+    if (vector.scorecard_bytes) same('published GCX bytes', vector.scorecard_bytes.gcx, new TextEncoder().encode(out).length);
+  }
+}
+
+function checkGenericMode(api, vector, expected, options, mode) {
+  const { tool, json } = vector.input;
   let output;
   let error = null;
   try {
-    output = api.gcx.encodeGenericJson(tool, json);
+    output = api.gcx.encodeGenericJson(tool, json, options);
   } catch (e) {
     error = e;
   }
+  try {
+    checkGenericOutcome(api, vector, expected, output, error);
+  } catch (e) {
+    if (e instanceof Mismatch) fail(`${mode}: ${e.message}`);
+    throw e;
+  }
+}
+
+function checkGenericOutcome(api, vector, expected, output, error) {
   if (typeof expected === 'string') {
     if (error) fail(`unexpected error ${error.code}: ${error.message}`);
     sameText('payload', expected, output);
@@ -231,6 +256,21 @@ function checkPrimitive(api, vector) {
   sameText('result', expected, got);
 }
 
+/** A scope file: decode with the typed API of its shape, re-encode, compare the bytes. */
+function checkScopeFile(api, payload) {
+  const tool = api.gcx.decode(payload).sections[0]?.tool;
+  let again;
+  if (tool === 'tool_definitions') again = api.gcx.encodeToolDefinitions(api.gcx.decodeToolDefinitions(payload));
+  else if (tool === 'tool_request') again = api.gcx.encodeToolRequest(api.gcx.decodeToolRequest(payload));
+  else if (tool === 'error') again = api.gcx.encodeErrorEnvelope(api.gcx.decodeErrorEnvelope(payload));
+  else fail(`unknown scope shape ${show(tool)}`);
+  sameText('re-encoded', payload, again);
+}
+
+function checkTokenCount(api, testCase) {
+  same('tokens', testCase.expected.tokens, api.tokens.count(testCase.input, 'cl100k_base'));
+}
+
 const CHECKS = {
   'encode.json': checkEncode,
   'decode.json': checkDecode,
@@ -238,13 +278,15 @@ const CHECKS = {
   'roundtrip.json': checkRoundtrip,
   'primitives.json': checkPrimitive,
   'bench.json': checkGeneric,
+  'token_counts.json': checkTokenCount,
 };
 
 /**
  * Runs the vectors of the given suite files.
  * @param {object} api  the agentwire module (gcx namespace)
  * @param {string} suite
- * @param {Record<string, object>} files  file name → parsed fixture file (absent files are skipped)
+ * @param {Record<string, object | string>} files  file name → parsed fixture file (absent files
+ *   are skipped); for gcx1 also `scope/<name>.gcx` → the file's text
  * @returns {{passed: number, failures: {id: string, message: string}[]}}
  */
 export function runSuite(api, suite, files) {
@@ -253,20 +295,28 @@ export function runSuite(api, suite, files) {
   const present = names.filter((name) => files[name]);
   if (present.length === 0) throw new Error(`no ${suite} vector file (expected one of ${names.join(', ')})`);
   const report = { passed: 0, failures: [] };
+  const record = (id, check) => {
+    try {
+      check();
+      report.passed += 1;
+    } catch (e) {
+      report.failures.push({ id, message: e instanceof Mismatch ? e.message : `threw ${e?.code ?? ''} ${e?.stack ?? e}` });
+    }
+  };
   for (const name of present) {
     const file = files[name];
-    if (!Array.isArray(file.vectors)) throw new Error(`${name}: no "vectors" array`);
-    if (typeof file.count === 'number' && file.count !== file.vectors.length) {
-      throw new Error(`${name}: declares count ${file.count} but holds ${file.vectors.length} vectors`);
+    const vectors = file.vectors ?? file.cases;
+    if (!Array.isArray(vectors)) throw new Error(`${name}: no "vectors" (or "cases") array`);
+    if (typeof file.count === 'number' && file.count !== vectors.length) {
+      throw new Error(`${name}: declares count ${file.count} but holds ${vectors.length} vectors`);
     }
-    for (const vector of file.vectors) {
-      const id = `${suite}/${name}::${vector.name}`;
-      try {
-        CHECKS[name](api, vector);
-        report.passed += 1;
-      } catch (e) {
-        report.failures.push({ id, message: e instanceof Mismatch ? e.message : `threw ${e?.code ?? ''} ${e?.stack ?? e}` });
-      }
+    for (const vector of vectors) {
+      record(`${suite}/${name}::${vector.name ?? vector.id}`, () => CHECKS[name](api, vector));
+    }
+  }
+  if (SCOPE_SUITES.has(suite)) {
+    for (const key of Object.keys(files).filter((k) => k.startsWith('scope/')).sort()) {
+      record(`${suite}/${key}`, () => checkScopeFile(api, files[key]));
     }
   }
   return report;

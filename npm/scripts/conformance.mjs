@@ -2,7 +2,7 @@
 // node scripts/conformance.mjs SUITE DIR [--runtime native|wasm]
 // Runs a directory of vectors through the npm API like `agentwire conformance SUITE DIR`:
 // one line per failure, then `N passed, M failed`; exit 1 when anything fails.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runSuite, summary, SUITE_FILES } from './conformance-lib.mjs';
 
@@ -23,6 +23,12 @@ const files = {};
 for (const name of SUITE_FILES[suite] ?? []) {
   const path = join(resolve(dir), name);
   if (existsSync(path)) files[name] = JSON.parse(readFileSync(path, 'utf8'));
+}
+const scopeDir = join(resolve(dir), 'scope');
+if (suite === 'gcx1' && existsSync(scopeDir)) {
+  for (const name of readdirSync(scopeDir).filter((n) => n.endsWith('.gcx'))) {
+    files[`scope/${name}`] = readFileSync(join(scopeDir, name), 'utf8');
+  }
 }
 let report;
 try {

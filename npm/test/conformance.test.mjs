@@ -15,7 +15,14 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
     for (const f of report.failures) console.log(`FAIL ${f.id}: ${f.message}`);
     counts[runtime] = report.passed;
     assert.deepEqual(report.failures, []);
-    assert.equal(report.passed, 162);
+    assert.equal(report.passed, 169);
+  });
+
+  test(`token counts (${runtime})`, () => {
+    const report = runSuite(api, 'tokens', loadSuite('tokens', 'gateway'));
+    console.log(`tokens ${runtime}: ${summary(report)}`);
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.passed, 36);
   });
 }
 

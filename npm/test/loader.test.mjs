@@ -48,9 +48,9 @@ test('a copy without the native addon falls back to wasm and says why', () => {
     }
     const out = node(
       `const a = await import(${JSON.stringify(pathToFileURL(join(dir, 'node.js')).href)});
-       console.log(a.backend, a.nativeLoadError.message, '|', a.nativeLoadError.cause.code, a.gcx.escape('\\n'))`,
+       console.log(a.backend, a.nativeLoadError.message, '|', a.nativeLoadError.cause.code, a.gcx.escape('\\n'), a.tokens.count('hello world'))`,
     );
-    assert.match(out, /^wasm agentwire: native addon agentwire\.\S+\.node not loaded; using wasm \| MODULE_NOT_FOUND \\n$/);
+    assert.match(out, /^wasm agentwire: native addon agentwire\.\S+\.node not loaded; using wasm \| MODULE_NOT_FOUND \\n 2$/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -69,8 +69,11 @@ test('native, wasm and browser entries export the same names', async () => {
 test('the raw builds export the same functions and classes', () => {
   const rawNative = require(join(packageDir, 'native', readNativeName()));
   const rawWasm = require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js'));
-  const api = (m) => Object.keys(m).filter((k) => !k.startsWith('__')).sort();
+  // Token counting is the one difference: the addon has it, the default wasm module does not
+  // (browsers load it separately: agentwire/tokens).
+  const api = (m) => Object.keys(m).filter((k) => !k.startsWith('__') && k !== 'tokensCount').sort();
   assert.deepEqual(api(rawWasm), api(rawNative));
+  assert.equal(typeof rawNative.tokensCount, 'function');
   for (const cls of ['GcxEncoder', 'GcxDecoder']) {
     const methods = (c) => Object.getOwnPropertyNames(c.prototype).filter((k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__')).sort();
     assert.deepEqual(methods(rawWasm[cls]), methods(rawNative[cls]), cls);
@@ -82,6 +85,18 @@ test('browser entry: API refuses before init(), works after init(bytes)', async 
   assert.throws(() => browserEntry.gcx.escape('x'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
   await browserEntry.init(readFileSync(join(packageDir, 'wasm', 'web', 'agentwire_wasm_bg.wasm')));
   assert.equal(browserEntry.gcx.encodeGeneric('t', { a: 1 }), 'GCX1 tool=t fields=a\n1\n');
+  assert.throws(() => browserEntry.tokens.count('x'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
+  const tokensEntry = await import(pathToFileURL(join(packageDir, 'tokens.js')).href);
+  await tokensEntry.load('cl100k', readFileSync(join(packageDir, 'wasm', 'tokens-cl100k', 'web', 'agentwire_wasm_tokens_bg.wasm')));
+  assert.equal(tokensEntry.count('hello world'), 2);
+  assert.equal(browserEntry.tokens.count('hello world', 'cl100k_base'), 2);
+});
+
+test('agentwire/tokens in Node (ESM and CommonJS)', async () => {
+  const tokens = await import('agentwire/tokens');
+  await tokens.load();
+  assert.equal(tokens.count('hello world'), 2);
+  assert.equal(require('agentwire/tokens').count('hello world', 'o200k_base'), 2);
 });
 
 function readNativeName() {

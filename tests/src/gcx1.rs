@@ -3,9 +3,10 @@
 use std::path::Path;
 
 use agentwire::gcx::document::{cell_from_value, header_from_value, section_to_value, write_op};
+use agentwire::gcx::scope;
 use agentwire::gcx::{
-    decode_until_error, encode_generic_json, DecodeOptions, Decoder, EncodeOptions, Encoder,
-    Section,
+    decode_until_error, encode_generic_json, encode_tool_json, DecodeOptions, Decoder,
+    EncodeOptions, Encoder, Section, Strategy, ToolOptions,
 };
 use agentwire::{Error, Result as AwResult};
 use serde_json::Value as J;
@@ -37,6 +38,23 @@ pub fn run(dir: &Path) -> Result<Report, String> {
         for vector in vectors(&doc, &path)? {
             let name = vector.get("name").and_then(J::as_str).unwrap_or("?");
             report.record(format!("gcx1/{file}::{name}"), check(&vector));
+        }
+    }
+    let scope_dir = dir.join("scope");
+    if scope_dir.is_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(&scope_dir)
+            .map_err(|e| format!("cannot read {}: {e}", scope_dir.display()))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "gcx"))
+            .collect();
+        files.sort();
+        for path in files {
+            files_seen += 1;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            report.record(format!("gcx1/scope/{name}"), check_scope_file(&path));
         }
     }
     if files_seen == 0 {
@@ -209,13 +227,70 @@ fn check_generic(vector: &J) -> Result<(), String> {
     let input = input(vector)?;
     let tool = str_at(input, "tool")?;
     let json_text = str_at(input, "json")?;
-    let expected = match vector.get("expected") {
+    let typed = match vector.get("expected") {
         Some(e) => e,
         None => vector
             .pointer("/expected_by_number_mode/typed")
             .ok_or("vector has neither expected nor a typed expectation")?,
     };
-    let got = encode_generic_json(tool, json_text, &EncodeOptions::default());
+    check_generic_mode(vector, tool, json_text, typed, &EncodeOptions::default())
+        .map_err(|e| format!("typed numbers: {e}"))?;
+    if let Some(literal) = vector.pointer("/expected_by_number_mode/literal") {
+        let options = EncodeOptions {
+            literal_numbers: true,
+            ..EncodeOptions::default()
+        };
+        check_generic_mode(vector, tool, json_text, literal, &options)
+            .map_err(|e| format!("literal numbers: {e}"))?;
+    }
+    if let Some(expected) = vector.get("bench_encoder_output").and_then(J::as_str) {
+        check_bench(vector, tool, json_text, expected)?;
+    }
+    Ok(())
+}
+
+/// The upstream benchmark's own encoder (literal numbers) and its published byte counts.
+fn check_bench(vector: &J, tool: &str, json_text: &str, expected: &str) -> Result<(), String> {
+    let options = ToolOptions {
+        strategy: Strategy::Bench,
+        encode: EncodeOptions {
+            literal_numbers: true,
+            ..EncodeOptions::default()
+        },
+        ..ToolOptions::default()
+    };
+    let out =
+        encode_tool_json(tool, json_text, &options).map_err(|e| format!("bench strategy: {e}"))?;
+    same_text("bench strategy payload", expected, &out)?;
+    if let Some(bytes) = vector.get("scorecard_bytes") {
+        let value = agentwire::json::parse_with(
+            json_text,
+            &agentwire::json::ParseOptions {
+                literal_numbers: true,
+                ..Default::default()
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        let compact = agentwire::json::to_string(&value, agentwire::json::WriteOptions::GO)
+            .map_err(|e| e.to_string())?;
+        same(
+            "published JSON bytes",
+            &bytes["json"],
+            &J::from(compact.len()),
+        )?;
+        same("published GCX bytes", &bytes["gcx"], &J::from(out.len()))?;
+    }
+    Ok(())
+}
+
+fn check_generic_mode(
+    vector: &J,
+    tool: &str,
+    json_text: &str,
+    expected: &J,
+    options: &EncodeOptions,
+) -> Result<(), String> {
+    let got = encode_generic_json(tool, json_text, options);
     match (expected, got) {
         (J::String(payload), Ok(out)) => {
             same_text("payload", payload, &out)?;
@@ -292,7 +367,13 @@ fn check_roundtrip(vector: &J) -> Result<(), String> {
     let lossless = decoded.1.is_none() && is_lossless(input, &decoded.0);
     same("lossless", &expected["lossless"], &J::Bool(lossless))?;
     // With the lossless option the round trip is exact, or encoding refuses.
-    let (strict_payload, strict_error) = run_encode(input, &EncodeOptions { lossless: true });
+    let (strict_payload, strict_error) = run_encode(
+        input,
+        &EncodeOptions {
+            lossless: true,
+            ..EncodeOptions::default()
+        },
+    );
     if strict_error.is_none() {
         let back = decode_until_error(strict_payload.as_bytes(), &DecodeOptions::default());
         if back.1.is_some() || !is_lossless(input, &back.0) {
@@ -320,4 +401,30 @@ fn check_primitive(vector: &J) -> Result<(), String> {
         other => return Err(format!("unknown primitive function {other:?}")),
     };
     same_text("result", expected, &got)
+}
+
+/// A scope file: decode it with the typed API of its shape, validate, re-encode, and compare
+/// the bytes.
+fn check_scope_file(path: &Path) -> Result<(), String> {
+    let payload = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let (sections, error) = decode_until_error(payload.as_bytes(), &DecodeOptions::default());
+    if let Some(e) = error {
+        return Err(format!("does not decode: {e}"));
+    }
+    let tool = sections
+        .first()
+        .map(|s| s.header.tool.as_str())
+        .unwrap_or_default();
+    let options = EncodeOptions::default();
+    let again = match tool {
+        "tool_definitions" => scope::decode_tool_definitions(&payload)
+            .and_then(|d| scope::encode_tool_definitions(&d, &options)),
+        "tool_request" => scope::decode_tool_request(&payload)
+            .and_then(|r| scope::encode_tool_request(&r, &options)),
+        "error" => scope::decode_error_envelope(&payload)
+            .and_then(|e| scope::encode_error_envelope(&e, &options)),
+        other => return Err(format!("unknown scope shape {other:?}")),
+    }
+    .map_err(|e| format!("{} {e}", e.code()))?;
+    same_text("re-encoded", &payload, &again)
 }

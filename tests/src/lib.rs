@@ -9,9 +9,10 @@ use std::path::Path;
 
 mod gcx1;
 mod support;
+mod tokens;
 
 /// Suites this runner knows.
-pub const SUITES: &[&str] = &["gcx1"];
+pub const SUITES: &[&str] = &["gcx1", "tokens"];
 
 /// One failed vector.
 #[derive(Debug, Clone)]
@@ -62,6 +63,7 @@ impl Report {
 pub fn run(suite: &str, dir: &Path) -> Result<Report, String> {
     match suite {
         "gcx1" => gcx1::run(dir),
+        "tokens" => tokens::run(dir),
         _ => Err(format!(
             "unknown suite {suite:?} (known: {})",
             SUITES.join(", ")

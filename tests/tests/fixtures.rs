@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-fn run_bundled(suite: &str, expected_vectors: usize) {
+fn run_bundled(suite: &str, dir: &str, expected_vectors: usize) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
-        .join(suite);
+        .join(dir);
     let report = agentwire_conformance::run(suite, &dir).expect("suite runs");
     for failure in &report.failures {
         eprintln!("{failure}");
@@ -20,7 +20,13 @@ fn run_bundled(suite: &str, expected_vectors: usize) {
 
 #[test]
 fn gcx1_golden_vectors() {
-    run_bundled("gcx1", 162);
+    // 162 golden vectors and the 7 workspace-scope files.
+    run_bundled("gcx1", "gcx1", 169);
+}
+
+#[test]
+fn token_counts_equal_tiktoken() {
+    run_bundled("tokens", "gateway", 36);
 }
 
 #[test]

@@ -99,6 +99,8 @@ pub struct Decoder<'a> {
     finished: bool,
     header: Option<Header>,
     failed: Option<Error>,
+    /// The line of the last item returned.
+    last: Option<Line>,
 }
 
 impl core::fmt::Debug for Decoder<'_> {
@@ -136,6 +138,7 @@ impl<'a> Decoder<'a> {
             finished,
             header: None,
             failed: None,
+            last: None,
         }
     }
 
@@ -150,6 +153,7 @@ impl<'a> Decoder<'a> {
         };
         // Drop what has been read so the buffer only holds the current partial line.
         owned.drain(..self.consumed);
+        self.last = None;
         self.consumed = 0;
         owned.extend_from_slice(chunk);
         self.input = Input::Owned(owned);
@@ -168,6 +172,15 @@ impl<'a> Decoder<'a> {
     /// The header of the current section.
     pub fn header(&self) -> Option<&Header> {
         self.header.as_ref()
+    }
+
+    /// Where the last item returned by [`next`](Self::next) came from: its 1-based line
+    /// number, the byte offset of the line, and the line's bytes (without LF and CR), valid
+    /// until the next [`push`](Self::push).
+    pub fn last_line(&self) -> Option<(u64, u64, &[u8])> {
+        let line = self.last?;
+        let bytes = self.input.bytes().get(line.start..line.end)?;
+        Some((line.number, line.offset, bytes))
     }
 
     /// The next item; `Ok(None)` when the input read so far holds no further complete item
@@ -206,6 +219,7 @@ impl<'a> Decoder<'a> {
             };
             break (line, kind);
         };
+        self.last = Some(line);
         if let LineKind::Header = kind {
             let bytes = &self.input.bytes()[line.start..line.end];
             let parsed =

@@ -17,6 +17,8 @@ use alloc::vec::Vec;
 use super::decode::{DecodeOptions, Item, Section};
 use super::encode::{Cell, EncodeOptions, Encoder};
 use super::header::{Header, VERSION};
+use super::layout::{Layouts, ToolLayout};
+use super::tool::{Strategy, ToolOptions};
 use crate::json::{Map, Number, Value};
 use crate::num::{parse_f32, parse_f64};
 use crate::{Error, ErrorKind, Result};
@@ -123,10 +125,11 @@ pub fn cell_from_value(value: &Value) -> Result<Cell<'_>> {
     })
 }
 
-fn number_cell(n: &Number) -> Cell<'static> {
-    match (n.as_i64(), n.as_u64()) {
-        (Some(v), _) => Cell::I64(v),
-        (None, Some(v)) => Cell::U64(v),
+fn number_cell(n: &Number) -> Cell<'_> {
+    match (n.as_i64(), n.as_u64(), n.as_literal()) {
+        (Some(v), _, _) => Cell::I64(v),
+        (None, Some(v), _) => Cell::U64(v),
+        (None, None, Some(text)) => Cell::Number(text),
         _ => Cell::F64(n.as_f64()),
     }
 }
@@ -366,16 +369,80 @@ fn option_bool(map: &Map, key: &str) -> Result<Option<bool>> {
 }
 
 impl EncodeOptions {
-    /// Reads `{"lossless"?: boolean}` (null or absent: defaults).
+    /// Reads `{"lossless"?: boolean, "literalNumbers"?: boolean}` (null or absent: defaults).
     pub fn from_value(value: &Value) -> Result<EncodeOptions> {
+        if let Value::Null = value {
+            return Ok(EncodeOptions::default());
+        }
+        let map = expect_object(value, "an options")?;
+        check_keys(map, &["lossless", "literalNumbers"], "encode options")?;
+        EncodeOptions::read(map)
+    }
+}
+
+impl EncodeOptions {
+    fn read(map: &Map) -> Result<EncodeOptions> {
         let mut options = EncodeOptions::default();
+        if let Some(lossless) = option_bool(map, "lossless")? {
+            options.lossless = lossless;
+        }
+        if let Some(literal) = option_bool(map, "literalNumbers")? {
+            options.literal_numbers = literal;
+        }
+        Ok(options)
+    }
+}
+
+impl ToolOptions {
+    /// Reads `{"strategy"?: "layout" | "generic" | "bench", "layouts"?: [layout],
+    /// "builtinLayouts"?: boolean, "lossless"?, "literalNumbers"?}`; `layouts` are registered
+    /// over the built-in ones (or replace them with `builtinLayouts: false`).
+    pub fn from_value(value: &Value) -> Result<ToolOptions> {
+        let mut options = ToolOptions::default();
         if let Value::Null = value {
             return Ok(options);
         }
         let map = expect_object(value, "an options")?;
-        check_keys(map, &["lossless"], "encode options")?;
-        if let Some(lossless) = option_bool(map, "lossless")? {
-            options.lossless = lossless;
+        check_keys(
+            map,
+            &[
+                "strategy",
+                "layouts",
+                "builtinLayouts",
+                "lossless",
+                "literalNumbers",
+            ],
+            "tool options",
+        )?;
+        options.encode = EncodeOptions::read(map)?;
+        match map.get("strategy") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(name)) => options.strategy = Strategy::parse(name)?,
+            Some(other) => {
+                return Err(invalid(alloc::format!(
+                    "option strategy: expected a string, got {}",
+                    other.type_name()
+                )))
+            }
+        }
+        if option_bool(map, "builtinLayouts")? == Some(false) {
+            options.layouts = Layouts::empty();
+        }
+        match map.get("layouts") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(layouts)) => {
+                for (i, layout) in layouts.iter().enumerate() {
+                    let layout = ToolLayout::from_value(layout)
+                        .map_err(|e| e.context(alloc::format!("layouts[{i}]")))?;
+                    options.layouts.register(layout);
+                }
+            }
+            Some(other) => {
+                return Err(invalid(alloc::format!(
+                    "option layouts: expected an array, got {}",
+                    other.type_name()
+                )))
+            }
         }
         Ok(options)
     }

@@ -19,6 +19,9 @@ pub struct EncodeOptions {
     /// decoder can read back (CR, spaces or commas in header text, a one-field row whose cell
     /// is empty, a line of 4 MiB or more). Then `decode(encode(x)) == x` or encode fails.
     pub lossless: bool,
+    /// When the input is JSON text, keep every number's source text (Go `json.Number`), as
+    /// the upstream GCX1 benchmark did: `1.0` stays `1.0`. Off: typed numbers (`1.0` → `1`).
+    pub literal_numbers: bool,
 }
 
 /// One typed row value, stringified the way gcx-go's `stringify` does.
@@ -278,7 +281,13 @@ mod tests {
 
     #[test]
     fn lossless_protects_first_cells() {
-        let mut enc = Encoder::new(String::new(), EncodeOptions { lossless: true });
+        let mut enc = Encoder::new(
+            String::new(),
+            EncodeOptions {
+                lossless: true,
+                ..EncodeOptions::default()
+            },
+        );
         enc.begin_section(&Header::new("x", ["a", "b"])).unwrap();
         enc.write_row(&[Cell::Str("#tag"), Cell::Str("1")]).unwrap();
         enc.write_row(&[Cell::Str("GCX1 x")]).unwrap();

@@ -5,7 +5,10 @@
 //!
 //! - [`Encoder`] writes sections of typed [`Cell`]s to any [`Sink`](crate::sink::Sink).
 //! - [`Decoder`] reads pushed chunks (or a slice) one [`Item`] at a time.
-//! - [`encode_generic`] is the fallback for any JSON value.
+//! - [`encode_generic`] is the fallback for any JSON value; [`encode_tool`] maps a tool
+//!   response onto its [`layout`] (the spec's per-tool layouts) or falls back to it.
+//! - [`scope`] holds the workspace shapes (`tool_definitions`, `tool_request`, `error`) and
+//!   [`scope::check_request`].
 //! - [`document`] maps sections to and from JSON-shaped values (the CLI and JS shapes).
 //!
 //! ```
@@ -26,12 +29,65 @@ mod encode;
 pub mod escape;
 mod generic;
 mod header;
+pub mod layout;
+mod plan;
+pub mod scope;
+mod tool;
 
 pub use decode::{decode, decode_until_error, DecodeOptions, Decoder, Item, Section};
 pub use encode::{Cell, EncodeOptions, Encoder};
 pub use generic::{encode_generic, encode_generic_json, write_generic};
 pub use header::{Header, TAG, VERSION};
+pub use layout::{Layouts, ToolLayout};
+pub use tool::{
+    encode_tool, encode_tool_checked, encode_tool_json, Strategy, ToolOptions, ToolOutput,
+};
 
 /// gcx-go's line limit: `bufio.Scanner` with a 4 MiB buffer accepts a line of at most
 /// 4 MiB − 1 bytes plus its LF.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
+
+/// The response format an MCP tool argument selects (gcx-go `ParseFormat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResponseFormat {
+    /// JSON, the MCP default (and the answer for anything unrecognised).
+    Json,
+    /// GCX1.
+    Gcx,
+    /// The legacy one-line-per-result text output (lossy).
+    Text,
+}
+
+impl ResponseFormat {
+    /// `json`, `gcx` or `text` (gcx-go `Format.String`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResponseFormat::Json => "json",
+            ResponseFormat::Gcx => "gcx",
+            ResponseFormat::Text => "text",
+        }
+    }
+}
+
+/// gcx-go `ParseFormat`: trimmed and lower-cased, `gcx`/`gcx1` select GCX1, `text`/`compact`
+/// the text output, anything else (including `""` and `json`) JSON.
+pub fn parse_format(text: &str) -> ResponseFormat {
+    match text.trim().to_lowercase().as_str() {
+        "gcx" | "gcx1" => ResponseFormat::Gcx,
+        "text" | "compact" => ResponseFormat::Text,
+        _ => ResponseFormat::Json,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_format_like_gcx_go() {
+        assert_eq!(parse_format(" GCX1 "), ResponseFormat::Gcx);
+        assert_eq!(parse_format("Compact"), ResponseFormat::Text);
+        assert_eq!(parse_format(""), ResponseFormat::Json);
+        assert_eq!(parse_format("yaml").as_str(), "json");
+    }
+}

@@ -10,6 +10,10 @@ use crate::{Error, ErrorKind, Position, Result};
 pub struct ParseOptions {
     /// Deepest allowed nesting of arrays and objects (default 512).
     pub max_depth: usize,
+    /// Keep every number as its source text (Go `json.Number`, serde_json
+    /// `arbitrary_precision`) instead of the typed model. The GCX1 upstream benchmark
+    /// measured with this mode.
+    pub literal_numbers: bool,
 }
 
 /// The default nesting limit of JSON input.
@@ -19,6 +23,7 @@ impl Default for ParseOptions {
     fn default() -> ParseOptions {
         ParseOptions {
             max_depth: DEFAULT_MAX_DEPTH,
+            literal_numbers: false,
         }
     }
 }
@@ -52,6 +57,7 @@ pub fn parse_with(text: &str, options: &ParseOptions) -> Result<Value> {
         text,
         pos: 0,
         max_depth: options.max_depth,
+        literal_numbers: options.literal_numbers,
     }
     .parse_document()
 }
@@ -66,6 +72,7 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     max_depth: usize,
+    literal_numbers: bool,
 }
 
 impl Parser<'_> {
@@ -275,6 +282,11 @@ impl Parser<'_> {
             }
         }
         let text = &self.text[start..self.pos];
+        if self.literal_numbers {
+            if let Some(n) = Number::from_literal(text) {
+                return Ok(n);
+            }
+        }
         if integer {
             if negative {
                 // "-0" is a double (-0.0), as in serde_json's typed model.
@@ -397,6 +409,20 @@ impl Parser<'_> {
     }
 }
 
+/// True when `text` is exactly one JSON number (RFC 8259 grammar).
+pub(crate) fn is_json_number(text: &str) -> bool {
+    let mut parser = Parser {
+        bytes: text.as_bytes(),
+        text,
+        pos: 0,
+        max_depth: 0,
+        literal_numbers: false,
+    };
+    matches!(parser.peek(), Some(b'-' | b'0'..=b'9'))
+        && parser.number().is_ok()
+        && parser.pos == text.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,8 +499,32 @@ mod tests {
     }
 
     #[test]
+    fn literal_numbers_keep_their_text() {
+        let options = ParseOptions {
+            literal_numbers: true,
+            ..ParseOptions::default()
+        };
+        let v = parse_with("[1.0, 1e400, -0, 0.10]", &options).unwrap();
+        let texts: Vec<_> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| match n {
+                Value::Number(n) => n.as_literal().unwrap(),
+                _ => unreachable!(),
+            })
+            .collect();
+        assert_eq!(texts, ["1.0", "1e400", "-0", "0.10"]);
+        assert!(Number::from_literal("01").is_none());
+        assert!(Number::from_literal("1.5e-3").is_some());
+    }
+
+    #[test]
     fn depth_limit() {
-        let options = ParseOptions { max_depth: 3 };
+        let options = ParseOptions {
+            max_depth: 3,
+            ..ParseOptions::default()
+        };
         assert!(parse_with("[[[1]]]", &options).is_ok());
         let e = parse_with("[[[[1]]]]", &options).unwrap_err();
         assert_eq!(e.code(), "JSON_DEPTH");

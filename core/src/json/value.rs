@@ -1,3 +1,4 @@
+use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -91,15 +92,18 @@ impl From<Number> for Value {
     }
 }
 
-/// A JSON number: an exact 64-bit integer or a double.
-#[derive(Clone, Copy, PartialEq)]
+/// A JSON number: an exact 64-bit integer, a double, or (when parsed with
+/// [`ParseOptions::literal_numbers`](super::ParseOptions::literal_numbers)) its source text.
+#[derive(Clone, PartialEq)]
 pub struct Number(N);
 
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, PartialEq)]
 enum N {
     PosInt(u64),
     NegInt(i64),
     Float(f64),
+    /// Source text kept verbatim (Go `json.Number`).
+    Literal(Box<str>),
 }
 
 /// The largest integer a double holds exactly together with all smaller ones (2^53 − 1).
@@ -124,6 +128,20 @@ impl Number {
     /// can report them the way the references do).
     pub fn from_f64(v: f64) -> Number {
         Number(N::Float(v))
+    }
+
+    /// A number kept as its source text (Go `json.Number`), printed verbatim. `None` unless
+    /// `text` is a JSON number.
+    pub fn from_literal(text: &str) -> Option<Number> {
+        super::parse::is_json_number(text).then(|| Number(N::Literal(text.into())))
+    }
+
+    /// The source text, for a number parsed with literal numbers.
+    pub fn as_literal(&self) -> Option<&str> {
+        match &self.0 {
+            N::Literal(text) => Some(text),
+            _ => None,
+        }
     }
 
     /// The typed reading of a host double (a JavaScript number): a safe integer
@@ -164,43 +182,51 @@ impl Number {
         ))
     }
 
-    /// The value as i64, if it is an integer in range.
+    /// The value as i64, if it is an integer in range (not for literal numbers).
     pub fn as_i64(&self) -> Option<i64> {
         match self.0 {
             N::PosInt(v) => i64::try_from(v).ok(),
             N::NegInt(v) => Some(v),
-            N::Float(_) => None,
+            N::Float(_) | N::Literal(_) => None,
         }
     }
 
     /// The value as u64, if it is a non-negative integer.
     pub fn as_u64(&self) -> Option<u64> {
-        match self.0 {
-            N::PosInt(v) => Some(v),
+        match &self.0 {
+            N::PosInt(v) => Some(*v),
             _ => None,
         }
     }
 
-    /// The value as f64 (integers are converted, possibly rounding).
+    /// The value as f64 (integers and literals are converted, possibly rounding).
     pub fn as_f64(&self) -> f64 {
-        match self.0 {
-            N::PosInt(v) => v as f64,
-            N::NegInt(v) => v as f64,
-            N::Float(v) => v,
+        match &self.0 {
+            N::PosInt(v) => *v as f64,
+            N::NegInt(v) => *v as f64,
+            N::Float(v) => *v,
+            N::Literal(text) => text.parse().unwrap_or(f64::NAN),
         }
     }
 
-    /// True when this is an exact integer (not a double).
+    /// True when this is an exact 64-bit integer (not a double or a literal).
     pub fn is_integer(&self) -> bool {
-        !matches!(self.0, N::Float(_))
+        matches!(self.0, N::PosInt(_) | N::NegInt(_))
     }
 
-    /// Appends the Go `encoding/json` text (integers in decimal, doubles by the ES rule).
+    /// True when this is a double that is NaN or ±Infinity.
+    pub fn is_non_finite(&self) -> bool {
+        matches!(self.0, N::Float(v) if !v.is_finite())
+    }
+
+    /// Appends the Go `encoding/json` text (integers in decimal, doubles by the ES rule,
+    /// literals verbatim).
     pub fn write_json(&self, out: &mut String) -> Result<()> {
-        match self.0 {
-            N::PosInt(v) => crate::num::write_u64(out, v),
-            N::NegInt(v) => crate::num::write_i64(out, v),
-            N::Float(v) => crate::num::write_json_f64(out, v)?,
+        match &self.0 {
+            N::PosInt(v) => crate::num::write_u64(out, *v),
+            N::NegInt(v) => crate::num::write_i64(out, *v),
+            N::Float(v) => crate::num::write_json_f64(out, *v)?,
+            N::Literal(text) => out.push_str(text),
         }
         Ok(())
     }
@@ -208,10 +234,11 @@ impl Number {
 
 impl fmt::Debug for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
+        match &self.0 {
             N::PosInt(v) => write!(f, "{v}"),
             N::NegInt(v) => write!(f, "{v}"),
             N::Float(v) => write!(f, "{v:?}"),
+            N::Literal(text) => f.write_str(text),
         }
     }
 }

@@ -2,7 +2,8 @@
 // usable API, and both raw builds (napi's generated binding.d.ts and wasm-bindgen's .d.ts)
 // provide every function and method the JS layer (lib/api.js) calls, with these signatures.
 
-import { AgentwireError, backend, errorCodes, gcx, init, type DecodeItem, type Section } from 'agentwire';
+import { AgentwireError, backend, errorCodes, gcx, init, tokens, type DecodeItem, type Section, type ToolLayout } from 'agentwire';
+import * as tokensEntry from 'agentwire/tokens';
 import * as wasmEntry from 'agentwire/wasm';
 import type * as NativeRaw from '../../native/binding';
 import type * as WasmRaw from '../../wasm/nodejs/agentwire_wasm';
@@ -19,6 +20,17 @@ interface RawBackend {
   gcxEscape(text: string): string;
   gcxUnescape(text: string): string;
   gcxCellText(cell: string): string;
+  gcxEncodeTool(tool: string, response: string, options: string): string;
+  gcxLayouts(): string;
+  gcxParseFormat(text: string): string;
+  gcxEncodeToolDefinitions(definitions: string, options: string): string;
+  gcxDecodeToolDefinitions(payload: string): string;
+  gcxEncodeToolRequest(request: string, options: string): string;
+  gcxDecodeToolRequest(payload: string): string;
+  gcxEncodeErrorEnvelope(envelope: string, options: string): string;
+  gcxDecodeErrorEnvelope(payload: string): string;
+  gcxCheckRequest(definitions: string, request: string, workspaceRepos: string): string;
+  gcxErrorCodeConstants(): string;
   GcxEncoder: new (options: string) => {
     beginSection(section: string): void;
     writeRow(row: string): void;
@@ -33,10 +45,15 @@ interface RawBackend {
   };
 }
 
+/** The addon also counts tokens (the default wasm module does not). */
+interface NativeOnly {
+  tokensCount(text: string, encoding: string): number;
+}
+
 declare const nativeRaw: typeof NativeRaw;
 declare const wasmRaw: typeof WasmRaw;
 declare const webRaw: typeof WebRaw;
-export const fromNative: RawBackend = nativeRaw;
+export const fromNative: RawBackend & NativeOnly = nativeRaw;
 export const fromWasm: RawBackend = wasmRaw;
 export const fromWeb: RawBackend = webRaw;
 
@@ -79,7 +96,17 @@ export async function usage(): Promise<void> {
       void where;
     }
   }
-  void [tool, version, cell, generic, text, b, w, codes];
+  const layout: ToolLayout = gcx.layouts()[0];
+  const viaLayout: string = gcx.encodeTool('search_symbols', [], { strategy: 'bench', layouts: [layout], literalNumbers: true });
+  const request = gcx.decodeToolRequest(gcx.encodeToolRequest({ tool: 't', scope: 'fan-out', repo: ['*'] }));
+  const repo: string | string[] | null = request.repo;
+  const envelope = gcx.checkRequest([{ name: 't', scope: 'repo' }], { tool: 't', scope: 'repo' }, ['a']);
+  const code: string | undefined = envelope?.code;
+  const constant: 'unknown_repo' = gcx.ERR_CODE_UNKNOWN_REPO;
+  const format: 'gcx' | 'text' | 'json' = gcx.parseFormat('gcx');
+  await tokens.load('o200k');
+  const counted: number = tokens.count('text', 'o200k_base') + tokensEntry.count('text');
+  void [tool, version, cell, generic, text, b, w, codes, viaLayout, repo, code, constant, format, counted];
 
   // @ts-expect-error lossless is a boolean
   gcx.encode([], { lossless: 'yes' });
@@ -89,4 +116,10 @@ export async function usage(): Promise<void> {
   gcx.decode(42);
   // @ts-expect-error cells are not nested arrays
   gcx.encode([{ tool: 't', fields: ['a'], rows: [[['nested']]] }]);
+  // @ts-expect-error scopes are repo, workspace or fan-out
+  gcx.encodeToolRequest({ tool: 't', scope: 'global' });
+  // @ts-expect-error unknown strategy
+  gcx.encodeTool('t', {}, { strategy: 'fast' });
+  // @ts-expect-error unknown encoding
+  tokens.count('x', 'gpt2');
 }

@@ -1,0 +1,623 @@
+//! Per-tool field layouts: data describing how a tool's JSON response maps onto GCX1 sections.
+//!
+//! The built-in registry holds the layouts of the GCX1 spec (search_symbols,
+//! get_symbol_source, batch_symbols, find_usages, get_file_summary, the `.nodes`/`.edges`
+//! tools, get_editing_context, smart_context, analyze.*, contracts.*), with the source-key
+//! aliases gortex responses use (`file_path` for `path`, `start_line` for `line`, …). Users add
+//! or replace layouts with [`Layouts::register`] or as JSON ([`ToolLayout::from_value`]).
+
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::json::{Map, Value};
+use crate::{Error, ErrorKind, Result};
+
+/// One column: its name and the response keys it reads (first present wins).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldLayout {
+    /// Column name in `fields=`.
+    pub name: String,
+    /// Row keys to read, in order of preference (default: the name itself).
+    pub from: Vec<String>,
+    /// Join an array of scalars with this separator (e.g. `","` for `nodes`). A value whose
+    /// elements contain the separator does not fit.
+    pub join: Option<String>,
+    /// Emit the column only when some row has it (e.g. batch_symbols' `source`).
+    pub optional: bool,
+}
+
+/// Where a section's rows come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RowsLayout {
+    /// An array: the response itself when it is an array (if `root`), else the first of
+    /// `keys` in the response object holding an array.
+    Array {
+        /// Wrapper keys to look for.
+        keys: Vec<String>,
+        /// Whether a top-level array response is this section's rows.
+        root: bool,
+    },
+    /// A single row: the response object itself (`key` = None) or the object at `key`.
+    Object {
+        /// Wrapper key of the object, or None for the response itself.
+        key: Option<String>,
+    },
+}
+
+/// One section of a tool's output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SectionLayout {
+    /// Section tool name; `{tool}` stands for the requested tool (e.g. `{tool}.nodes`).
+    pub name: String,
+    /// Where the rows come from.
+    pub rows: RowsLayout,
+    /// The columns.
+    pub fields: Vec<FieldLayout>,
+    /// Response keys (scalars) written as header metadata under the same name.
+    pub meta: Vec<String>,
+}
+
+/// A tool's layout: its sections, in output order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolLayout {
+    /// The tool name the layout is registered under.
+    pub tool: String,
+    /// Other names that select it (e.g. `analyze_hotspots` for `analyze.hotspots`).
+    pub aliases: Vec<String>,
+    /// Sections in output order; a section whose rows are absent from a response is skipped.
+    pub sections: Vec<SectionLayout>,
+}
+
+/// A registry of tool layouts: the built-in ones (optional) plus registered ones, which take
+/// precedence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layouts {
+    builtin: bool,
+    custom: Vec<ToolLayout>,
+}
+
+impl Default for Layouts {
+    fn default() -> Layouts {
+        Layouts::builtin()
+    }
+}
+
+impl Layouts {
+    /// The spec's layouts.
+    pub fn builtin() -> Layouts {
+        Layouts {
+            builtin: true,
+            custom: Vec::new(),
+        }
+    }
+
+    /// No layouts at all (only what you register).
+    pub fn empty() -> Layouts {
+        Layouts {
+            builtin: false,
+            custom: Vec::new(),
+        }
+    }
+
+    /// Adds a layout, replacing any registered under the same name.
+    pub fn register(&mut self, layout: ToolLayout) {
+        self.custom.retain(|l| l.tool != layout.tool);
+        self.custom.push(layout);
+    }
+
+    /// The layout for `tool` (by name or alias): registered ones first, then built-in.
+    pub fn get(&self, tool: &str) -> Option<ToolLayout> {
+        let selects = |l: &ToolLayout| l.tool == tool || l.aliases.iter().any(|a| a == tool);
+        if let Some(layout) = self.custom.iter().rev().find(|l| selects(l)) {
+            return Some(layout.clone());
+        }
+        if self.builtin {
+            return builtin_layouts().into_iter().find(selects);
+        }
+        None
+    }
+
+    /// Every layout this registry can apply (registered ones replace built-in ones).
+    pub fn all(&self) -> Vec<ToolLayout> {
+        let mut all: Vec<ToolLayout> = if self.builtin {
+            builtin_layouts()
+        } else {
+            Vec::new()
+        };
+        all.retain(|b| !self.custom.iter().any(|c| c.tool == b.tool));
+        all.extend(self.custom.iter().cloned());
+        all
+    }
+}
+
+// ---- the built-in table ----------------------------------------------------------------------
+
+fn field(name: &str) -> FieldLayout {
+    FieldLayout {
+        name: name.into(),
+        from: vec![name.into()],
+        join: None,
+        optional: false,
+    }
+}
+
+fn aliased(name: &str, from: &[&str]) -> FieldLayout {
+    FieldLayout {
+        from: from.iter().map(|s| (*s).into()).collect(),
+        ..field(name)
+    }
+}
+
+fn joined(name: &str) -> FieldLayout {
+    FieldLayout {
+        join: Some(",".into()),
+        ..field(name)
+    }
+}
+
+/// Fields by spec name, with gortex's response-key aliases.
+fn fields(names: &[&str]) -> Vec<FieldLayout> {
+    names
+        .iter()
+        .map(|&name| match name {
+            "path" => aliased("path", &["path", "file_path"]),
+            "line" => aliased("line", &["line", "start_line"]),
+            "sig" => aliased("sig", &["sig", "signature"]),
+            "edge_kind" => aliased("edge_kind", &["edge_kind", "kind"]),
+            "cross_cut" => aliased("cross_cut", &["cross_cut", "cross_community"]),
+            "source?" => FieldLayout {
+                optional: true,
+                ..field("source")
+            },
+            _ => field(name),
+        })
+        .collect()
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| (*s).to_string()).collect()
+}
+
+fn array(
+    name: &str,
+    keys: &[&str],
+    root: bool,
+    columns: Vec<FieldLayout>,
+    meta: &[&str],
+) -> SectionLayout {
+    SectionLayout {
+        name: name.into(),
+        rows: RowsLayout::Array {
+            keys: strings(keys),
+            root,
+        },
+        fields: columns,
+        meta: strings(meta),
+    }
+}
+
+fn object(
+    name: &str,
+    key: Option<&str>,
+    columns: Vec<FieldLayout>,
+    meta: &[&str],
+) -> SectionLayout {
+    SectionLayout {
+        name: name.into(),
+        rows: RowsLayout::Object {
+            key: key.map(Into::into),
+        },
+        fields: columns,
+        meta: strings(meta),
+    }
+}
+
+fn tool(name: &str, aliases: &[&str], sections: Vec<SectionLayout>) -> ToolLayout {
+    ToolLayout {
+        tool: name.into(),
+        aliases: strings(aliases),
+        sections,
+    }
+}
+
+/// The GCX1 spec's per-tool layouts ("Per-tool field layouts (GCX1 v1)").
+pub fn builtin_layouts() -> Vec<ToolLayout> {
+    let graph_nodes = || fields(&["id", "kind", "name", "path", "line"]);
+    let graph_edges = || fields(&["from", "to", "kind", "origin", "confidence", "label"]);
+    let graph_tool = |name: &str| {
+        tool(
+            name,
+            &[],
+            vec![
+                array(
+                    "{tool}.nodes",
+                    &["nodes"],
+                    true,
+                    graph_nodes(),
+                    &["total", "total_nodes", "truncated"],
+                ),
+                array(
+                    "{tool}.edges",
+                    &["edges"],
+                    false,
+                    graph_edges(),
+                    &["total_edges"],
+                ),
+            ],
+        )
+    };
+    vec![
+        tool(
+            "search_symbols",
+            &[],
+            vec![array(
+                "{tool}",
+                &["results", "symbols"],
+                true,
+                fields(&["id", "kind", "name", "path", "line", "sig"]),
+                &["total", "truncated"],
+            )],
+        ),
+        tool(
+            "get_symbol_source",
+            &[],
+            vec![object(
+                "{tool}",
+                None,
+                fields(&[
+                    "id",
+                    "kind",
+                    "name",
+                    "path",
+                    "start_line",
+                    "end_line",
+                    "from_line",
+                    "sig",
+                    "etag",
+                    "source",
+                ]),
+                &[],
+            )],
+        ),
+        tool(
+            "batch_symbols",
+            &[],
+            vec![array(
+                "{tool}",
+                &["symbols", "results"],
+                true,
+                fields(&[
+                    "id",
+                    "kind",
+                    "name",
+                    "path",
+                    "start_line",
+                    "end_line",
+                    "sig",
+                    "source?",
+                    "error",
+                ]),
+                &["total", "count", "etag"],
+            )],
+        ),
+        tool(
+            "find_usages",
+            &[],
+            vec![array(
+                "{tool}",
+                &["edges", "usages", "results"],
+                true,
+                fields(&[
+                    "from",
+                    "to",
+                    "edge_kind",
+                    "origin",
+                    "confidence",
+                    "from_name",
+                    "from_path",
+                    "from_line",
+                ]),
+                &["total", "total_edges", "truncated"],
+            )],
+        ),
+        tool(
+            "get_file_summary",
+            &[],
+            vec![array(
+                "{tool}",
+                &["symbols", "nodes", "results"],
+                true,
+                fields(&["id", "kind", "name", "line", "sig"]),
+                &["total_nodes", "total_edges", "truncated", "etag"],
+            )],
+        ),
+        graph_tool("get_callers"),
+        graph_tool("get_call_chain"),
+        graph_tool("get_dependencies"),
+        graph_tool("get_dependents"),
+        graph_tool("find_implementations"),
+        tool(
+            "get_editing_context",
+            &[],
+            vec![
+                object(
+                    "{tool}.target",
+                    Some("target"),
+                    fields(&[
+                        "id",
+                        "kind",
+                        "name",
+                        "path",
+                        "start_line",
+                        "end_line",
+                        "sig",
+                        "etag",
+                    ]),
+                    &[],
+                ),
+                array("{tool}.callers", &["callers"], false, graph_nodes(), &[]),
+                array(
+                    "{tool}.dependencies",
+                    &["dependencies"],
+                    false,
+                    graph_nodes(),
+                    &[],
+                ),
+                array("{tool}.tests", &["tests"], false, fields(&["path"]), &[]),
+            ],
+        ),
+        tool(
+            "smart_context",
+            &[],
+            vec![
+                object("{tool}.task", None, fields(&["task"]), &[]),
+                array(
+                    "{tool}.symbols",
+                    &["symbols"],
+                    true,
+                    fields(&["id", "kind", "name", "path", "line", "score", "reason"]),
+                    &["total"],
+                ),
+            ],
+        ),
+        tool(
+            "analyze.dead_code",
+            &["analyze_dead_code"],
+            vec![array(
+                "analyze.dead_code",
+                &["results", "dead_code"],
+                true,
+                fields(&["id", "kind", "name", "path", "line", "reason"]),
+                &["total", "count"],
+            )],
+        ),
+        tool(
+            "analyze.hotspots",
+            &["analyze_hotspots"],
+            vec![array(
+                "analyze.hotspots",
+                &["results", "hotspots"],
+                true,
+                fields(&[
+                    "id",
+                    "name",
+                    "path",
+                    "line",
+                    "fan_in",
+                    "fan_out",
+                    "cross_cut",
+                    "score",
+                ]),
+                &["total", "count"],
+            )],
+        ),
+        tool(
+            "analyze.cycles",
+            &["analyze_cycles"],
+            vec![array(
+                "analyze.cycles",
+                &["results", "cycles"],
+                true,
+                vec![field("size"), field("severity"), joined("nodes")],
+                &["total", "count"],
+            )],
+        ),
+        tool(
+            "contracts.list",
+            &["contracts", "contracts_list"],
+            vec![array(
+                "contracts.list",
+                &["contracts", "results"],
+                true,
+                vec![
+                    field("id"),
+                    field("type"),
+                    field("method"),
+                    field("path"),
+                    field("service"),
+                    joined("providers"),
+                    joined("consumers"),
+                ],
+                &["total"],
+            )],
+        ),
+        tool(
+            "contracts.orphans",
+            &["contracts_orphans"],
+            vec![array(
+                "contracts.orphans",
+                &["orphans", "results"],
+                true,
+                fields(&["contract_id", "side", "repo", "symbol"]),
+                &["total"],
+            )],
+        ),
+    ]
+}
+
+// ---- JSON form ------------------------------------------------------------------------------
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidArgument, message)
+}
+
+fn string_list(value: Option<&Value>, what: &str) -> Result<Vec<String>> {
+    match value {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(String::from)
+                    .ok_or_else(|| invalid(alloc::format!("{what}: expected strings")))
+            })
+            .collect(),
+        Some(_) => Err(invalid(alloc::format!(
+            "{what}: expected an array of strings"
+        ))),
+    }
+}
+
+fn required_str<'v>(map: &'v Map, key: &str, what: &str) -> Result<&'v str> {
+    map.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(alloc::format!("{what}: \"{key}\" must be a string")))
+}
+
+impl FieldLayout {
+    /// `"name"` or `{"name", "from"?: [..], "join"?: ",", "optional"?: bool}`.
+    pub fn from_value(value: &Value) -> Result<FieldLayout> {
+        if let Some(name) = value.as_str() {
+            return Ok(field(name));
+        }
+        let map = value.as_object().ok_or_else(|| {
+            invalid("a field is a name or {\"name\", \"from\", \"join\", \"optional\"}")
+        })?;
+        let name = required_str(map, "name", "field")?;
+        let from = string_list(map.get("from"), "field from")?;
+        Ok(FieldLayout {
+            name: name.into(),
+            from: if from.is_empty() {
+                vec![name.into()]
+            } else {
+                from
+            },
+            join: map.get("join").and_then(Value::as_str).map(String::from),
+            optional: matches!(map.get("optional"), Some(Value::Bool(true))),
+        })
+    }
+
+    fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("name".into(), self.name.as_str().into());
+        map.insert(
+            "from".into(),
+            Value::Array(self.from.iter().map(|s| s.as_str().into()).collect()),
+        );
+        if let Some(join) = &self.join {
+            map.insert("join".into(), join.as_str().into());
+        }
+        if self.optional {
+            map.insert("optional".into(), true.into());
+        }
+        Value::Object(map)
+    }
+}
+
+impl ToolLayout {
+    /// Reads a layout from JSON:
+    /// `{"tool", "aliases"?: [..], "sections": [{"name", "rows": {"keys"?: [..], "root"?: bool}
+    /// | {"object": key-or-null}, "fields": [field], "meta"?: [..]}]}`.
+    pub fn from_value(value: &Value) -> Result<ToolLayout> {
+        let map = value
+            .as_object()
+            .ok_or_else(|| invalid("a layout must be an object"))?;
+        let tool = required_str(map, "tool", "layout")?;
+        let sections = map
+            .get("sections")
+            .and_then(Value::as_array)
+            .ok_or_else(|| invalid("layout: \"sections\" must be an array"))?
+            .iter()
+            .map(|s| {
+                let s = s
+                    .as_object()
+                    .ok_or_else(|| invalid("a section layout must be an object"))?;
+                let rows = match s.get("rows").and_then(Value::as_object) {
+                    Some(rows) if rows.get("object").is_some() => RowsLayout::Object {
+                        key: rows.get("object").and_then(Value::as_str).map(String::from),
+                    },
+                    Some(rows) => RowsLayout::Array {
+                        keys: string_list(rows.get("keys"), "rows keys")?,
+                        root: matches!(rows.get("root"), Some(Value::Bool(true))),
+                    },
+                    None => return Err(invalid("section layout: \"rows\" must be an object")),
+                };
+                let columns = s
+                    .get("fields")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| invalid("section layout: \"fields\" must be an array"))?
+                    .iter()
+                    .map(FieldLayout::from_value)
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(SectionLayout {
+                    name: required_str(s, "name", "section layout")?.into(),
+                    rows,
+                    fields: columns,
+                    meta: string_list(s.get("meta"), "section meta")?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(ToolLayout {
+            tool: tool.into(),
+            aliases: string_list(map.get("aliases"), "layout aliases")?,
+            sections,
+        })
+    }
+
+    /// The JSON form read by [`from_value`](ToolLayout::from_value).
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("tool".into(), self.tool.as_str().into());
+        map.insert(
+            "aliases".into(),
+            Value::Array(self.aliases.iter().map(|s| s.as_str().into()).collect()),
+        );
+        let sections = self
+            .sections
+            .iter()
+            .map(|s| {
+                let mut m = Map::new();
+                m.insert("name".into(), s.name.as_str().into());
+                let mut rows = Map::new();
+                match &s.rows {
+                    RowsLayout::Array { keys, root } => {
+                        rows.insert(
+                            "keys".into(),
+                            Value::Array(keys.iter().map(|k| k.as_str().into()).collect()),
+                        );
+                        rows.insert("root".into(), (*root).into());
+                    }
+                    RowsLayout::Object { key } => {
+                        rows.insert(
+                            "object".into(),
+                            key.as_deref().map_or(Value::Null, Value::from),
+                        );
+                    }
+                }
+                m.insert("rows".into(), Value::Object(rows));
+                m.insert(
+                    "fields".into(),
+                    Value::Array(s.fields.iter().map(FieldLayout::to_value).collect()),
+                );
+                m.insert(
+                    "meta".into(),
+                    Value::Array(s.meta.iter().map(|k| k.as_str().into()).collect()),
+                );
+                Value::Object(m)
+            })
+            .collect();
+        map.insert("sections".into(), Value::Array(sections));
+        Value::Object(map)
+    }
+}

@@ -1,0 +1,148 @@
+// GCX1 beyond the codec, in both builds: workspace-scope shapes from typed input, request
+// legality, per-tool layouts and strategies, ParseFormat, and token counting.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { backends, fixturesDir, outcome, packageDir } from './helpers.mjs';
+
+const { native, wasm } = await backends();
+const require = createRequire(import.meta.url);
+const scopeInputs = JSON.parse(readFileSync(join(packageDir, '..', 'tests', 'scope_inputs.json'), 'utf8'));
+const scopeFile = (name) => readFileSync(join(fixturesDir, 'gcx1', 'scope', name), 'utf8');
+const bench = JSON.parse(readFileSync(join(fixturesDir, 'gcx1', 'bench.json'), 'utf8'));
+
+/** Runs `fn` on both builds, asserts they agree, and returns the native outcome. */
+function both(fn) {
+  const fromNative = outcome(native, fn);
+  assert.deepEqual(outcome(wasm, fn), fromNative, 'native and wasm differ');
+  return fromNative;
+}
+
+const encoders = {
+  tool_definitions: (api, v) => api.gcx.encodeToolDefinitions(v),
+  tool_request: (api, v) => api.gcx.encodeToolRequest(v),
+  error: (api, v) => api.gcx.encodeErrorEnvelope(v),
+};
+const decoders = {
+  tool_definitions: (api, p) => api.gcx.decodeToolDefinitions(p),
+  tool_request: (api, p) => api.gcx.decodeToolRequest(p),
+  error: (api, p) => api.gcx.decodeErrorEnvelope(p),
+};
+
+test('the 7 scope files are reproduced byte for byte from typed input', () => {
+  const files = Object.entries(scopeInputs.files);
+  assert.equal(files.length, 7);
+  for (const [name, { shape, value }] of files) {
+    assert.equal(both((api) => encoders[shape](api, value)).ok, scopeFile(name), name);
+    const decoded = both((api) => decoders[shape](api, scopeFile(name))).ok;
+    if (shape === 'tool_definitions') {
+      const sorted = [...value].sort((a, b) => (a.name < b.name ? -1 : 1));
+      assert.deepEqual(decoded, sorted);
+    } else if (shape === 'tool_request') {
+      assert.deepEqual(decoded, { repo: null, ...value });
+    } else {
+      assert.deepEqual(decoded, value);
+    }
+  }
+});
+
+test('checkRequest returns the envelopes of the error files', () => {
+  const definitions = scopeInputs.files['scope_tool_definitions.gcx'].value;
+  for (const { request, workspace_repos: repos, envelope_file: file } of scopeInputs.checks) {
+    const envelope = both((api) => api.gcx.checkRequest(definitions, request, repos)).ok;
+    if (file === null) assert.equal(envelope, null);
+    else assert.equal(both((api) => api.gcx.encodeErrorEnvelope(envelope)).ok, scopeFile(file));
+  }
+  const unknownTool = both((api) => api.gcx.checkRequest(definitions, { tool: 'nope', scope: 'repo' }, []));
+  assert.equal(unknownTool.error.code, 'INVALID_ARGUMENT');
+});
+
+test('invalid scope shapes are refused with GCX_SCHEMA and a position', () => {
+  const bad = both((api) => api.gcx.decodeToolDefinitions('GCX1 tool=tool_definitions fields=name,scope\nx\tglobal\n'));
+  assert.equal(bad.error.code, 'GCX_SCHEMA');
+  assert.deepEqual([bad.error.line, bad.error.column], [2, 3]);
+  for (const request of [
+    { tool: 't', scope: 'everywhere' },
+    { tool: 't', scope: 'repo' },
+    { tool: 't', scope: 'workspace', repo: 'x' },
+    { tool: 't', scope: 'fan-out', repo: 'x' },
+    { tool: 't', scope: 'fan-out', repo: ['*', 'a'] },
+  ]) {
+    assert.equal(both((api) => api.gcx.encodeToolRequest(request)).error.code, 'GCX_SCHEMA', JSON.stringify(request));
+  }
+  assert.equal(both((api) => api.gcx.encodeErrorEnvelope({ code: '', message: 'm' })).error.code, 'GCX_SCHEMA');
+});
+
+test('error code constants come from the core', () => {
+  const rawConstants = JSON.parse(require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js')).gcxErrorCodeConstants());
+  for (const api of [native, wasm]) {
+    const constants = Object.fromEntries(Object.keys(api.gcx).filter((k) => k.startsWith('ERR_CODE_')).map((k) => [k, api.gcx[k]]));
+    assert.deepEqual(constants, rawConstants);
+  }
+  assert.equal(native.gcx.ERR_CODE_UNKNOWN_REPO, 'unknown_repo');
+  assert.equal(native.gcx.ERR_CODE_WRONG_REPO_SHAPE, 'wrong_repo_shape');
+});
+
+test('the bench strategy reproduces the upstream benchmark on all 20 inputs', () => {
+  for (const vector of bench.vectors) {
+    const { tool, json } = vector.input;
+    const out = both((api) => api.gcx.encodeToolJson(tool, json, { strategy: 'bench', literalNumbers: true })).ok;
+    assert.equal(out, vector.bench_encoder_output, vector.name);
+    // The default strategy and the generic one give the same bytes in both builds.
+    both((api) => api.gcx.encodeToolJson(tool, json));
+    both((api) => api.gcx.encodeTool(tool, JSON.parse(json), { strategy: 'generic' }));
+  }
+});
+
+test('layouts: built-in, custom, and the generic fallback', () => {
+  const layouts = both((api) => api.gcx.layouts()).ok;
+  assert.ok(layouts.some((l) => l.tool === 'search_symbols'));
+  const response = [{ id: 'a', kind: 'function', name: 'A', file_path: 'a.go', start_line: 3 }];
+  assert.equal(
+    both((api) => api.gcx.encodeTool('search_symbols', response)).ok,
+    'GCX1 tool=search_symbols fields=id,kind,name,path,line,sig\na\tfunction\tA\ta.go\t3\t\n',
+  );
+  assert.equal(
+    both((api) => api.gcx.encodeTool('search_symbols', [{ id: 'a', surprise: true }])).ok,
+    'GCX1 tool=search_symbols fields=id,surprise rows=1\na\ttrue\n',
+  );
+  const custom = {
+    tool: 'list_files',
+    sections: [{ name: '{tool}', rows: { keys: ['files'], root: true }, fields: ['path', { name: 'bytes', from: ['size'] }], meta: ['total'] }],
+  };
+  assert.equal(
+    both((api) => api.gcx.encodeTool('list_files', { files: [{ path: 'a', size: 3 }], total: 1 }, { layouts: [custom] })).ok,
+    'GCX1 tool=list_files fields=path,bytes total=1\na\t3\n',
+  );
+  assert.equal(both((api) => api.gcx.encodeTool('x', {}, { strategy: 'fast' })).error.code, 'INVALID_ARGUMENT');
+});
+
+test('parseFormat follows gcx-go', () => {
+  const cases = { gcx: 'gcx', ' GCX1 ': 'gcx', text: 'text', Compact: 'text', '': 'json', json: 'json', yaml: 'json' };
+  for (const [input, expected] of Object.entries(cases)) assert.equal(both((api) => api.gcx.parseFormat(input)).ok, expected);
+});
+
+test('token counts: both encodings, same in native and wasm', () => {
+  const cases = JSON.parse(readFileSync(join(fixturesDir, 'gateway', 'token_counts.json'), 'utf8')).cases;
+  for (const { input, expected } of cases) {
+    assert.equal(both((api) => api.tokens.count(input)).ok, expected.tokens, JSON.stringify(input));
+    both((api) => api.tokens.count(input, 'o200k_base'));
+  }
+  assert.equal(both((api) => api.tokens.count('hello world', 'o200k')).ok, 2);
+  assert.equal(both((api) => api.tokens.count('x', 'gpt2')).error.code, 'INVALID_ARGUMENT');
+  assert.deepEqual(native.tokens.encodings, ['cl100k_base', 'o200k_base']);
+});
+
+test('the default wasm module carries no vocabulary', () => {
+  const wasmBytes = readFileSync(join(packageDir, 'wasm', 'web', 'agentwire_wasm_bg.wasm'));
+  const gzipped = gzipSync(wasmBytes, { level: 9 }).length;
+  // A vocabulary alone is over a megabyte gzipped; the codec must stay within its budget.
+  assert.ok(gzipped <= 150 * 1024, `default wasm is ${gzipped} bytes gzipped (budget 153600)`);
+  const raw = require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js'));
+  assert.equal(raw.tokensCount, undefined);
+  const cl100k = readFileSync(join(packageDir, 'wasm', 'tokens-cl100k', 'web', 'agentwire_wasm_tokens_bg.wasm'));
+  assert.ok(cl100k.length > 1_000_000, 'the cl100k module holds the vocabulary');
+});

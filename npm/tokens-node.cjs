@@ -1,0 +1,2 @@
+// CommonJS `agentwire/tokens`.
+module.exports = require('./tokens-node.js');
