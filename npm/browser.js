@@ -26,6 +26,6 @@ const api = createApi({
 }, browserTokenBackend);
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, tokens, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, errorCodes, coreVersion } = api;
 export const backend = 'wasm';
 export const nativeLoadError = null;

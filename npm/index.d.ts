@@ -221,6 +221,100 @@ export declare const gcx: {
   readonly Decoder: typeof GcxDecoder;
 };
 
+/** A graph node (GCF, GCB1 and JSON payloads). */
+export interface GraphSymbol {
+  qualifiedName: string;
+  /** `function`, `type`, … (GCF writes the 16 known kinds abbreviated). */
+  kind: string;
+  /** GCF keeps two decimals, GCB1 a float32. */
+  score: number;
+  provenance: string;
+  /** 0 = target, 1 = related, 2 = extended, ≥ 3 = distance_N. */
+  distance: number;
+  /** GCB1 and JSON only. */
+  signature?: string;
+  /** GCB1 and JSON only. */
+  components?: { blastRadius?: number; confidence?: number; recency?: number; distance?: number };
+}
+
+export interface GraphEdge {
+  source: string;
+  target: string;
+  edgeType: string;
+  /** `''`, `unchanged`, `added` or `removed`. */
+  status?: string;
+}
+
+/** The graph payload (input: absent members default to empty/zero). */
+export interface GraphPayload {
+  tool?: string;
+  tokenBudget?: number;
+  tokensUsed?: number;
+  packRoot?: string;
+  symbols?: GraphSymbol[];
+  edges?: GraphEdge[];
+}
+
+/** A decoded payload: every member present. */
+export interface DecodedGraphPayload {
+  tool: string;
+  tokenBudget: number;
+  tokensUsed: number;
+  packRoot: string;
+  symbols: Array<Required<GraphSymbol> & { components: Required<NonNullable<GraphSymbol['components']>> }>;
+  edges: Array<Required<GraphEdge>>;
+}
+
+export interface GraphDelta {
+  tool?: string;
+  baseRoot?: string;
+  newRoot?: string;
+  removed?: GraphSymbol[];
+  added?: GraphSymbol[];
+  removedEdges?: GraphEdge[];
+  addedEdges?: GraphEdge[];
+  deltaTokens?: number;
+  fullTokens?: number;
+}
+
+/** GCF v1.1 session: symbols sent in an earlier call are written as bare references. */
+export declare class GcfSession {
+  encode(payload: GraphPayload): string;
+  encodeJson(json: string): string;
+  size(): number;
+  reset(): void;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** GCF v1.1 graph text (byte-identical to gcf-go v0.1.2). */
+export declare const gcf: {
+  encode(payload: GraphPayload): string;
+  encodeJson(json: string): string;
+  decode(text: string): DecodedGraphPayload;
+  decodeToJson(text: string): string;
+  encodeDelta(delta: GraphDelta): string;
+  encodeDeltaJson(json: string): string;
+  createSession(): GcfSession;
+  readonly Session: typeof GcfSession;
+};
+
+/** GCB1 binary (byte-identical to knowing's codec). */
+export declare const gcb: {
+  encode(payload: GraphPayload): Uint8Array;
+  encodeJson(json: string): Uint8Array;
+  decode(bytes: Uint8Array | ArrayBuffer): DecodedGraphPayload;
+  decodeToJson(bytes: Uint8Array | ArrayBuffer): string;
+};
+
+/** The graph payload codecs by name: gcf, gcb (alias binary), json. */
+export declare const codecs: {
+  list(): Array<{ name: string; aliases: string[]; description: string; text: boolean }>;
+  /** A string for text codecs, bytes for gcb. */
+  encode(name: string, payload: GraphPayload): string | Uint8Array;
+  decode(name: string, input: string | Uint8Array | ArrayBuffer): DecodedGraphPayload;
+};
+
 /** Exact tiktoken counts (also `agentwire/tokens`). */
 export declare const tokens: {
   readonly encodings: readonly ['cl100k_base', 'o200k_base'];

@@ -6,7 +6,7 @@ const loaded = loadNodeBackend();
 const api = createApi({ raw: () => loaded.raw, name: loaded.name }, nodeTokenBackend(loaded));
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, tokens, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, errorCodes, coreVersion } = api;
 /** Which build is in use: 'native' or 'wasm'. */
 export const backend = loaded.name;
 /** Why the native addon was not used (null when it was). */

@@ -6,7 +6,7 @@ const loaded = loadNodeBackend({ forceWasm: true });
 const api = createApi({ raw: () => loaded.raw, name: loaded.name }, nodeTokenBackend(loaded));
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, tokens, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, errorCodes, coreVersion } = api;
 export const backend = loaded.name;
 export const nativeLoadError = null;
 export function init() {

@@ -8,6 +8,7 @@ use agentwire::Error;
 use clap::{Parser, Subcommand};
 
 mod gcx;
+mod graph;
 mod scorecard;
 
 #[derive(Parser)]
@@ -26,10 +27,20 @@ enum Command {
     /// GCX1: encode, generic fallback, decode.
     #[command(subcommand)]
     Gcx(gcx::GcxCommand),
+    /// GCF v1.1 graph text: encode, decode, encode-delta.
+    #[command(subcommand)]
+    Gcf(graph::GcfCommand),
+    /// GCB1 binary: encode, decode (raw bytes, or --hex).
+    #[command(subcommand)]
+    Gcb(graph::GcbCommand),
+    /// Convert a graph payload between codecs (json, gcf, gcb).
+    Convert(graph::ConvertArgs),
+    /// List the graph payload codecs.
+    Codecs,
     /// Run a fixture suite on a directory of vectors; prints one line per failure and
     /// `N passed, M failed`; exits 1 when any vector fails.
     Conformance {
-        /// Suite name (gcx1).
+        /// Suite name: gcx1, tokens, gcf-v1.1, gcb1.
         suite: String,
         /// Directory holding the suite's vector files.
         dir: PathBuf,
@@ -54,6 +65,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Gcx(command) => gcx::run(command),
+        Command::Gcf(command) => graph::run_gcf(command),
+        Command::Gcb(command) => graph::run_gcb(command),
+        Command::Convert(args) => graph::convert(&args),
+        Command::Codecs => graph::list_codecs(),
         Command::Conformance { suite, dir } => conformance(&suite, &dir),
         Command::Scorecard(args) => scorecard::run(&args),
         Command::Tokens {
@@ -80,6 +95,9 @@ fn conformance(suite: &str, dir: &std::path::Path) -> Result<ExitCode, Error> {
     let report = agentwire_conformance::run(suite, dir)
         .map_err(|message| Error::new(agentwire::ErrorKind::InvalidArgument, message))?;
     let mut out = io::stdout().lock();
+    for note in &report.notes {
+        writeln!(out, "{note}")?;
+    }
     for failure in &report.failures {
         writeln!(out, "{failure}")?;
     }

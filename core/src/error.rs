@@ -17,6 +17,8 @@ struct ErrorImpl {
     kind: ErrorKind,
     message: String,
     position: Option<Position>,
+    /// A byte offset without lines (binary input).
+    byte_offset: Option<u64>,
 }
 
 /// Where in the input an error was found.
@@ -78,6 +80,10 @@ impl Position {
 pub enum Format {
     /// GCX1 text.
     Gcx1,
+    /// GCF text.
+    Gcf,
+    /// GCB1 binary.
+    Gcb,
     /// JSON text or the JSON value model.
     Json,
     /// Arguments passed to an API (shape or type errors).
@@ -89,6 +95,8 @@ impl Format {
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Gcx1 => "gcx1",
+            Format::Gcf => "gcf",
+            Format::Gcb => "gcb",
             Format::Json => "json",
             Format::Api => "api",
         }
@@ -142,6 +150,34 @@ error_kinds! {
     GcxNoSection => "GCX_NO_SECTION", Gcx1;
     /// A workspace-scope shape (`tool_definitions`, `tool_request`, `error`) breaks its schema.
     GcxSchema => "GCX_SCHEMA", Gcx1;
+    /// GCF: the first line does not start with `GCF ` (also: empty input).
+    GcfBadHeader => "GCF_BAD_HEADER", Gcf;
+    /// GCF: the header has no (or an empty) `tool=`.
+    GcfMissingTool => "GCF_MISSING_TOOL", Gcf;
+    /// GCF: a header number (`budget=`, `tokens=`) is not an integer.
+    GcfBadHeaderValue => "GCF_BAD_HEADER_VALUE", Gcf;
+    /// GCF: a symbol line does not start with `@` or has fewer than 5 fields.
+    GcfBadSymbolLine => "GCF_BAD_SYMBOL_LINE", Gcf;
+    /// GCF: a symbol id is not an integer.
+    GcfBadSymbolId => "GCF_BAD_SYMBOL_ID", Gcf;
+    /// GCF: a score is not a number.
+    GcfBadScore => "GCF_BAD_SCORE", Gcf;
+    /// GCF: an edge line is malformed (no `<`, missing type, bad ids).
+    GcfBadEdgeLine => "GCF_BAD_EDGE_LINE", Gcf;
+    /// GCF: an edge refers to a symbol id not declared before it.
+    GcfUnknownEdgeRef => "GCF_UNKNOWN_EDGE_REF", Gcf;
+    /// GCF: a symbol has a negative distance (no group can hold it).
+    GcfNegativeDistance => "GCF_NEGATIVE_DISTANCE", Gcf;
+    /// GCB1: the input does not start with `GCB1`.
+    GcbBadMagic => "GCB_BAD_MAGIC", Gcb;
+    /// GCB1: a version byte other than 1.
+    GcbUnsupportedVersion => "GCB_UNSUPPORTED_VERSION", Gcb;
+    /// GCB1: the input ends before a field, or declares more than the bytes left can hold.
+    GcbTruncated => "GCB_TRUNCATED", Gcb;
+    /// GCB1: a varint is longer than 10 bytes or overflows 64 bits.
+    GcbVarintOverflow => "GCB_VARINT_OVERFLOW", Gcb;
+    /// GCB1: an edge refers to a symbol index past the symbol list.
+    GcbEdgeIndex => "GCB_EDGE_INDEX", Gcb;
     /// Input bytes are not valid UTF-8.
     InvalidUtf8 => "INVALID_UTF8", Json;
     /// JSON text is malformed.
@@ -167,7 +203,15 @@ impl Error {
             kind,
             message: message.into(),
             position: None,
+            byte_offset: None,
         }))
+    }
+
+    /// A new error at a byte offset of binary input (no line or column).
+    pub fn at_offset(kind: ErrorKind, message: impl Into<String>, offset: u64) -> Error {
+        let mut error = Error::new(kind, message);
+        error.0.byte_offset = Some(offset);
+        error
     }
 
     /// A new error at `position`.
@@ -224,7 +268,7 @@ impl Error {
 
     /// Byte offset, when known.
     pub fn offset(&self) -> Option<u64> {
-        self.0.position.map(|p| p.offset)
+        self.0.position.map(|p| p.offset).or(self.0.byte_offset)
     }
 }
 
@@ -234,6 +278,7 @@ impl fmt::Debug for Error {
             .field("code", &self.code())
             .field("message", &self.0.message)
             .field("position", &self.0.position)
+            .field("byte_offset", &self.0.byte_offset)
             .finish()
     }
 }
@@ -243,6 +288,8 @@ impl fmt::Display for Error {
         f.write_str(&self.0.message)?;
         if let Some(p) = self.0.position {
             write!(f, " at line {} column {}", p.line, p.column)?;
+        } else if let Some(offset) = self.0.byte_offset {
+            write!(f, " at byte {offset}")?;
         }
         Ok(())
     }
@@ -256,6 +303,7 @@ impl Clone for Error {
             kind: self.0.kind,
             message: self.0.message.clone(),
             position: self.0.position,
+            byte_offset: self.0.byte_offset,
         }))
     }
 }
@@ -265,6 +313,7 @@ impl PartialEq for Error {
         self.0.kind == other.0.kind
             && self.0.message == other.0.message
             && self.0.position == other.0.position
+            && self.0.byte_offset == other.0.byte_offset
     }
 }
 

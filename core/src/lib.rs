@@ -5,6 +5,8 @@
 //!
 //! - [`gcx`]: GCX1, the tab-delimited format for MCP tool responses (byte-identical to gcx-go
 //!   v0.1.0), with a streaming encoder and a push decoder.
+//! - [`gcf`]: GCF v1.1 graph text (byte-identical to gcf-go v0.1.2) with sessions and deltas;
+//!   [`gcb`]: the GCB1 binary form of the same payload; [`codec`]: both plus JSON, by name.
 //! - [`json`]: the JSON value model shared by every format ("typed" numbers), a strict parser
 //!   with positions and limits, and Go `encoding/json` compatible output.
 //! - [`num`]: Go `%g` and Go `encoding/json` / ECMAScript number text.
@@ -24,7 +26,10 @@ extern crate alloc;
 extern crate std;
 
 pub mod api;
+pub mod codec;
 mod error;
+pub mod gcb;
+pub mod gcf;
 pub mod gcx;
 pub mod json;
 pub mod num;

@@ -2,9 +2,9 @@
 // node scripts/conformance.mjs SUITE DIR [--runtime native|wasm]
 // Runs a directory of vectors through the npm API like `agentwire conformance SUITE DIR`:
 // one line per failure, then `N passed, M failed`; exit 1 when anything fails.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runSuite, summary, SUITE_FILES } from './conformance-lib.mjs';
+import { loadSuiteFiles, runSuite, summary } from './conformance-lib.mjs';
 
 const args = process.argv.slice(2);
 const runtimeAt = args.indexOf('--runtime');
@@ -19,16 +19,20 @@ if (api.backend !== runtime) {
   console.error(`the ${runtime} backend is not available (got ${api.backend}): ${api.nativeLoadError?.cause?.message ?? ''}`);
   process.exit(2);
 }
-const files = {};
-for (const name of SUITE_FILES[suite] ?? []) {
-  const path = join(resolve(dir), name);
-  if (existsSync(path)) files[name] = JSON.parse(readFileSync(path, 'utf8'));
-}
-const scopeDir = join(resolve(dir), 'scope');
-if (suite === 'gcx1' && existsSync(scopeDir)) {
-  for (const name of readdirSync(scopeDir).filter((n) => n.endsWith('.gcx'))) {
-    files[`scope/${name}`] = readFileSync(join(scopeDir, name), 'utf8');
+const root = resolve(dir);
+const listDir = (rel) => {
+  try {
+    return readdirSync(join(root, rel));
+  } catch {
+    return [];
   }
+};
+let files;
+try {
+  files = await loadSuiteFiles(suite, listDir, (rel) => readFileSync(join(root, rel), 'utf8'));
+} catch (e) {
+  console.error(`error: ${e.message}`);
+  process.exit(2);
 }
 let report;
 try {
@@ -37,6 +41,7 @@ try {
   console.error(`error: ${e.message}`);
   process.exit(2);
 }
+for (const note of report.notes) console.log(note);
 for (const f of report.failures) console.log(`FAIL ${f.id}: ${f.message}`);
 console.log(summary(report));
 process.exit(report.failures.length > 0 ? 1 : 0);

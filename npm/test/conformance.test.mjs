@@ -8,24 +8,41 @@ const { native, wasm } = await backends();
 const counts = {};
 
 for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
-  test(`gcx1 vectors (${runtime})`, () => {
+  test(`gcx1 vectors (${runtime})`, async () => {
     assert.equal(api.backend, runtime, `the ${runtime} build must be the one under test`);
-    const report = runSuite(api, 'gcx1', loadSuite('gcx1'));
+    const report = runSuite(api, 'gcx1', await loadSuite('gcx1'));
     console.log(`gcx1 ${runtime}: ${summary(report)}`);
     for (const f of report.failures) console.log(`FAIL ${f.id}: ${f.message}`);
-    counts[runtime] = report.passed;
+    counts[runtime] = { ...counts[runtime], gcx1: report.passed };
     assert.deepEqual(report.failures, []);
     assert.equal(report.passed, 169);
   });
 
-  test(`token counts (${runtime})`, () => {
-    const report = runSuite(api, 'tokens', loadSuite('tokens', 'gateway'));
+  test(`token counts (${runtime})`, async () => {
+    const report = runSuite(api, 'tokens', await loadSuite('tokens', 'gateway'));
     console.log(`tokens ${runtime}: ${summary(report)}`);
     assert.deepEqual(report.failures, []);
     assert.equal(report.passed, 36);
   });
+
+  test(`GCF v1.1 graph fixtures (${runtime})`, async () => {
+    const report = runSuite(api, 'gcf-v1.1', await loadSuite('gcf-v1.1', 'gcf/conformance-v1.1'));
+    console.log(`gcf-v1.1 ${runtime}: ${summary(report)}`);
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.passed, 37);
+    assert.deepEqual(report.notes.length, 2, 'encode/011 and generic/ are reported, not counted');
+    counts[runtime] = { ...counts[runtime], gcf: report.passed };
+  });
+
+  test(`GCB1 vectors (${runtime})`, async () => {
+    const report = runSuite(api, 'gcb1', await loadSuite('gcb1'));
+    console.log(`gcb1 ${runtime}: ${summary(report)}`);
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.passed, 20);
+    counts[runtime] = { ...counts[runtime], gcb: report.passed };
+  });
 }
 
 test('native and wasm ran the same number of vectors', () => {
-  assert.equal(counts.native, counts.wasm);
+  assert.deepEqual(counts.native, counts.wasm);
 });

@@ -2,25 +2,16 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { SUITE_FILES } from '../scripts/conformance-lib.mjs';
+import { loadSuiteFiles } from '../scripts/conformance-lib.mjs';
 
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const fixturesDir = join(packageDir, '..', 'tests', 'fixtures');
 
-/** Parsed vector files of a suite from tests/fixtures/<dir> (plus gcx1's scope/*.gcx texts). */
+/** The files of a suite from tests/fixtures/<dir>, as the conformance runner loads them. */
 export function loadSuite(suite, dir = suite) {
-  const files = {};
-  for (const name of SUITE_FILES[suite]) {
-    const path = join(fixturesDir, dir, name);
-    if (existsSync(path)) files[name] = JSON.parse(readFileSync(path, 'utf8'));
-  }
-  const scopeDir = join(fixturesDir, dir, 'scope');
-  if (suite === 'gcx1' && existsSync(scopeDir)) {
-    for (const name of readdirSync(scopeDir).filter((n) => n.endsWith('.gcx'))) {
-      files[`scope/${name}`] = readFileSync(join(scopeDir, name), 'utf8');
-    }
-  }
-  return files;
+  const root = join(fixturesDir, dir);
+  const listDir = (rel) => (existsSync(join(root, rel)) ? readdirSync(join(root, rel)) : []);
+  return loadSuiteFiles(suite, listDir, (rel) => readFileSync(join(root, rel), 'utf8'));
 }
 
 /** The native and wasm builds through the public entries ('agentwire' and 'agentwire/wasm'). */

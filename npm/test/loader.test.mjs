@@ -74,7 +74,7 @@ test('the raw builds export the same functions and classes', () => {
   const api = (m) => Object.keys(m).filter((k) => !k.startsWith('__') && k !== 'tokensCount').sort();
   assert.deepEqual(api(rawWasm), api(rawNative));
   assert.equal(typeof rawNative.tokensCount, 'function');
-  for (const cls of ['GcxEncoder', 'GcxDecoder']) {
+  for (const cls of ['GcxEncoder', 'GcxDecoder', 'GcfSession']) {
     const methods = (c) => Object.getOwnPropertyNames(c.prototype).filter((k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__')).sort();
     assert.deepEqual(methods(rawWasm[cls]), methods(rawNative[cls]), cls);
   }

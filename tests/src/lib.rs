@@ -8,11 +8,12 @@ use std::fmt;
 use std::path::Path;
 
 mod gcx1;
+mod graph;
 mod support;
 mod tokens;
 
 /// Suites this runner knows.
-pub const SUITES: &[&str] = &["gcx1", "tokens"];
+pub const SUITES: &[&str] = &["gcx1", "tokens", "gcf-v1.1", "gcb1"];
 
 /// One failed vector.
 #[derive(Debug, Clone)]
@@ -36,6 +37,8 @@ pub struct Report {
     pub passed: usize,
     /// Vectors that failed, in run order.
     pub failures: Vec<Failure>,
+    /// Fixtures the suite saw but did not count (not supported, no expectation), one line each.
+    pub notes: Vec<String>,
 }
 
 impl Report {
@@ -64,6 +67,13 @@ pub fn run(suite: &str, dir: &Path) -> Result<Report, String> {
     match suite {
         "gcx1" => gcx1::run(dir),
         "tokens" => tokens::run(dir),
+        "gcf-v1.1" => {
+            let mut notes = Vec::new();
+            let mut report = graph::run_gcf_v1(dir, &mut notes)?;
+            report.notes = notes;
+            Ok(report)
+        }
+        "gcb1" => graph::run_gcb1(dir),
         _ => Err(format!(
             "unknown suite {suite:?} (known: {})",
             SUITES.join(", ")

@@ -104,3 +104,24 @@ pub fn same_text(what: &str, expected: &str, got: &str) -> Result<(), String> {
         ))
     }
 }
+
+/// Structural equality where numbers compare by value (`1` equals `1.0`).
+pub fn same_numeric(what: &str, expected: &J, got: &J) -> Result<(), String> {
+    fn eq(a: &J, b: &J) -> bool {
+        match (a, b) {
+            (J::Number(x), J::Number(y)) => x.as_f64() == y.as_f64(),
+            (J::Array(x), J::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(a, b)| eq(a, b))
+            }
+            (J::Object(x), J::Object(y)) => {
+                x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| eq(v, w)))
+            }
+            _ => a == b,
+        }
+    }
+    if eq(expected, got) {
+        Ok(())
+    } else {
+        Err(format!("{what}: expected {expected}, got {got}"))
+    }
+}

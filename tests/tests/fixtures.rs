@@ -36,3 +36,14 @@ fn empty_directory_is_an_error_not_a_pass() {
     assert!(agentwire_conformance::run("gcx1", &dir).is_err());
     assert!(agentwire_conformance::run("nope", &dir).is_err());
 }
+
+#[test]
+fn gcf_v11_graph_fixtures() {
+    // 37 graph fixtures; generic/ (v1 tabular) and encode/011 (no expectation) are not counted.
+    run_bundled("gcf-v1.1", "gcf/conformance-v1.1", 37);
+}
+
+#[test]
+fn gcb1_vectors() {
+    run_bundled("gcb1", "gcb1", 20);
+}

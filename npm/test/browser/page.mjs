@@ -1,29 +1,26 @@
-// Runs every GCX1 vector (and the scope files) through the package's browser entry (wasm, web
-// target), then loads `agentwire/tokens` separately and checks every token count.
+// Runs every suite through the package's browser entry (wasm, web target): GCX1 (with the
+// scope files), GCF v1.1, GCB1, and, after loading `agentwire/tokens` separately, token counts.
 import * as agentwire from 'agentwire';
-import { runSuite, summary, SUITE_FILES } from '/scripts/conformance-lib.mjs';
+import { loadSuiteFiles, runSuite, summary } from '/scripts/conformance-lib.mjs';
 
 const status = document.querySelector('#status');
 
-async function loadSuite(suite, dir) {
-  const files = {};
-  for (const name of SUITE_FILES[suite]) {
-    const response = await fetch(`/fixtures/${dir}/${name}`);
-    if (response.ok) files[name] = await response.json();
-  }
-  if (suite === 'gcx1') {
-    const names = await (await fetch(`/fixtures/${dir}/scope/`)).json();
-    for (const name of names.filter((n) => n.endsWith('.gcx'))) {
-      files[`scope/${name}`] = await (await fetch(`/fixtures/${dir}/scope/${name}`)).text();
-    }
-  }
-  return files;
+/** The suite's files under /fixtures/<dir>, listed by the test server. */
+function loadSuite(suite, dir) {
+  const listDir = async (rel) => {
+    const response = await fetch(`/fixtures/${dir}/${rel ? `${rel}/` : ''}`);
+    return response.ok ? response.json() : [];
+  };
+  const readText = async (rel) => (await fetch(`/fixtures/${dir}/${rel}`)).text();
+  return loadSuiteFiles(suite, listDir, readText);
 }
 
 try {
   await agentwire.init();
   const suites = {};
   suites.gcx1 = runSuite(agentwire, 'gcx1', await loadSuite('gcx1', 'gcx1'));
+  suites['gcf-v1.1'] = runSuite(agentwire, 'gcf-v1.1', await loadSuite('gcf-v1.1', 'gcf/conformance-v1.1'));
+  suites.gcb1 = runSuite(agentwire, 'gcb1', await loadSuite('gcb1', 'gcb1'));
   await agentwire.tokens.load('cl100k_base');
   suites.tokens = runSuite(agentwire, 'tokens', await loadSuite('tokens', 'gateway'));
   status.textContent = `backend ${agentwire.backend} · ${Object.entries(suites)

@@ -2,7 +2,22 @@
 // usable API, and both raw builds (napi's generated binding.d.ts and wasm-bindgen's .d.ts)
 // provide every function and method the JS layer (lib/api.js) calls, with these signatures.
 
-import { AgentwireError, backend, errorCodes, gcx, init, tokens, type DecodeItem, type Section, type ToolLayout } from 'agentwire';
+import {
+  AgentwireError,
+  backend,
+  codecs,
+  errorCodes,
+  gcb,
+  gcf,
+  gcx,
+  init,
+  tokens,
+  type DecodeItem,
+  type DecodedGraphPayload,
+  type GraphPayload,
+  type Section,
+  type ToolLayout,
+} from 'agentwire';
 import * as tokensEntry from 'agentwire/tokens';
 import * as wasmEntry from 'agentwire/wasm';
 import type * as NativeRaw from '../../native/binding';
@@ -31,6 +46,15 @@ interface RawBackend {
   gcxDecodeErrorEnvelope(payload: string): string;
   gcxCheckRequest(definitions: string, request: string, workspaceRepos: string): string;
   gcxErrorCodeConstants(): string;
+  gcfEncode(payload: string): string;
+  gcfDecode(text: string): string;
+  gcfEncodeDelta(delta: string): string;
+  gcbEncode(payload: string): Uint8Array;
+  gcbDecode(bytes: Uint8Array): string;
+  codecsList(): string;
+  codecEncode(name: string, payload: string): Uint8Array;
+  codecDecode(name: string, input: Uint8Array): string;
+  GcfSession: new () => { encode(payload: string): string; size(): number; reset(): void };
   GcxEncoder: new (options: string) => {
     beginSection(section: string): void;
     writeRow(row: string): void;
@@ -106,7 +130,18 @@ export async function usage(): Promise<void> {
   const format: 'gcx' | 'text' | 'json' = gcx.parseFormat('gcx');
   await tokens.load('o200k');
   const counted: number = tokens.count('text', 'o200k_base') + tokensEntry.count('text');
+  const graph: GraphPayload = { tool: 't', symbols: [{ qualifiedName: 'a', kind: 'function', score: 0.5, provenance: 'lsp', distance: 0 }] };
+  const gcfText: string = gcf.encode(graph);
+  const decodedGraph: DecodedGraphPayload = gcf.decode(gcfText);
+  const signature: string = decodedGraph.symbols[0].signature;
+  const blast: number = decodedGraph.symbols[0].components.blastRadius;
+  const session = gcf.createSession();
+  const sessionText: string = session.encode(graph);
+  const binary: Uint8Array = gcb.encode(graph);
+  const back: DecodedGraphPayload = gcb.decode(binary);
+  const viaCodec: string | Uint8Array = codecs.encode('gcf', graph);
   void [tool, version, cell, generic, text, b, w, codes, viaLayout, repo, code, constant, format, counted];
+  void [signature, blast, sessionText, back, viaCodec];
 
   // @ts-expect-error lossless is a boolean
   gcx.encode([], { lossless: 'yes' });
@@ -122,4 +157,8 @@ export async function usage(): Promise<void> {
   gcx.encodeTool('t', {}, { strategy: 'fast' });
   // @ts-expect-error unknown encoding
   tokens.count('x', 'gpt2');
+  // @ts-expect-error GCB1 decodes bytes, not text
+  gcb.decode('GCB1');
+  // @ts-expect-error a symbol needs a qualified name
+  gcf.encode({ symbols: [{ kind: 'function', score: 1, provenance: 'x', distance: 0 }] });
 }

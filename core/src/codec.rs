@@ -1,0 +1,206 @@
+//! A registry of payload codecs selected by name: `gcf` (GCF v1.1 text), `gcb` (GCB1 binary,
+//! alias `binary`) and `json` (the camelCase JSON form), plus any the user registers.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::gcf::Payload;
+use crate::json::{self, WriteOptions};
+use crate::{Error, ErrorKind, Result};
+
+/// Encodes a payload to bytes (text codecs write UTF-8).
+pub type EncodeFn = Box<dyn Fn(&Payload) -> Result<Vec<u8>> + Send + Sync>;
+/// Decodes bytes to a payload.
+pub type DecodeFn = Box<dyn Fn(&[u8]) -> Result<Payload> + Send + Sync>;
+
+/// A named codec.
+pub struct Codec {
+    /// Name used to select it.
+    pub name: String,
+    /// Other names that select it.
+    pub aliases: Vec<String>,
+    /// What it is for.
+    pub description: String,
+    /// Whether its output is text (UTF-8) rather than binary.
+    pub text: bool,
+    /// The encoder.
+    pub encode: EncodeFn,
+    /// The decoder.
+    pub decode: DecodeFn,
+}
+
+impl core::fmt::Debug for Codec {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Codec")
+            .field("name", &self.name)
+            .field("aliases", &self.aliases)
+            .field("text", &self.text)
+            .finish_non_exhaustive()
+    }
+}
+
+fn utf8(bytes: &[u8]) -> Result<&str> {
+    core::str::from_utf8(bytes).map_err(|e| {
+        Error::at(
+            ErrorKind::InvalidUtf8,
+            "input is not UTF-8",
+            crate::Position::in_text(bytes, e.valid_up_to()),
+        )
+    })
+}
+
+/// Registered codecs; [`Registry::builtin`] holds `gcf`, `gcb` and `json`.
+#[derive(Debug)]
+pub struct Registry {
+    codecs: Vec<Codec>,
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry::builtin()
+    }
+}
+
+impl Registry {
+    /// No codecs.
+    pub fn empty() -> Registry {
+        Registry { codecs: Vec::new() }
+    }
+
+    /// `gcf`, `gcb` (alias `binary`) and `json`.
+    pub fn builtin() -> Registry {
+        let mut registry = Registry::empty();
+        registry.register(Codec {
+            name: "gcf".into(),
+            aliases: Vec::new(),
+            description: "GCF v1.1 text: compact, graph-native, for LLM context".into(),
+            text: true,
+            encode: Box::new(|p| crate::gcf::encode(p).map(String::into_bytes)),
+            decode: Box::new(|b| crate::gcf::decode(utf8(b)?)),
+        });
+        registry.register(Codec {
+            name: "gcb".into(),
+            aliases: alloc::vec!["binary".into()],
+            description: "GCB1 binary: smallest, for transport and caches".into(),
+            text: false,
+            encode: Box::new(|p| Ok(crate::gcb::encode(p))),
+            decode: Box::new(crate::gcb::decode),
+        });
+        registry.register(Codec {
+            name: "json".into(),
+            aliases: Vec::new(),
+            description: "JSON (camelCase keys): compatibility and debugging".into(),
+            text: true,
+            encode: Box::new(|p| {
+                json::to_string(&p.to_value(), WriteOptions::PLAIN).map(String::into_bytes)
+            }),
+            decode: Box::new(|b| Payload::from_value(&json::parse(utf8(b)?)?)),
+        });
+        registry
+    }
+
+    /// Adds a codec, replacing one of the same name.
+    pub fn register(&mut self, codec: Codec) {
+        self.codecs.retain(|c| c.name != codec.name);
+        self.codecs.push(codec);
+    }
+
+    /// The codec named (or aliased) `name`.
+    pub fn get(&self, name: &str) -> Result<&Codec> {
+        self.codecs
+            .iter()
+            .find(|c| c.name == name || c.aliases.iter().any(|a| a == name))
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.codecs.iter().map(|c| c.name.as_str()).collect();
+                Error::new(
+                    ErrorKind::InvalidArgument,
+                    alloc::format!("unknown codec {name:?} (registered: {})", names.join(", ")),
+                )
+            })
+    }
+
+    /// Every codec, in registration order.
+    pub fn list(&self) -> &[Codec] {
+        &self.codecs
+    }
+
+    /// Encodes with the codec `name`.
+    pub fn encode_with(&self, name: &str, payload: &Payload) -> Result<Vec<u8>> {
+        (self.get(name)?.encode)(payload)
+    }
+
+    /// Decodes with the codec `name`.
+    pub fn decode_with(&self, name: &str, input: &[u8]) -> Result<Payload> {
+        (self.get(name)?.decode)(input)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gcf::{Edge, Symbol};
+
+    #[test]
+    fn every_builtin_codec_round_trips() {
+        let payload = Payload {
+            tool: "t".into(),
+            token_budget: 100,
+            tokens_used: 7,
+            symbols: alloc::vec![
+                Symbol {
+                    qualified_name: "a".into(),
+                    kind: "function".into(),
+                    score: 0.5,
+                    provenance: "lsp_resolved".into(),
+                    ..Symbol::default()
+                },
+                Symbol {
+                    qualified_name: "b".into(),
+                    kind: "type".into(),
+                    score: 0.25,
+                    provenance: "ast_inferred".into(),
+                    distance: 1,
+                    ..Symbol::default()
+                },
+            ],
+            edges: alloc::vec![Edge {
+                source: "b".into(),
+                target: "a".into(),
+                edge_type: "calls".into(),
+                status: "added".into()
+            }],
+            ..Payload::default()
+        };
+        let registry = Registry::builtin();
+        for codec in registry.list() {
+            let bytes = registry.encode_with(&codec.name, &payload).unwrap();
+            assert_eq!(
+                registry.decode_with(&codec.name, &bytes).unwrap(),
+                payload,
+                "{}",
+                codec.name
+            );
+        }
+        assert!(registry.get("binary").is_ok());
+        assert_eq!(registry.get("xml").unwrap_err().code(), "INVALID_ARGUMENT");
+    }
+
+    #[test]
+    fn user_codecs_register() {
+        let mut registry = Registry::builtin();
+        registry.register(Codec {
+            name: "count".into(),
+            aliases: Vec::new(),
+            description: "symbol count".into(),
+            text: true,
+            encode: Box::new(|p| Ok(alloc::format!("{}", p.symbols.len()).into_bytes())),
+            decode: Box::new(|_| Ok(Payload::default())),
+        });
+        assert_eq!(
+            registry.encode_with("count", &Payload::default()).unwrap(),
+            b"0"
+        );
+        assert_eq!(registry.list().len(), 4);
+    }
+}

@@ -1,0 +1,408 @@
+//! GCB1: the binary transport of the graph payload, byte-identical to knowing's
+//! `internal/wire/binary.go`.
+//!
+//! ```text
+//! "GCB1" | 0x01 | str tool | uvarint tokens_used | uvarint token_budget | uvarint n_sym | uvarint n_edge
+//! symbol: str qname | u8 kind | f32 score | u8 provenance | u8 distance | str signature
+//!         | f32 blast_radius | f32 confidence | f32 recency | f32 distance_component
+//! edge:   uvarint source_idx | uvarint target_idx | u8 edge_type | u8 status
+//! ```
+//!
+//! `str` is a uvarint length plus bytes, `uvarint` unsigned LEB128 (at most 10 bytes), `f32`
+//! IEEE binary32 little-endian. Reference behaviour kept: unknown kind/provenance/edge-type
+//! names encode as 0 and decode as `unknown_<id>`; an edge endpoint that is not a symbol encodes
+//! as index 0; distance is truncated to a byte; trailing bytes are ignored. The decoder checks
+//! every declared count and length against the bytes left before allocating, so no input makes
+//! it allocate more than a small multiple of its size. Invalid UTF-8 in strings decodes as
+//! U+FFFD (the reference keeps raw bytes).
+
+use alloc::borrow::Cow;
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::gcf::{Components, Edge, Payload, Symbol};
+use crate::{Error, ErrorKind, Result};
+
+/// The magic bytes.
+pub const MAGIC: &[u8; 4] = b"GCB1";
+/// The only version.
+pub const VERSION: u8 = 1;
+
+/// Symbol kinds, ids 1..=18.
+pub const KINDS: [&str; 18] = [
+    "function",
+    "type",
+    "method",
+    "interface",
+    "var",
+    "const",
+    "resource",
+    "table",
+    "class",
+    "selector",
+    "field",
+    "route_handler",
+    "external",
+    "file",
+    "package",
+    "service",
+    "env_var",
+    "process",
+];
+
+/// Provenances, ids 1..=7.
+pub const PROVENANCES: [&str; 7] = [
+    "ast_inferred",
+    "ast_resolved",
+    "lsp_resolved",
+    "otel_trace",
+    "scip_resolved",
+    "runtime_observed",
+    "structural",
+];
+
+/// Edge types, ids 1..=38.
+pub const EDGE_TYPES: [&str; 38] = [
+    "calls",
+    "imports",
+    "implements",
+    "references",
+    "handles_route",
+    "depends_on",
+    "deploys",
+    "exposes",
+    "configures",
+    "extends",
+    "overrides",
+    "decorates",
+    "throws",
+    "owned_by",
+    "authored_by",
+    "tests",
+    "runtime_calls",
+    "runtime_rpc",
+    "runtime_produces",
+    "runtime_consumes",
+    "contains",
+    "member_of",
+    "documents",
+    "consumes_endpoint",
+    "implements_rpc",
+    "consumes_rpc",
+    "gated_by_flag",
+    "deployed_by",
+    "tested_by",
+    "publishes",
+    "subscribes",
+    "connects_to",
+    "similar_to",
+    "co_tested_with",
+    "type_hint_of",
+    "accesses_field",
+    "reads_env",
+    "executes_process",
+];
+
+/// The smallest encoded symbol: empty strings (1 + 1 bytes), 3 bytes, 5 floats.
+const MIN_SYMBOL_BYTES: usize = 1 + 1 + 4 + 1 + 1 + 1 + 16;
+/// The smallest encoded edge: two one-byte varints and two bytes.
+const MIN_EDGE_BYTES: usize = 4;
+
+fn enum_id(table: &[&str], name: &str) -> u8 {
+    table
+        .iter()
+        .position(|n| *n == name)
+        .map_or(0, |i| i as u8 + 1)
+}
+
+fn enum_name(table: &[&str], id: u8) -> String {
+    match table.get(usize::from(id).wrapping_sub(1)) {
+        Some(name) if id > 0 => (*name).into(),
+        _ => alloc::format!("unknown_{id}"),
+    }
+}
+
+fn status_id(status: &str) -> u8 {
+    match status {
+        "added" => 1,
+        "removed" => 2,
+        _ => 0,
+    }
+}
+
+fn status_name(id: u8) -> &'static str {
+    match id {
+        1 => "added",
+        2 => "removed",
+        _ => "",
+    }
+}
+
+fn put_uvarint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_uvarint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn put_f32(out: &mut Vec<u8>, v: f64) {
+    out.extend_from_slice(&(v as f32).to_le_bytes());
+}
+
+/// Encodes a payload as GCB1 (`pack_root` is not carried).
+pub fn encode(payload: &Payload) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32 + payload.symbols.len() * 48 + payload.edges.len() * 4);
+    out.extend_from_slice(MAGIC);
+    out.push(VERSION);
+    put_str(&mut out, &payload.tool);
+    // Go writes ints as uint64(int): a negative count becomes a 10-byte varint.
+    put_uvarint(&mut out, payload.tokens_used as u64);
+    put_uvarint(&mut out, payload.token_budget as u64);
+    put_uvarint(&mut out, payload.symbols.len() as u64);
+    put_uvarint(&mut out, payload.edges.len() as u64);
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, s) in payload.symbols.iter().enumerate() {
+        index.insert(&s.qualified_name, i);
+        put_str(&mut out, &s.qualified_name);
+        out.push(enum_id(&KINDS, &s.kind));
+        put_f32(&mut out, s.score);
+        out.push(enum_id(&PROVENANCES, &s.provenance));
+        out.push(s.distance as u8);
+        put_str(&mut out, &s.signature);
+        put_f32(&mut out, s.components.blast_radius);
+        put_f32(&mut out, s.components.confidence);
+        put_f32(&mut out, s.components.recency);
+        put_f32(&mut out, s.components.distance);
+    }
+    for e in &payload.edges {
+        put_uvarint(
+            &mut out,
+            index.get(e.source.as_str()).copied().unwrap_or(0) as u64,
+        );
+        put_uvarint(
+            &mut out,
+            index.get(e.target.as_str()).copied().unwrap_or(0) as u64,
+        );
+        out.push(enum_id(&EDGE_TYPES, &e.edge_type));
+        out.push(status_id(&e.status));
+    }
+    out
+}
+
+/// A cursor over the input that reports where it failed.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn left(&self) -> usize {
+        self.bytes.len() - self.pos
+    }
+
+    fn truncated(&self, what: &str) -> Error {
+        Error::at_offset(
+            ErrorKind::GcbTruncated,
+            alloc::format!("gcb: input ends inside {what}"),
+            self.bytes.len() as u64,
+        )
+    }
+
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
+        if self.left() < n {
+            return Err(self.truncated(what));
+        }
+        let slice = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(slice)
+    }
+
+    fn byte(&mut self, what: &str) -> Result<u8> {
+        Ok(self.take(1, what)?[0])
+    }
+
+    /// Go `binary.ReadUvarint`: at most 10 bytes, the 10th at most 1.
+    fn uvarint(&mut self, what: &str) -> Result<u64> {
+        let start = self.pos;
+        let mut value = 0u64;
+        for i in 0..10 {
+            let b = self.byte(what)?;
+            if b < 0x80 {
+                if i == 9 && b > 1 {
+                    break;
+                }
+                return Ok(value | u64::from(b) << (7 * i));
+            }
+            value |= u64::from(b & 0x7f) << (7 * i);
+        }
+        Err(Error::at_offset(
+            ErrorKind::GcbVarintOverflow,
+            alloc::format!("gcb: {what}: varint overflows a 64-bit integer"),
+            start as u64,
+        ))
+    }
+
+    /// A count that must fit in the bytes left, `min_bytes` per item.
+    fn count(&mut self, what: &str, min_bytes: usize) -> Result<usize> {
+        let start = self.pos;
+        let n = self.uvarint(what)?;
+        let fits = usize::try_from(n)
+            .ok()
+            .filter(|n| n.saturating_mul(min_bytes) <= self.left());
+        fits.ok_or_else(|| {
+            Error::at_offset(
+                ErrorKind::GcbTruncated,
+                alloc::format!("gcb: {what} is {n} but only {} bytes remain", self.left()),
+                start as u64,
+            )
+        })
+    }
+
+    fn string(&mut self, what: &str) -> Result<String> {
+        let len = self.count(what, 1)?;
+        let bytes = self.take(len, what)?;
+        Ok(match String::from_utf8_lossy(bytes) {
+            Cow::Borrowed(s) => s.into(),
+            Cow::Owned(s) => s,
+        })
+    }
+
+    fn f32(&mut self, what: &str) -> Result<f64> {
+        let b = self.take(4, what)?;
+        Ok(f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+    }
+}
+
+/// Decodes GCB1 bytes. Every error has a code and the byte offset where it was found.
+pub fn decode(bytes: &[u8]) -> Result<Payload> {
+    let mut r = Reader { bytes, pos: 0 };
+    let magic = r.take(4, "the magic")?;
+    if magic != MAGIC {
+        return Err(Error::at_offset(
+            ErrorKind::GcbBadMagic,
+            alloc::format!("gcb: invalid magic {}", crate::text::go_quote(magic, 4)),
+            0,
+        ));
+    }
+    let version = r.byte("the version")?;
+    if version != VERSION {
+        return Err(Error::at_offset(
+            ErrorKind::GcbUnsupportedVersion,
+            alloc::format!("gcb: unsupported version {version}"),
+            4,
+        ));
+    }
+    let tool = r.string("tool")?;
+    let tokens_used = r.uvarint("tokens_used")? as i64;
+    let token_budget = r.uvarint("token_budget")? as i64;
+    let symbol_count = r.count("num_symbols", MIN_SYMBOL_BYTES)?;
+    let edge_count = r.uvarint("num_edges")?;
+    // Symbols come first, so the edges must fit in what is left after their minimum size.
+    let edge_room = r.left().saturating_sub(symbol_count * MIN_SYMBOL_BYTES) / MIN_EDGE_BYTES;
+    let edge_count = usize::try_from(edge_count)
+        .ok()
+        .filter(|n| *n <= edge_room)
+        .ok_or_else(|| {
+            Error::at_offset(
+                ErrorKind::GcbTruncated,
+                alloc::format!(
+                    "gcb: num_edges is {edge_count} but only {} bytes remain",
+                    r.left()
+                ),
+                r.pos as u64,
+            )
+        })?;
+    let mut symbols = Vec::with_capacity(symbol_count);
+    for i in 0..symbol_count {
+        let what = |field: &str| alloc::format!("symbol[{i}] {field}");
+        symbols.push(Symbol {
+            qualified_name: r.string(&what("qname"))?,
+            kind: enum_name(&KINDS, r.byte(&what("kind"))?),
+            score: r.f32(&what("score"))?,
+            provenance: enum_name(&PROVENANCES, r.byte(&what("provenance"))?),
+            distance: i64::from(r.byte(&what("distance"))?),
+            signature: r.string(&what("signature"))?,
+            components: Components {
+                blast_radius: r.f32(&what("blast_radius"))?,
+                confidence: r.f32(&what("confidence"))?,
+                recency: r.f32(&what("recency"))?,
+                distance: r.f32(&what("distance_comp"))?,
+            },
+        });
+    }
+    let mut edges = Vec::with_capacity(edge_count);
+    for i in 0..edge_count {
+        let at = r.pos as u64;
+        let source = r.uvarint(&alloc::format!("edge[{i}] source"))?;
+        let target = r.uvarint(&alloc::format!("edge[{i}] target"))?;
+        let edge_type = r.byte(&alloc::format!("edge[{i}] edge_type"))?;
+        let status = r.byte(&alloc::format!("edge[{i}] status"))?;
+        let name = |index: u64| {
+            usize::try_from(index)
+                .ok()
+                .and_then(|i| symbols.get(i))
+                .map(|s| s.qualified_name.clone())
+        };
+        let (Some(source), Some(target)) = (name(source), name(target)) else {
+            return Err(Error::at_offset(
+                ErrorKind::GcbEdgeIndex,
+                alloc::format!(
+                    "gcb: edge[{i}] index out of range (src={source} tgt={target}, symbols={})",
+                    symbols.len()
+                ),
+                at,
+            ));
+        };
+        edges.push(Edge {
+            source,
+            target,
+            edge_type: enum_name(&EDGE_TYPES, edge_type),
+            status: status_name(status).into(),
+        });
+    }
+    Ok(Payload {
+        tool,
+        token_budget,
+        tokens_used,
+        pack_root: String::new(),
+        symbols,
+        edges,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostile_counts_fail_without_allocating() {
+        // 2^40 symbols declared in a 20-byte input.
+        let mut bytes = b"GCB1\x01\x00\x00\x00".to_vec();
+        put_uvarint(&mut bytes, 1 << 40);
+        bytes.push(0);
+        let e = decode(&bytes).unwrap_err();
+        assert_eq!((e.code(), e.offset()), ("GCB_TRUNCATED", Some(8)));
+        assert_eq!(
+            decode(b"GCB1\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f")
+                .unwrap_err()
+                .code(),
+            "GCB_VARINT_OVERFLOW"
+        );
+        assert_eq!(decode(b"GCB2\x01").unwrap_err().code(), "GCB_BAD_MAGIC");
+        assert_eq!(decode(b"").unwrap_err().code(), "GCB_TRUNCATED");
+    }
+
+    #[test]
+    fn enums_round_trip_and_unknowns_are_lossy() {
+        assert_eq!(enum_name(&KINDS, enum_id(&KINDS, "process")), "process");
+        assert_eq!(enum_name(&KINDS, enum_id(&KINDS, "Function")), "unknown_0");
+        assert_eq!(enum_name(&EDGE_TYPES, 39), "unknown_39");
+    }
+}
