@@ -1,69 +1,16 @@
-//! The JSON-text API: every function takes and returns text (JSON for structured values), so a
-//! host needs nothing but strings to use agentwire. The Node addon and the wasm module are thin
-//! shells over this module (one call across the boundary, no per-value conversions), which is
-//! why both JavaScript builds behave identically.
-//!
-//! Options are JSON objects (`""` means defaults); errors are [`Error`]s, which a host reports
-//! with [`error_json`].
+//! GCX1 over JSON text.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::codec::Registry;
-use crate::gcb;
-use crate::gcf::{self, DeltaPayload, Payload};
+use super::{options_value, parse_array, to_json};
 use crate::gcx::document::{
     encode_document, item_to_value, sections_to_value, write_op, write_section_value,
 };
 use crate::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use crate::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder, ToolOptions};
-use crate::json::{self, Map, Number, Value, WriteOptions};
+use crate::json::{self, Map, Value};
 use crate::{Error, ErrorKind, Result};
-
-fn options_value(options_json: &str) -> Result<Value> {
-    if options_json.trim().is_empty() {
-        return Ok(Value::Null);
-    }
-    json::parse(options_json).map_err(|e| e.context("options"))
-}
-
-fn to_json(value: &Value) -> Result<String> {
-    json::to_string(value, WriteOptions::PLAIN)
-}
-
-/// The error as `{"code", "message", "format", "line", "column", "columnUtf16", "offset"}`
-/// (positions are null when the input has none).
-pub fn error_json(error: &Error) -> String {
-    let mut map = Map::new();
-    map.insert("code".into(), error.code().into());
-    map.insert("message".into(), error.message().into());
-    map.insert("format".into(), error.format().as_str().into());
-    let position = error.position();
-    let number = |v: Option<u64>| v.map_or(Value::Null, |v| Number::from_u64(v).into());
-    map.insert("line".into(), number(position.map(|p| p.line)));
-    map.insert("column".into(), number(position.map(|p| p.column)));
-    map.insert(
-        "columnUtf16".into(),
-        number(position.map(|p| p.column_utf16)),
-    );
-    map.insert("offset".into(), number(error.offset()));
-    // Strings and integers only: rendering cannot fail.
-    to_json(&Value::Object(map)).unwrap_or_default()
-}
-
-/// Every error code, as a JSON array of strings.
-pub fn error_codes_json() -> String {
-    let codes = ErrorKind::ALL
-        .iter()
-        .map(|k| Value::from(k.code()))
-        .collect();
-    to_json(&Value::Array(codes)).unwrap_or_default()
-}
-
-/// The crate version (the npm package checks that its native addon matches).
-pub fn version() -> &'static str {
-    env!("CARGO_PKG_VERSION")
-}
 
 /// GCX1: the row escaper (`\\`, `\t`, `\n`; CR dropped).
 pub fn gcx_escape(text: &str) -> String {
@@ -125,20 +72,6 @@ pub fn gcx_layouts() -> String {
 /// GCX1 `ParseFormat`: `"gcx"`, `"text"` or `"json"`.
 pub fn gcx_parse_format(text: &str) -> &'static str {
     gcx::parse_format(text).as_str()
-}
-
-fn parse_array<T>(json_text: &str, what: &str, read: fn(&Value) -> Result<T>) -> Result<Vec<T>> {
-    match json::parse(json_text)? {
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| read(v).map_err(|e| e.context(alloc::format!("{what}[{i}]"))))
-            .collect(),
-        other => Err(Error::new(
-            ErrorKind::InvalidArgument,
-            alloc::format!("{what}: expected an array, got {}", other.type_name()),
-        )),
-    }
 }
 
 /// GCX1 scope: the `tool_definitions` section for `[{"name", "scope"}]`.
@@ -210,107 +143,6 @@ pub fn gcx_error_code_constants() -> String {
         .map(|c| (c.constant_name(), Value::from(c.as_str())))
         .collect();
     to_json(&Value::Object(map)).unwrap_or_default()
-}
-
-/// Tokens: the number of `encoding` tokens (`cl100k_base`, `o200k_base`) in `text`.
-#[cfg(feature = "tokens")]
-pub fn tokens_count(text: &str, encoding: &str) -> Result<usize> {
-    Ok(crate::tokens::count(
-        text,
-        crate::tokens::Encoding::parse(encoding)?,
-    ))
-}
-
-fn payload(payload_json: &str) -> Result<Payload> {
-    Payload::from_value(&json::parse(payload_json)?)
-}
-
-fn payload_json(payload: &Payload) -> Result<String> {
-    to_json(&payload.to_value())
-}
-
-/// GCF v1.1: encodes a payload (JSON, camelCase keys).
-pub fn gcf_encode(payload_json_text: &str) -> Result<String> {
-    gcf::encode(&payload(payload_json_text)?)
-}
-
-/// GCF v1.1: the payload (JSON) of a GCF text.
-pub fn gcf_decode(text: &str) -> Result<String> {
-    payload_json(&gcf::decode(text)?)
-}
-
-/// GCF v1.1: encodes a delta (JSON: `{"tool", "baseRoot", "newRoot", "removed", "added",
-/// "removedEdges", "addedEdges", "deltaTokens", "fullTokens"}`).
-pub fn gcf_encode_delta(delta_json: &str) -> Result<String> {
-    Ok(gcf::encode_delta(&DeltaPayload::from_value(&json::parse(
-        delta_json,
-    )?)?))
-}
-
-/// GCF v1.1: a session that writes already-sent symbols as bare references.
-#[derive(Debug, Default)]
-pub struct GcfSession(gcf::Session);
-
-impl GcfSession {
-    /// An empty session.
-    pub fn new() -> GcfSession {
-        GcfSession::default()
-    }
-
-    /// Encodes a payload (JSON) with session deduplication.
-    pub fn encode(&mut self, payload_json_text: &str) -> Result<String> {
-        self.0.encode(&payload(payload_json_text)?)
-    }
-
-    /// Number of symbols sent so far.
-    pub fn size(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Forgets every sent symbol.
-    pub fn reset(&mut self) {
-        self.0.reset();
-    }
-}
-
-/// GCB1: the bytes of a payload (JSON).
-pub fn gcb_encode(payload_json_text: &str) -> Result<Vec<u8>> {
-    Ok(gcb::encode(&payload(payload_json_text)?))
-}
-
-/// GCB1: the payload (JSON) of GCB1 bytes.
-pub fn gcb_decode(bytes: &[u8]) -> Result<String> {
-    payload_json(&gcb::decode(bytes)?)
-}
-
-/// Codec registry: `[{"name", "aliases", "description", "text"}]` of the built-in codecs.
-pub fn codecs_list() -> String {
-    let list = Registry::builtin()
-        .list()
-        .iter()
-        .map(|c| {
-            let mut map = Map::new();
-            map.insert("name".into(), c.name.as_str().into());
-            map.insert(
-                "aliases".into(),
-                Value::Array(c.aliases.iter().map(|a| a.as_str().into()).collect()),
-            );
-            map.insert("description".into(), c.description.as_str().into());
-            map.insert("text".into(), c.text.into());
-            Value::Object(map)
-        })
-        .collect();
-    to_json(&Value::Array(list)).unwrap_or_default()
-}
-
-/// Codec registry: encodes a payload (JSON) with the codec `name`.
-pub fn codec_encode(name: &str, payload_json_text: &str) -> Result<Vec<u8>> {
-    Registry::builtin().encode_with(name, &payload(payload_json_text)?)
-}
-
-/// Codec registry: the payload (JSON) of `input` decoded with the codec `name`.
-pub fn codec_decode(name: &str, input: &[u8]) -> Result<String> {
-    payload_json(&Registry::builtin().decode_with(name, input)?)
 }
 
 /// GCX1: a streaming encoder whose output is taken piece by piece.
@@ -407,6 +239,7 @@ impl GcxStreamDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::{error_codes_json, error_json};
 
     #[test]
     fn text_round_trip() {

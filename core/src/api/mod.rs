@@ -1,0 +1,86 @@
+//! The JSON-text API: every function takes and returns text (JSON for structured values), so a
+//! host needs nothing but strings to use agentwire. The Node addon and the wasm module are thin
+//! shells over this module (one call across the boundary, no per-value conversions), which is
+//! why both JavaScript builds behave identically.
+//!
+//! Options are JSON objects (`""` means defaults); errors are [`Error`]s, which a host reports
+//! with [`error_json`].
+
+use alloc::string::String;
+
+use crate::json::{self, Map, Number, Value, WriteOptions};
+use crate::{Error, ErrorKind, Result};
+
+mod gcx;
+mod graph;
+#[cfg(feature = "tokens")]
+mod tokens;
+
+pub use gcx::*;
+pub use graph::*;
+#[cfg(feature = "tokens")]
+pub use tokens::*;
+
+pub(crate) fn options_value(options_json: &str) -> Result<Value> {
+    if options_json.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    json::parse(options_json).map_err(|e| e.context("options"))
+}
+
+pub(crate) fn to_json(value: &Value) -> Result<String> {
+    json::to_string(value, WriteOptions::PLAIN)
+}
+
+/// The error as `{"code", "message", "format", "line", "column", "columnUtf16", "offset"}`
+/// (positions are null when the input has none).
+pub fn error_json(error: &Error) -> String {
+    let mut map = Map::new();
+    map.insert("code".into(), error.code().into());
+    map.insert("message".into(), error.message().into());
+    map.insert("format".into(), error.format().as_str().into());
+    let position = error.position();
+    let number = |v: Option<u64>| v.map_or(Value::Null, |v| Number::from_u64(v).into());
+    map.insert("line".into(), number(position.map(|p| p.line)));
+    map.insert("column".into(), number(position.map(|p| p.column)));
+    map.insert(
+        "columnUtf16".into(),
+        number(position.map(|p| p.column_utf16)),
+    );
+    map.insert("offset".into(), number(error.offset()));
+    // Strings and integers only: rendering cannot fail.
+    to_json(&Value::Object(map)).unwrap_or_default()
+}
+
+/// Every error code, as a JSON array of strings.
+pub fn error_codes_json() -> String {
+    let codes = ErrorKind::ALL
+        .iter()
+        .map(|k| Value::from(k.code()))
+        .collect();
+    to_json(&Value::Array(codes)).unwrap_or_default()
+}
+
+/// Reads a JSON array with `read` per item, naming the failing index.
+pub(crate) fn parse_array<T>(
+    json_text: &str,
+    what: &str,
+    read: fn(&Value) -> Result<T>,
+) -> Result<alloc::vec::Vec<T>> {
+    match json::parse(json_text)? {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| read(v).map_err(|e| e.context(alloc::format!("{what}[{i}]"))))
+            .collect(),
+        other => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            alloc::format!("{what}: expected an array, got {}", other.type_name()),
+        )),
+    }
+}
+
+/// The crate version (the npm package checks that its native addon matches).
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
