@@ -8,6 +8,7 @@ use agentwire::api;
 use napi::{Error, Status};
 use napi_derive::napi;
 
+pub mod events;
 pub mod gcx;
 pub mod graph;
 pub mod tokens;

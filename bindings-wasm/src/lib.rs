@@ -8,6 +8,7 @@
 use agentwire::api;
 use wasm_bindgen::prelude::*;
 
+pub mod events;
 pub mod gcx;
 pub mod graph;
 

@@ -178,6 +178,8 @@ error_kinds! {
     GcbVarintOverflow => "GCB_VARINT_OVERFLOW", Gcb;
     /// GCB1: an edge refers to a symbol index past the symbol list.
     GcbEdgeIndex => "GCB_EDGE_INDEX", Gcb;
+    // ---- events: kinds of the Responses-API event protocol go here (events work) ----
+    // ---- end of events kinds ----
     /// Input bytes are not valid UTF-8.
     InvalidUtf8 => "INVALID_UTF8", Json;
     /// JSON text is malformed.

@@ -28,6 +28,7 @@ extern crate std;
 pub mod api;
 pub mod codec;
 mod error;
+pub mod events;
 pub mod gcb;
 pub mod gcf;
 pub mod gcx;

@@ -7,13 +7,14 @@
 use std::fmt;
 use std::path::Path;
 
+mod events;
 mod gcx1;
 mod graph;
 mod support;
 mod tokens;
 
 /// Suites this runner knows.
-pub const SUITES: &[&str] = &["gcx1", "tokens", "gcf-v1.1", "gcb1"];
+pub const SUITES: &[&str] = &["gcx1", "tokens", "gcf-v1.1", "gcb1", "events"];
 
 /// One failed vector.
 #[derive(Debug, Clone)]
@@ -74,6 +75,7 @@ pub fn run(suite: &str, dir: &Path) -> Result<Report, String> {
             Ok(report)
         }
         "gcb1" => graph::run_gcb1(dir),
+        "events" => events::run(dir),
         _ => Err(format!(
             "unknown suite {suite:?} (known: {})",
             SUITES.join(", ")

@@ -11,11 +11,13 @@ use alloc::string::String;
 use crate::json::{self, Map, Number, Value, WriteOptions};
 use crate::{Error, ErrorKind, Result};
 
+mod events;
 mod gcx;
 mod graph;
 #[cfg(feature = "tokens")]
 mod tokens;
 
+pub use events::*;
 pub use gcx::*;
 pub use graph::*;
 #[cfg(feature = "tokens")]

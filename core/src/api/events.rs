@@ -1,0 +1,1 @@
+//! Events over JSON text (in progress).

@@ -1,0 +1,1 @@
+//! The Responses-API JSONL event protocol of `godex exec --json` (in progress).
