@@ -5,5 +5,8 @@ use std::path::Path;
 use crate::Report;
 
 pub fn run(dir: &Path) -> Result<Report, String> {
-    Err(format!("{}: the events suite is not implemented yet", dir.display()))
+    Err(format!(
+        "{}: the events suite is not implemented yet",
+        dir.display()
+    ))
 }

@@ -17,7 +17,6 @@ mod graph;
 #[cfg(feature = "tokens")]
 mod tokens;
 
-pub use events::*;
 pub use gcx::*;
 pub use graph::*;
 #[cfg(feature = "tokens")]
