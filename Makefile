@@ -87,6 +87,12 @@ build-wasm: setup-rust setup-wasm-bindgen
 	    $$([ $$enc = o200k ] && echo --features o200k); \
 	  $(MAKE) -s wasm-bindgen-out WASM_IN=$(WASM_TOKENS_ARTIFACT) WASM_OUT=$(NPM_DIR)/wasm/tokens-$$enc; \
 	done
+	@for m in gateway schema; do \
+	  $(CARGO) build -q -p agentwire-wasm-$$m --target $(WASM_TARGET) --profile wasm; \
+	  $(MAKE) -s wasm-bindgen-out WASM_IN=target/$(WASM_TARGET)/wasm/agentwire_wasm_$$m.wasm WASM_OUT=$(NPM_DIR)/wasm/$$m; \
+	  printf "%s wasm: %s bytes, %s gzipped\n" $$m "$$(wc -c < $(NPM_DIR)/wasm/$$m/web/agentwire_wasm_$${m}_bg.wasm)" \
+	    "$$(gzip -9c $(NPM_DIR)/wasm/$$m/web/agentwire_wasm_$${m}_bg.wasm | wc -c)"; \
+	done
 	@printf "default wasm: %s bytes, %s gzipped\n" "$$(wc -c < $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm)" \
 	  "$$(gzip -9c $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm | wc -c)"
 
@@ -110,6 +116,7 @@ build-native:
 npm-build: build-wasm build-native
 	@cp $(NPM_DIR)/index.d.ts $(NPM_DIR)/index.d.cts
 	@cp $(NPM_DIR)/tokens.d.ts $(NPM_DIR)/tokens.d.cts
+	@cp $(NPM_DIR)/schema.d.ts $(NPM_DIR)/schema.d.cts
 
 # ---- tests ----------------------------------------------------------------------------------
 
@@ -120,11 +127,12 @@ lint:
 
 test-rust:
 	@echo "== test: rust (core, CLI, conformance)"
-	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm --exclude agentwire-wasm-tokens
+	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm --exclude agentwire-wasm-tokens --exclude agentwire-wasm-schema --exclude agentwire-wasm-gateway
 	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
 	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
 	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 tests/fixtures/gcf/conformance-v1.1 | tail -n 1
 	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 tests/fixtures/gcb1
+	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway tests/fixtures/gateway | tail -n 1
 
 # wasm32v1-none has no std at all, so this proves the core is no_std + alloc.
 test-no-std: setup-rust
@@ -137,4 +145,4 @@ test-npm:
 
 clean:
 	$(CARGO) clean
-	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/test-output
+	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output

@@ -4,6 +4,7 @@
 import initWasm, * as raw from './wasm/web/agentwire_wasm.js';
 import { createApi } from './lib/api.js';
 import { argumentError } from './lib/errors.js';
+import { browserGatewayBackend } from './lib/gateway-browser.js';
 import { browserTokenBackend } from './lib/tokens-browser.js';
 
 let ready = false;
@@ -23,9 +24,9 @@ const api = createApi({
     return raw;
   },
   name: 'wasm',
-}, browserTokenBackend);
+}, browserTokenBackend, browserGatewayBackend);
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, gcf, gcb, codecs, tokens, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, gateway, errorCodes, coreVersion } = api;
 export const backend = 'wasm';
 export const nativeLoadError = null;

@@ -326,6 +326,174 @@ export declare const tokens: {
   count(text: string, encoding?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k'): number;
 };
 
+/** A catalog item (contextweaver's SelectableItem). */
+export interface GatewayItem {
+  id: string;
+  kind?: 'tool' | 'agent' | 'skill' | 'internal' | 'flow' | 'resource' | 'prompt';
+  name?: string;
+  description?: string;
+  tags?: string[];
+  namespace?: string;
+  has_schema?: boolean;
+  args_schema?: Record<string, unknown>;
+  side_effects?: boolean;
+  cost_hint?: number;
+}
+
+/** The compact card a gateway shows for one item (no schema, examples or metadata). */
+export interface ChoiceCard {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  kind: NonNullable<GatewayItem['kind']>;
+  namespace: string;
+  has_schema: boolean;
+  cost_hint: number;
+  side_effects: boolean;
+  safety: '' | 'read_only' | 'destructive';
+  score?: number;
+}
+
+/** An MCP tool definition as `tools/list` returns it. */
+export interface McpToolDefinition {
+  name: string;
+  description: string;
+  inputSchema?: Record<string, unknown> | null;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; costHint?: number; [key: string]: unknown } | null;
+  _meta?: { version?: string | number; [key: string]: unknown } | null;
+  [key: string]: unknown;
+}
+
+export interface ToolIdParts {
+  namespace: string;
+  name: string;
+  version: string | null;
+  hash8: string | null;
+}
+
+export interface ToolIdDerivation {
+  upstream_name: string;
+  inferred_namespace: string;
+  derived_name: string;
+  canonical_shape: string;
+  hash_input: string;
+  computed_hash8: string;
+}
+
+export interface ToolIdResult extends ToolIdDerivation, ToolIdParts {
+  tool_id: string;
+  item: Required<GatewayItem>;
+}
+
+/** `(text) => tokens`; the wasm build defaults to agentwire's exact cl100k count. */
+export type TokenCounterFn = (text: string) => number;
+
+export interface CardBudgetOptions {
+  targetTokens?: number;
+  hardCapTokens?: number;
+  /** wasm only (native counts with exact cl100k). */
+  counter?: TokenCounterFn;
+}
+
+export interface CardReport {
+  card: ChoiceCard;
+  truncated: boolean;
+  untruncated_budget_line_tokens: number;
+  fixed_overhead_tokens?: number;
+  description_budget?: number;
+  budget_line: string;
+  budget_line_tokens: number;
+  prompt_text: string;
+  prompt_text_tokens: number;
+  wire_json: string;
+}
+
+export interface TruncationReport {
+  output: string;
+  branch: 'empty' | 'verbatim' | 'sentence' | 'hard_cut';
+  input_tokens: number;
+  output_tokens: number;
+  boundary_ends?: number[];
+  chosen_boundary_end?: number;
+  hard_cut_chars?: number;
+}
+
+export interface BrowseCardsReport {
+  ids: string[];
+  cards: ChoiceCard[];
+  rendered: string;
+  rendered_tokens: number;
+  per_card_budget_line_tokens: number[];
+  response_cap_tokens: number;
+  wire_json: string;
+}
+
+/** The §3.4 error body of a failed meta-tool call. */
+export interface GatewayErrorBody {
+  error: 'PATH_INVALID' | 'PATH_NOT_FOUND' | 'ARGS_INVALID' | 'SCHEMA_INVALID' | 'HYDRATE_FAILED' | 'CARD_HARD_CAP';
+  message: string;
+  path: string;
+  retryable: boolean;
+  details?: { path: Array<string | number> };
+}
+
+export type MetaToolReply =
+  | { isError: false; kind: 'cards'; result: ChoiceCard[]; text: string }
+  | { isError: false; kind: 'envelope'; result: { tool_id: string; args: Record<string, unknown>; dry_run: boolean }; text: string }
+  | { isError: false; kind: 'view'; result: { tool_id: string; args_schema: Record<string, unknown>; examples: unknown[]; constraints: Record<string, unknown> }; text: string }
+  | { isError: true; body: GatewayErrorBody; text: string };
+
+export interface BrowseSessionOptions extends CardBudgetOptions {
+  /** Cards per query browse and the cache-stable cap (default 5). */
+  topK?: number;
+  /** Keep earlier-seen cards first and frozen (§5). */
+  cacheStable?: boolean;
+  /** wasm only: `validator` from `agentwire/schema` (native has its own). */
+  validator?: (schemaJson: string, argsJson: string) => string;
+  /** Ranks a `tool_browse` query; without one, query browse is ARGS_INVALID. */
+  router?: (query: string, topK: number) => Array<{ id: string; score: number | null }>;
+}
+
+export interface IngestReport {
+  registered: number;
+  tool_ids: string[];
+  skipped: Array<{ index: number; name: string; code: string; message: string }>;
+}
+
+/** A gateway over one catalog: meta-tool dispatch and cache-stable browsing. */
+export declare class BrowseSession {
+  constructor(options?: BrowseSessionOptions);
+  register(toolDefs: McpToolDefinition[], options?: { onInvalid?: 'skip' | 'raise'; serverName?: string }): IngestReport;
+  browseRanked(ranked: Array<{ id: string; score: number | null }> | Record<string, number>, options?: { maxCards?: number }): MetaToolReply;
+  dispatch(metaTool: 'tool_browse' | 'tool_execute' | 'tool_view' | string, args?: Record<string, unknown>): MetaToolReply;
+  browse(args: { path: string } | { query: string; top_k?: number }): MetaToolReply;
+  view(toolId: string): MetaToolReply;
+  execute(toolId: string, args?: Record<string, unknown>, options?: { dryRun?: boolean }): MetaToolReply;
+  seen(): string[];
+  reset(): void;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Gateway contracts of contextweaver 0.18.1: tool ids, ChoiceCards, budgets, browse paths. */
+export declare const gateway: {
+  /** Browsers: fetch the gateway's own wasm module first (Node: resolves at once). */
+  load(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+  toolId(tool: McpToolDefinition, options?: { serverName?: string | null }): ToolIdResult;
+  toolIdDerivation(tool: McpToolDefinition, options?: { serverName?: string | null }): ToolIdDerivation;
+  parseToolId(id: string): ToolIdParts;
+  formatToolId(parts: { namespace: string; name: string; version?: string | null; hash8?: string | null }): string;
+  card(item: GatewayItem, options?: CardBudgetOptions & { score?: number | null }): CardReport;
+  truncate(text: string, budget: number, options?: { counter?: TokenCounterFn }): TruncationReport;
+  browseCards(
+    items: GatewayItem[],
+    options?: CardBudgetOptions & { mode?: 'query' | 'path'; scores?: Record<string, number> | null; maxCards?: number },
+  ): BrowseCardsReport;
+  parsePath(path: string): string[];
+  readonly BrowseSession: typeof BrowseSession;
+};
+
 /** Every stable error code the core can report. */
 export declare function errorCodes(): string[];
 

@@ -9,6 +9,7 @@ use napi::{Error, Status};
 use napi_derive::napi;
 
 pub mod events;
+pub mod gateway;
 pub mod gcx;
 pub mod graph;
 pub mod tokens;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use agentwire::Error;
 use clap::{Parser, Subcommand};
 
+mod gateway;
 mod gcx;
 mod graph;
 mod scorecard;
@@ -30,6 +31,9 @@ enum Command {
     /// GCF v1.1 graph text: encode, decode, encode-delta.
     #[command(subcommand)]
     Gcf(graph::GcfCommand),
+    /// Gateway contracts: tool ids, ChoiceCards, truncation, browse paths.
+    #[command(subcommand)]
+    Gateway(gateway::GatewayCommand),
     /// GCB1 binary: encode, decode (raw bytes, or --hex).
     #[command(subcommand)]
     Gcb(graph::GcbCommand),
@@ -40,7 +44,7 @@ enum Command {
     /// Run a fixture suite on a directory of vectors; prints one line per failure and
     /// `N passed, M failed`; exits 1 when any vector fails.
     Conformance {
-        /// Suite name: gcx1, tokens, gcf-v1.1, gcb1.
+        /// Suite name: gcx1, tokens, gcf-v1.1, gcb1, gateway, events.
         suite: String,
         /// Directory holding the suite's vector files.
         dir: PathBuf,
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Command::Gcx(command) => gcx::run(command),
         Command::Gcf(command) => graph::run_gcf(command),
         Command::Gcb(command) => graph::run_gcb(command),
+        Command::Gateway(command) => gateway::run(command),
         Command::Convert(args) => graph::convert(&args),
         Command::Codecs => graph::list_codecs(),
         Command::Conformance { suite, dir } => conformance(&suite, &dir),

@@ -192,3 +192,74 @@ fn encode_tool_uses_the_layout_or_falls_back() {
     );
     assert!(text(&out.stderr).starts_with("error[INVALID_ARGUMENT]"));
 }
+
+#[test]
+fn gateway_conformance_and_commands() {
+    let out = agentwire(&["conformance", "gateway", &fixtures("gateway")], b"");
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).ends_with("362 passed, 0 failed\n"));
+
+    let tool = br#"{"name":"github.create_issue","description":"Create an issue.","inputSchema":{"properties":{"title":{},"body":{}},"required":["title"]}}"#;
+    let out = agentwire(&["gateway", "tool-id"], tool);
+    assert!(
+        text(&out.stdout).contains(r#""tool_id":"github:create_issue#6c5f877d""#),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = agentwire(&["gateway", "tool-id", "--parse", "gh:x@1\n"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("error[TOOL_ID_VERSION_GRAMMAR]"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let item = br#"{"id":"billing:search#00000000","description":"Search invoices.","tags":["search","billing"]}"#;
+    let out = agentwire(
+        &["gateway", "card", "--score", "0.82", "--output", "line"],
+        item,
+    );
+    assert_eq!(
+        text(&out.stdout),
+        "[1/1] billing:search#00000000 (tool) \u{2014} Search invoices. [billing, search] score=0.82\n"
+    );
+
+    let out = agentwire(
+        &["gateway", "truncate", "--budget", "4"],
+        b"One two. Three four five six seven eight.",
+    );
+    assert_eq!(text(&out.stdout), "One two.\n");
+
+    let out = agentwire(&["gateway", "path", "/a//b"], b"");
+    assert!(
+        text(&out.stderr).starts_with("error[PATH_EMPTY_SEGMENT]"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = agentwire(&["gateway", "path", "/github/*"], b"");
+    assert_eq!(text(&out.stdout), "[\"github\",\"*\"]\n");
+}
+
+#[test]
+fn gateway_path_browses_a_catalog_file() {
+    let dir = std::env::temp_dir().join(format!("agentwire-cli-catalog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let catalog = dir.join("tools.json");
+    std::fs::write(
+        &catalog,
+        r#"[{"name":"fs.read","description":"Read a file."},{"name":"Bad.x","description":"d"}]"#,
+    )
+    .unwrap();
+    let catalog = catalog.display().to_string();
+    let out = agentwire(&["gateway", "path", "/", "--catalog", &catalog], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with(r#"[{"id": "fs:read#"#),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stderr).contains("skipped tool \"Bad.x\": [TOOL_ID_NAMESPACE_GRAMMAR]"));
+    let out = agentwire(&["gateway", "path", "/nope", "--catalog", &catalog], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains(r#""error": "PATH_NOT_FOUND""#));
+}

@@ -84,6 +84,8 @@ pub enum Format {
     Gcf,
     /// GCB1 binary.
     Gcb,
+    /// Gateway contracts (tool ids, cards, paths).
+    Gateway,
     /// JSON text or the JSON value model.
     Json,
     /// Arguments passed to an API (shape or type errors).
@@ -97,6 +99,7 @@ impl Format {
             Format::Gcx1 => "gcx1",
             Format::Gcf => "gcf",
             Format::Gcb => "gcb",
+            Format::Gateway => "gateway",
             Format::Json => "json",
             Format::Api => "api",
         }
@@ -178,6 +181,50 @@ error_kinds! {
     GcbVarintOverflow => "GCB_VARINT_OVERFLOW", Gcb;
     /// GCB1: an edge refers to a symbol index past the symbol list.
     GcbEdgeIndex => "GCB_EDGE_INDEX", Gcb;
+    /// tool_id: the value is not a string.
+    ToolIdNotAString => "TOOL_ID_NOT_A_STRING", Gateway;
+    /// tool_id: longer than 240 code points.
+    ToolIdTooLong => "TOOL_ID_TOO_LONG", Gateway;
+    /// tool_id: no `:` between namespace and name.
+    ToolIdMissingSeparator => "TOOL_ID_MISSING_SEPARATOR", Gateway;
+    /// tool_id: the namespace breaks `[a-z][a-z0-9_-]{0,63}`.
+    ToolIdNamespaceGrammar => "TOOL_ID_NAMESPACE_GRAMMAR", Gateway;
+    /// tool_id: the name breaks `[A-Za-z_][A-Za-z0-9_.-]{0,127}`.
+    ToolIdNameGrammar => "TOOL_ID_NAME_GRAMMAR", Gateway;
+    /// tool_id: the version breaks `[A-Za-z0-9._-]{1,32}`.
+    ToolIdVersionGrammar => "TOOL_ID_VERSION_GRAMMAR", Gateway;
+    /// tool_id: the hash8 is not 8 lowercase hex digits.
+    ToolIdHash8Grammar => "TOOL_ID_HASH8_GRAMMAR", Gateway;
+    /// tool_id: neither a version nor a hash8.
+    ToolIdHash8Required => "TOOL_ID_HASH8_REQUIRED", Gateway;
+    /// An MCP tool definition lacks its name or description.
+    McpMissingFields => "MCP_MISSING_FIELDS", Gateway;
+    /// An MCP tool definition is malformed (a field of the wrong type).
+    McpInvalidTool => "MCP_INVALID_TOOL", Gateway;
+    /// Two tools of a catalog have the same canonical id.
+    CatalogDuplicateId => "CATALOG_DUPLICATE_ID", Gateway;
+    /// A ChoiceCard exceeds the hard token cap after description truncation.
+    CardHardCap => "CARD_HARD_CAP", Gateway;
+    /// A ChoiceCard field breaks its limits (kind, safety, name length, tags).
+    CardInvalid => "CARD_INVALID", Gateway;
+    /// Path: the value is not a string.
+    PathNotAString => "PATH_NOT_A_STRING", Gateway;
+    /// Path: empty.
+    PathEmpty => "PATH_EMPTY", Gateway;
+    /// Path: does not start with `/`.
+    PathNoLeadingSlash => "PATH_NO_LEADING_SLASH", Gateway;
+    /// Path: ends with `/`.
+    PathTrailingSlash => "PATH_TRAILING_SLASH", Gateway;
+    /// Path: an empty segment (`//`).
+    PathEmptySegment => "PATH_EMPTY_SEGMENT", Gateway;
+    /// Path: `*` before the last segment.
+    PathWildcardNotFinal => "PATH_WILDCARD_NOT_FINAL", Gateway;
+    /// Path: the first segment breaks `[a-z][a-z0-9_-]{0,63}`.
+    PathRootSegmentGrammar => "PATH_ROOT_SEGMENT_GRAMMAR", Gateway;
+    /// Path: a segment breaks `[a-z0-9][a-z0-9_-]{0,63}`.
+    PathSegmentGrammar => "PATH_SEGMENT_GRAMMAR", Gateway;
+    /// A tool's JSON Schema is itself invalid.
+    SchemaInvalid => "SCHEMA_INVALID", Gateway;
     // ---- events: kinds of the Responses-API event protocol go here (events work) ----
     // ---- end of events kinds ----
     /// Input bytes are not valid UTF-8.

@@ -29,6 +29,7 @@ pub mod api;
 pub mod codec;
 mod error;
 pub mod events;
+pub mod gateway;
 pub mod gcb;
 pub mod gcf;
 pub mod gcx;

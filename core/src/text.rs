@@ -41,7 +41,7 @@ fn push_quoted_char(out: &mut String, c: char, quote: char) {
         out.push(c);
         return;
     }
-    if is_go_printable(c) {
+    if is_printable(c) {
         out.push(c);
         return;
     }
@@ -74,8 +74,9 @@ fn decode_rune(bytes: &[u8]) -> (Option<char>, usize) {
     }
 }
 
-/// Go `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and ASCII space.
-fn is_go_printable(c: char) -> bool {
+/// Go `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and ASCII space. Python's
+/// `str.isprintable()` draws the same line (no `C*` or `Z*` category but the space).
+pub(crate) fn is_printable(c: char) -> bool {
     let u = c as u32;
     if u < 0x80 {
         return (0x20..0x7f).contains(&u);

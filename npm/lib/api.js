@@ -3,6 +3,7 @@
 // converts arguments to text, makes one call, and parses the JSON result.
 
 import { makeBoundary } from './call.js';
+import { makeGateway } from './gateway.js';
 import { makeGcx } from './gcx.js';
 import { makeGraph } from './graph.js';
 import { makeTokens } from './tokens.js';
@@ -12,17 +13,21 @@ import { makeTokens } from './tokens.js';
  *   (or throws an AgentwireError when it is not ready).
  * @param {{ count: (text: string, encoding: string) => number, load: (encoding: string) => unknown }}
  *   tokenBackend  exact token counts (the addon, or the per-encoding wasm modules)
+ * @param {{ raw: () => any, load: (input?: unknown) => unknown }} [gatewayBackend]  the gateway
+ *   functions: the addon itself, or the separately loaded gateway wasm module
  */
-export function createApi(backend, tokenBackend) {
+export function createApi(backend, tokenBackend, gatewayBackend = { raw: backend.raw, load: () => undefined }) {
   const boundary = makeBoundary(backend);
   const { call } = boundary;
   const { gcf, gcb, codecs } = makeGraph(boundary);
+  const tokens = makeTokens(boundary, tokenBackend);
   return {
     gcx: makeGcx(boundary),
     gcf,
     gcb,
     codecs,
-    tokens: makeTokens(boundary, tokenBackend),
+    tokens,
+    gateway: makeGateway(makeBoundary(gatewayBackend), { native: backend.name === 'native', tokens, load: gatewayBackend.load }),
     /** Every stable error code the core can report. */
     errorCodes: () => JSON.parse(call((raw) => raw.errorCodes())),
     /** Version of the Rust core behind this backend. */

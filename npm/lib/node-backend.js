@@ -74,3 +74,14 @@ export function nodeTokenBackend(loaded) {
   };
   return { count: (text, encoding) => module(encoding).count(text), load: (encoding) => void module(encoding) };
 }
+
+/**
+ * The gateway functions in Node: the addon's, or the gateway wasm module (loaded on first use)
+ * when the wasm build is in use.
+ */
+export function nodeGatewayBackend(loaded) {
+  if (loaded.name === 'native') return { raw: () => loaded.raw, load: () => undefined };
+  let module = null;
+  const raw = () => (module ??= require('../wasm/gateway/nodejs/agentwire_wasm_gateway.js'));
+  return { raw, load: () => void raw() };
+}

@@ -1,12 +1,16 @@
 // The JS fixture runner: the same checks as the Rust runner (tests/src), through the public
 // npm API. Browser-safe (no Node imports): callers hand it parsed fixture files.
 
+import { Mismatch, deepEqual, fail, same, sameText, show } from './conformance-check.mjs';
+import { GATEWAY_FILES, runGatewaySuite } from './conformance-gateway.mjs';
+
 /** Vector files of each suite with fixed names, in run order. */
 export const SUITE_FILES = {
   gcx1: ['encode.json', 'decode.json', 'generic.json', 'roundtrip.json', 'primitives.json', 'bench.json'],
   tokens: ['token_counts.json'],
   'gcf-v1.1': [],
   gcb1: [],
+  gateway: [...GATEWAY_FILES, 'python_quirks.json'],
 };
 
 /** Sub-directories whose files a suite runs: directory → file extension. */
@@ -15,6 +19,7 @@ const SUITE_DIRECTORIES = {
   tokens: {},
   'gcf-v1.1': { encode: '.json', decode: '.json', session: '.json', delta: '.json', errors: '.json', generic: '.json' },
   gcb1: { vectors: '.json' },
+  gateway: {},
 };
 
 /**
@@ -38,32 +43,6 @@ export async function loadSuiteFiles(suite, listDir, readText) {
   return files;
 }
 
-class Mismatch extends Error {}
-
-function fail(message) {
-  throw new Mismatch(message);
-}
-
-const show = (v) => JSON.stringify(v);
-
-function sameText(what, expected, got) {
-  if (expected !== got) fail(`${what}: expected ${show(expected)}, got ${show(got)}`);
-}
-
-/** Structural equality (object key order ignored), as serde_json compares in Rust. */
-function deepEqual(a, b) {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
-}
-
-function same(what, expected, got) {
-  if (!deepEqual(expected, got)) fail(`${what}: expected ${show(expected)}, got ${show(got)}`);
-}
 
 const errorCode = (kind) => `GCX_${kind.toUpperCase()}`;
 
@@ -398,8 +377,9 @@ const CHECKS = {
  *   are skipped); for gcx1 also `scope/<name>.gcx` → the file's text
  * @returns {{passed: number, failures: {id: string, message: string}[]}}
  */
-export function runSuite(api, suite, files) {
+export function runSuite(api, suite, files, options = {}) {
   if (!(suite in SUITE_FILES)) throw new Error(`unknown suite ${show(suite)} (known: ${Object.keys(SUITE_FILES).join(', ')})`);
+  if (suite === 'gateway') return runGatewaySuite(api, files, options);
   const report = { passed: 0, failures: [], notes: [] };
   const record = (id, check) => {
     try {

@@ -34,9 +34,11 @@ try {
   console.error(`error: ${e.message}`);
   process.exit(2);
 }
+// The wasm gateway validates tool arguments with the separately loaded schema module.
+const options = suite === 'gateway' ? { validator: (await import('../schema-node.js')).validator } : {};
 let report;
 try {
-  report = runSuite(api, suite, files);
+  report = runSuite(api, suite, files, options);
 } catch (e) {
   console.error(`error: ${e.message}`);
   process.exit(2);

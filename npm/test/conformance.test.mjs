@@ -34,6 +34,17 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
     counts[runtime] = { ...counts[runtime], gcf: report.passed };
   });
 
+  test(`gateway vectors (${runtime})`, async () => {
+    // The wasm build takes its JSON Schema validator from agentwire/schema; native has its own.
+    const { validator } = await import('agentwire/schema');
+    const report = runSuite(api, 'gateway', await loadSuite('gateway'), { validator });
+    console.log(`gateway ${runtime}: ${summary(report)}`);
+    for (const f of report.failures) console.log(`FAIL ${f.id}: ${f.message}`);
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.passed, 362);
+    counts[runtime] = { ...counts[runtime], gateway: report.passed };
+  });
+
   test(`GCB1 vectors (${runtime})`, async () => {
     const report = runSuite(api, 'gcb1', await loadSuite('gcb1'));
     console.log(`gcb1 ${runtime}: ${summary(report)}`);

@@ -69,15 +69,19 @@ test('native, wasm and browser entries export the same names', async () => {
 test('the raw builds export the same functions and classes', () => {
   const rawNative = require(join(packageDir, 'native', readNativeName()));
   const rawWasm = require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js'));
-  // Token counting is the one difference: the addon has it, the default wasm module does not
-  // (browsers load it separately: agentwire/tokens).
-  const api = (m) => Object.keys(m).filter((k) => !k.startsWith('__') && k !== 'tokensCount').sort();
-  assert.deepEqual(api(rawWasm), api(rawNative));
+  const rawGateway = require(join(packageDir, 'wasm', 'gateway', 'nodejs', 'agentwire_wasm_gateway.js'));
+  // Token counting and the gateway live in the addon, and in separately loaded wasm modules
+  // (agentwire/tokens, gateway.load()) so the default one stays small.
+  const isGateway = (k) => k.startsWith('gateway') || k === 'GatewaySession';
+  const api = (m, keep = () => true) => Object.keys(m).filter((k) => !k.startsWith('__') && keep(k)).sort();
+  assert.deepEqual(api(rawWasm), api(rawNative, (k) => k !== 'tokensCount' && !isGateway(k)));
+  assert.deepEqual(api(rawGateway, (k) => k !== 'version'), api(rawNative, isGateway));
   assert.equal(typeof rawNative.tokensCount, 'function');
+  const methods = (c) => Object.getOwnPropertyNames(c.prototype).filter((k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__')).sort();
   for (const cls of ['GcxEncoder', 'GcxDecoder', 'GcfSession']) {
-    const methods = (c) => Object.getOwnPropertyNames(c.prototype).filter((k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__')).sort();
     assert.deepEqual(methods(rawWasm[cls]), methods(rawNative[cls]), cls);
   }
+  assert.deepEqual(methods(rawGateway.GatewaySession), methods(rawNative.GatewaySession));
 });
 
 test('browser entry: API refuses before init(), works after init(bytes)', async () => {
@@ -90,6 +94,9 @@ test('browser entry: API refuses before init(), works after init(bytes)', async 
   await tokensEntry.load('cl100k', readFileSync(join(packageDir, 'wasm', 'tokens-cl100k', 'web', 'agentwire_wasm_tokens_bg.wasm')));
   assert.equal(tokensEntry.count('hello world'), 2);
   assert.equal(browserEntry.tokens.count('hello world', 'cl100k_base'), 2);
+  assert.throws(() => browserEntry.gateway.parsePath('/'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
+  await browserEntry.gateway.load(readFileSync(join(packageDir, 'wasm', 'gateway', 'web', 'agentwire_wasm_gateway_bg.wasm')));
+  assert.deepEqual(browserEntry.gateway.parsePath('/a/*'), ['a', '*']);
 });
 
 test('agentwire/tokens in Node (ESM and CommonJS)', async () => {

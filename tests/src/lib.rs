@@ -8,13 +8,14 @@ use std::fmt;
 use std::path::Path;
 
 mod events;
+mod gateway;
 mod gcx1;
 mod graph;
 mod support;
 mod tokens;
 
 /// Suites this runner knows.
-pub const SUITES: &[&str] = &["gcx1", "tokens", "gcf-v1.1", "gcb1", "events"];
+pub const SUITES: &[&str] = &["gcx1", "tokens", "gcf-v1.1", "gcb1", "gateway", "events"];
 
 /// One failed vector.
 #[derive(Debug, Clone)]
@@ -75,6 +76,7 @@ pub fn run(suite: &str, dir: &Path) -> Result<Report, String> {
             Ok(report)
         }
         "gcb1" => graph::run_gcb1(dir),
+        "gateway" => gateway::run(dir),
         "events" => events::run(dir),
         _ => Err(format!(
             "unknown suite {suite:?} (known: {})",

@@ -30,10 +30,17 @@ fn token_counts_equal_tiktoken() {
 }
 
 #[test]
+fn gateway_golden_vectors() {
+    // 11 golden files: 96 + 50 + 41 + 37 + 7 + 35 + 24 + 10 + 18 + 8 + 36 cases.
+    run_bundled("gateway", "gateway", 362);
+}
+
+#[test]
 fn empty_directory_is_an_error_not_a_pass() {
     let dir = std::env::temp_dir().join("agentwire-empty-fixture-dir");
     std::fs::create_dir_all(&dir).unwrap();
     assert!(agentwire_conformance::run("gcx1", &dir).is_err());
+    assert!(agentwire_conformance::run("gateway", &dir).is_err());
     assert!(agentwire_conformance::run("nope", &dir).is_err());
 }
 

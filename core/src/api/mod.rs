@@ -12,11 +12,13 @@ use crate::json::{self, Map, Number, Value, WriteOptions};
 use crate::{Error, ErrorKind, Result};
 
 mod events;
+mod gateway;
 mod gcx;
 mod graph;
 #[cfg(feature = "tokens")]
 mod tokens;
 
+pub use gateway::*;
 pub use gcx::*;
 pub use graph::*;
 #[cfg(feature = "tokens")]

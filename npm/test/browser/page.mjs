@@ -1,6 +1,8 @@
 // Runs every suite through the package's browser entry (wasm, web target): GCX1 (with the
-// scope files), GCF v1.1, GCB1, and, after loading `agentwire/tokens` separately, token counts.
+// scope files), GCF v1.1, GCB1, and, after loading `agentwire/tokens` and `agentwire/schema`
+// separately, token counts and the gateway contracts.
 import * as agentwire from 'agentwire';
+import * as schema from 'agentwire/schema';
 import { loadSuiteFiles, runSuite, summary } from '/scripts/conformance-lib.mjs';
 
 const status = document.querySelector('#status');
@@ -23,6 +25,9 @@ try {
   suites.gcb1 = runSuite(agentwire, 'gcb1', await loadSuite('gcb1', 'gcb1'));
   await agentwire.tokens.load('cl100k_base');
   suites.tokens = runSuite(agentwire, 'tokens', await loadSuite('tokens', 'gateway'));
+  // The gateway counts with the cl100k module loaded above and validates with agentwire/schema.
+  await Promise.all([schema.load(), agentwire.gateway.load()]);
+  suites.gateway = runSuite(agentwire, 'gateway', await loadSuite('gateway', 'gateway'), { validator: schema.validator });
   status.textContent = `backend ${agentwire.backend} · ${Object.entries(suites)
     .map(([name, report]) => `${name} ${summary(report)}`)
     .join(' · ')}`;

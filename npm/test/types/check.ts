@@ -9,10 +9,16 @@ import {
   errorCodes,
   gcb,
   gcf,
+  gateway,
   gcx,
   init,
   tokens,
+  type CardReport,
+  type ChoiceCard,
   type DecodeItem,
+  type GatewayErrorBody,
+  type MetaToolReply,
+  type ToolIdParts,
   type DecodedGraphPayload,
   type GraphPayload,
   type Section,
@@ -23,6 +29,8 @@ import * as wasmEntry from 'agentwire/wasm';
 import type * as NativeRaw from '../../native/binding';
 import type * as WasmRaw from '../../wasm/nodejs/agentwire_wasm';
 import type * as WebRaw from '../../wasm/web/agentwire_wasm';
+import type * as WasmGatewayRaw from '../../wasm/gateway/nodejs/agentwire_wasm_gateway';
+import type * as WebGatewayRaw from '../../wasm/gateway/web/agentwire_wasm_gateway';
 
 /** What lib/api.js calls on a raw backend. */
 interface RawBackend {
@@ -69,9 +77,45 @@ interface RawBackend {
   };
 }
 
-/** The addon also counts tokens (the default wasm module does not). */
-interface NativeOnly {
+/** Gateway functions both builds export with the same signature. */
+interface RawGatewayCommon {
+  gatewayToolIdDerivation(tool: string, options: string): string;
+  gatewayToolId(tool: string, options: string): string;
+  gatewayParseToolId(value: string): string;
+  gatewayFormatToolId(parts: string): string;
+  gatewayParsePath(value: string): string;
+}
+
+/** The addon also counts tokens (the default wasm module does not), and measures cards itself. */
+interface NativeOnly extends RawGatewayCommon {
   tokensCount(text: string, encoding: string): number;
+  gatewayCard(item: string, options: string): string;
+  gatewayTruncate(text: string, budget: number): string;
+  gatewayBrowseCards(items: string, options: string): string;
+  GatewaySession: new (options: string) => {
+    register(toolDefs: string, options: string): string;
+    browseRanked(ranked: string, options: string): string;
+    dispatch(metaTool: string, args: string, ranked: string): string;
+    seen(): string;
+    reset(): void;
+  };
+}
+
+type Count = (text: string) => number;
+type Validate = (schema: string, args: string) => string;
+
+/** The gateway wasm module takes the token counter and the schema validator as functions. */
+interface WasmGateway extends RawGatewayCommon {
+  gatewayCard(item: string, options: string, count: Count): string;
+  gatewayTruncate(text: string, budget: number, count: Count): string;
+  gatewayBrowseCards(items: string, options: string, count: Count): string;
+  GatewaySession: new (options: string) => {
+    register(toolDefs: string, options: string): string;
+    browseRanked(ranked: string, options: string, count: Count): string;
+    dispatch(metaTool: string, args: string, ranked: string, count: Count, validate?: Validate | null): string;
+    seen(): string;
+    reset(): void;
+  };
 }
 
 declare const nativeRaw: typeof NativeRaw;
@@ -80,9 +124,14 @@ declare const webRaw: typeof WebRaw;
 export const fromNative: RawBackend & NativeOnly = nativeRaw;
 export const fromWasm: RawBackend = wasmRaw;
 export const fromWeb: RawBackend = webRaw;
+declare const wasmGatewayRaw: typeof WasmGatewayRaw;
+declare const webGatewayRaw: typeof WebGatewayRaw;
+export const fromWasmGateway: WasmGateway = wasmGatewayRaw;
+export const fromWebGateway: WasmGateway = webGatewayRaw;
 
 export async function usage(): Promise<void> {
   await init();
+  await gateway.load();
   const payload: string = gcx.encode(
     [{ tool: 'search_symbols', fields: ['id', 'line'], meta: { total: '1' }, rows: [['a.go::Foo', 10n], { id: 'b', line: { int: '3' } }] }],
     { lossless: true },
@@ -142,6 +191,20 @@ export async function usage(): Promise<void> {
   const viaCodec: string | Uint8Array = codecs.encode('gcf', graph);
   void [tool, version, cell, generic, text, b, w, codes, viaLayout, repo, code, constant, format, counted];
   void [signature, blast, sessionText, back, viaCodec];
+
+  const toolId: string = gateway.toolId({ name: 'gh.create_issue', description: 'Create.' }).tool_id;
+  const parts: ToolIdParts = gateway.parseToolId(toolId);
+  const cardReport: CardReport = gateway.card({ id: toolId, tags: ['mcp'] }, { score: 0.5 });
+  const wire: string = cardReport.wire_json;
+  const browser = new gateway.BrowseSession({ cacheStable: true, topK: 5, router: () => [{ id: toolId, score: 1 }] });
+  const reply: MetaToolReply = browser.browse({ path: '/' });
+  const cards: ChoiceCard[] = reply.isError ? [] : reply.kind === 'cards' ? reply.result : [];
+  const errorBody: GatewayErrorBody | null = reply.isError ? reply.body : null;
+  void [parts, wire, cards, errorBody];
+  // @ts-expect-error card kinds are a closed set
+  gateway.card({ id: 'x', kind: 'robot' });
+  // @ts-expect-error onInvalid is skip or raise
+  browser.register([], { onInvalid: 'ignore' });
 
   // @ts-expect-error lossless is a boolean
   gcx.encode([], { lossless: 'yes' });

@@ -1,0 +1,25 @@
+//! The gateway contracts of contextweaver 0.18.1: stable tool ids, ChoiceCards with token
+//! budgets, browse paths, cache-stable browsing and meta-tool dispatch.
+//!
+//! Where the Python reference is accidental (`python_quirks.json`), the port takes the fix the
+//! vectors suggest: full-string grammar anchoring, typed errors instead of escaped exceptions.
+
+pub mod card;
+pub mod item;
+pub mod path;
+pub mod pytext;
+pub mod reply;
+pub mod runtime;
+pub mod schema;
+pub mod tool_id;
+
+pub use card::{CardBudget, ChoiceCard, Safety};
+pub use item::{Item, Kind};
+pub use tool_id::{format_tool_id, parse_tool_id, ToolIdParts};
+
+use crate::json::{Number, Value};
+
+/// A float as a JSON value (scores and cost hints are floats on the wire).
+fn float_value(v: f64) -> Value {
+    Value::Number(Number::from_f64(v))
+}

@@ -1,0 +1,2 @@
+// CommonJS `agentwire/schema`.
+module.exports = require('./schema-node.js');
