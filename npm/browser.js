@@ -4,6 +4,7 @@
 import initWasm, * as raw from './wasm/web/agentwire_wasm.js';
 import { createApi } from './lib/api.js';
 import { argumentError } from './lib/errors.js';
+import { browserEventsBackend } from './lib/events-browser.js';
 import { browserGatewayBackend } from './lib/gateway-browser.js';
 import { browserTokenBackend } from './lib/tokens-browser.js';
 
@@ -24,9 +25,9 @@ const api = createApi({
     return raw;
   },
   name: 'wasm',
-}, browserTokenBackend, browserGatewayBackend);
+}, browserTokenBackend, { gateway: browserGatewayBackend, events: browserEventsBackend });
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, gcf, gcb, codecs, tokens, gateway, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, gateway, events, errorCodes, coreVersion } = api;
 export const backend = 'wasm';
 export const nativeLoadError = null;

@@ -494,6 +494,79 @@ export declare const gateway: {
   readonly BrowseSession: typeof BrowseSession;
 };
 
+/** One problem in an event stream (`line` is null at end of input). */
+export interface EventDiagnostic {
+  line: number | null;
+  code:
+    | 'invalid_json' | 'not_object' | 'missing_type' | 'bad_field_type' | 'missing_field' | 'unknown_type'
+    | 'unknown_item' | 'item_closed' | 'duplicate_item' | 'done_before_added' | 'item_mismatch'
+    | 'arguments_mismatch' | 'duplicate_done' | 'event_after_terminal' | 'item_not_done' | 'missing_terminal';
+  severity: 'error' | 'warning';
+  field?: string;
+  item_id?: string;
+  message: string;
+}
+
+/** A wire event: a JSON object with a string `type` (unknown members are kept). */
+export type WireEvent = { type: string; [member: string]: unknown };
+
+export interface EventStreamResult {
+  status: 'completed' | 'failed' | 'incomplete' | null;
+  text: string;
+  function_calls: Array<{ id: string; call_id: string; name: string; arguments: string }>;
+  usage: { input_tokens: number; output_tokens: number; cached_tokens: number; total_tokens: number } | null;
+  errors: Array<{ message: string; code: string | null }>;
+}
+
+export interface EventStreamVerdict {
+  valid: boolean;
+  result: EventStreamResult;
+  diagnostics: EventDiagnostic[];
+}
+
+export type DecodedEventItem =
+  | { kind: 'event'; line: number; event: WireEvent }
+  | { kind: 'diagnostic'; diagnostic: EventDiagnostic };
+
+/** Parses a JSONL event stream pushed in chunks (text or bytes, split anywhere). */
+export declare class EventStreamDecoder {
+  constructor(options?: { maxLineBytes?: number });
+  push(chunk: string | Uint8Array | ArrayBuffer): DecodedEventItem[];
+  finish(): EventStreamVerdict & { items: DecodedEventItem[] };
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** The JSONL event protocol of `godex exec --json` (a Responses-API subset). */
+export declare const events: {
+  /** Browsers: fetch the events wasm module first (Node: resolves at once). */
+  load(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+  parse(input: string | Uint8Array | ArrayBuffer, options?: { maxLineBytes?: number }): EventStreamVerdict & {
+    events: Array<{ line: number; event: WireEvent }>;
+  };
+  createDecoder(options?: { maxLineBytes?: number }): EventStreamDecoder;
+  readonly EventStreamDecoder: typeof EventStreamDecoder;
+  transformStream(options?: { maxLineBytes?: number }): TransformStream<
+    string | Uint8Array | ArrayBuffer,
+    DecodedEventItem | ({ kind: 'end' } & EventStreamVerdict)
+  >;
+  accumulate(events: WireEvent[]): EventStreamVerdict;
+  serialize(events: WireEvent[], options?: { form?: 'godex' | 'spec' }): string;
+  mock(mode?: 'echo' | 'text' | 'tool-call' | 'tool-loop' | string, options?: { echoText?: string }): string;
+  fromSse(sse: string): EventStreamVerdict & {
+    frames: Array<{ line: number; data: WireEvent }>;
+    framing_diagnostics: EventDiagnostic[];
+    converted: WireEvent[];
+  };
+  parseToolSpec(spec: string): { kind: 'web_search'; tool: { type: 'web_search'; external_web_access: true } } | { kind: 'function'; name: string; path: string };
+  functionTool(name: string, schemaText: string): { type: 'function'; name: string; parameters: Record<string, unknown> };
+  followUp(input: {
+    context?: unknown[];
+    calls: Array<{ call_id: string; name: string; arguments: string }>;
+    outputs: Record<string, string>;
+  }): Array<Record<string, unknown>>;
+};
+
 /** Every stable error code the core can report. */
 export declare function errorCodes(): string[];
 

@@ -8,7 +8,6 @@
 use agentwire::api;
 use wasm_bindgen::prelude::*;
 
-pub mod events;
 pub mod gcx;
 pub mod graph;
 

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use agentwire::Error;
 use clap::{Parser, Subcommand};
 
+mod events;
 mod gateway;
 mod gcx;
 mod graph;
@@ -31,6 +32,9 @@ enum Command {
     /// GCF v1.1 graph text: encode, decode, encode-delta.
     #[command(subcommand)]
     Gcf(graph::GcfCommand),
+    /// The `godex exec --json` event protocol: validate, accumulate, mock, from-sse, tool.
+    #[command(subcommand)]
+    Events(events::EventsCommand),
     /// Gateway contracts: tool ids, ChoiceCards, truncation, browse paths.
     #[command(subcommand)]
     Gateway(gateway::GatewayCommand),
@@ -72,6 +76,7 @@ fn main() -> ExitCode {
         Command::Gcf(command) => graph::run_gcf(command),
         Command::Gcb(command) => graph::run_gcb(command),
         Command::Gateway(command) => gateway::run(command),
+        Command::Events(command) => events::run(command),
         Command::Convert(args) => graph::convert(&args),
         Command::Codecs => graph::list_codecs(),
         Command::Conformance { suite, dir } => conformance(&suite, &dir),

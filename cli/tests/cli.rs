@@ -263,3 +263,45 @@ fn gateway_path_browses_a_catalog_file() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains(r#""error": "PATH_NOT_FOUND""#));
 }
+
+#[test]
+fn events_conformance_and_commands() {
+    let out = agentwire(&["conformance", "events", &fixtures("events")], b"");
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stdout), "56 passed, 0 failed\n");
+
+    let stream = format!("{}/streams/lifecycle_violations.jsonl", fixtures("events"));
+    let out = agentwire(&["events", "validate", &stream], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).starts_with("line 2: duplicate_item (error): "),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stdout).ends_with("invalid\n"));
+
+    let mock = agentwire(&["events", "mock", "--mode", " Tool-Loop "], b"");
+    let out = agentwire(&["events", "accumulate"], &mock.stdout);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains(r#""text":"mock tool result: ok""#),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let out = agentwire(&["events", "mock"], b"hello");
+    assert!(text(&out.stdout).contains(r#"{"delta":"hello","type":"response.output_text.delta"}"#));
+
+    let sse =
+        b"data: {\"type\":\"response.output_text.delta\",\"delta\":\"hi\"}\n\ndata: [DONE]\n\n";
+    let out = agentwire(&["events", "from-sse"], sse);
+    assert_eq!(
+        text(&out.stdout),
+        "{\"delta\":\"hi\",\"type\":\"response.output_text.delta\"}\n"
+    );
+
+    let out = agentwire(&["events", "tool", "add"], b"");
+    assert!(
+        text(&out.stderr).starts_with("error[EVENTS_INVALID_TOOL_SPEC]: invalid --tool \"add\"")
+    );
+}

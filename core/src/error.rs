@@ -86,6 +86,8 @@ pub enum Format {
     Gcb,
     /// Gateway contracts (tool ids, cards, paths).
     Gateway,
+    /// The Responses-API event protocol (tool specs, follow-ups).
+    Events,
     /// JSON text or the JSON value model.
     Json,
     /// Arguments passed to an API (shape or type errors).
@@ -100,6 +102,7 @@ impl Format {
             Format::Gcf => "gcf",
             Format::Gcb => "gcb",
             Format::Gateway => "gateway",
+            Format::Events => "events",
             Format::Json => "json",
             Format::Api => "api",
         }
@@ -225,8 +228,14 @@ error_kinds! {
     PathSegmentGrammar => "PATH_SEGMENT_GRAMMAR", Gateway;
     /// A tool's JSON Schema is itself invalid.
     SchemaInvalid => "SCHEMA_INVALID", Gateway;
-    // ---- events: kinds of the Responses-API event protocol go here (events work) ----
-    // ---- end of events kinds ----
+    /// Events: a `--tool` value is neither `web_search` nor `name:json=path` (godex's message).
+    EventsInvalidToolSpec => "EVENTS_INVALID_TOOL_SPEC", Events;
+    /// Events: a tool schema text is not exactly one JSON value.
+    EventsSchemaInvalidJson => "EVENTS_SCHEMA_INVALID_JSON", Events;
+    /// Events: a tool schema is JSON but not an object.
+    EventsSchemaNotObject => "EVENTS_SCHEMA_NOT_OBJECT", Events;
+    /// Events: a follow-up has no output for one of its function calls.
+    EventsMissingOutput => "EVENTS_MISSING_OUTPUT", Events;
     /// Input bytes are not valid UTF-8.
     InvalidUtf8 => "INVALID_UTF8", Json;
     /// JSON text is malformed.

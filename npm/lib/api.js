@@ -3,6 +3,7 @@
 // converts arguments to text, makes one call, and parses the JSON result.
 
 import { makeBoundary } from './call.js';
+import { makeEvents } from './events.js';
 import { makeGateway } from './gateway.js';
 import { makeGcx } from './gcx.js';
 import { makeGraph } from './graph.js';
@@ -13,10 +14,13 @@ import { makeTokens } from './tokens.js';
  *   (or throws an AgentwireError when it is not ready).
  * @param {{ count: (text: string, encoding: string) => number, load: (encoding: string) => unknown }}
  *   tokenBackend  exact token counts (the addon, or the per-encoding wasm modules)
- * @param {{ raw: () => any, load: (input?: unknown) => unknown }} [gatewayBackend]  the gateway
- *   functions: the addon itself, or the separately loaded gateway wasm module
+ * @param {{ gateway?: AreaBackend, events?: AreaBackend }} [areas]  where the gateway and events
+ *   functions live: the addon itself, or their separately loaded wasm modules
+ * @typedef {{ raw: () => any, load: (input?: unknown) => unknown }} AreaBackend
  */
-export function createApi(backend, tokenBackend, gatewayBackend = { raw: backend.raw, load: () => undefined }) {
+export function createApi(backend, tokenBackend, areas = {}) {
+  const same = { raw: backend.raw, load: () => undefined };
+  const { gateway = same, events = same } = areas;
   const boundary = makeBoundary(backend);
   const { call } = boundary;
   const { gcf, gcb, codecs } = makeGraph(boundary);
@@ -27,7 +31,8 @@ export function createApi(backend, tokenBackend, gatewayBackend = { raw: backend
     gcb,
     codecs,
     tokens,
-    gateway: makeGateway(makeBoundary(gatewayBackend), { native: backend.name === 'native', tokens, load: gatewayBackend.load }),
+    gateway: makeGateway(makeBoundary(gateway), { native: backend.name === 'native', tokens, load: gateway.load }),
+    events: makeEvents(makeBoundary(events), { load: events.load }),
     /** Every stable error code the core can report. */
     errorCodes: () => JSON.parse(call((raw) => raw.errorCodes())),
     /** Version of the Rust core behind this backend. */

@@ -39,6 +39,17 @@ export function makeBoundary(backend) {
   return { call, text, optionsText, bytes, toJsonText };
 }
 
+/** A module loader as a promise that rejects with an AgentwireError (never throws). */
+export function asyncLoad(load) {
+  return (input = undefined) => {
+    try {
+      return Promise.resolve(load(input)).then(() => undefined);
+    } catch (e) {
+      return Promise.reject(toAgentwireError(e));
+    }
+  };
+}
+
 export function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';

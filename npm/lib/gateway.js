@@ -4,6 +4,7 @@
 // gateway.load()` in browsers) and takes both as functions: `counter` defaults to agentwire's
 // cl100k tokens (`await tokens.load()` in browsers), `validator` comes from `agentwire/schema`.
 
+import { asyncLoad } from './call.js';
 import { argumentError, toAgentwireError } from './errors.js';
 
 /**
@@ -116,13 +117,7 @@ export function makeGateway({ call, text, optionsText, toJsonText }, { native, t
 
   return Object.freeze({
     /** Browsers: fetch the gateway wasm module first (`input` as for init()); Node resolves at once. */
-    load(input = undefined) {
-      try {
-        return Promise.resolve(load(input)).then(() => undefined);
-      } catch (e) {
-        return Promise.reject(toAgentwireError(e));
-      }
-    },
+    load: asyncLoad(load),
     /** An MCP tool's canonical id with its derivation and catalog item. `{serverName}`. */
     toolId(tool, options) {
       const t = toJsonText(tool, 'tool');

@@ -76,12 +76,12 @@ export function nodeTokenBackend(loaded) {
 }
 
 /**
- * The gateway functions in Node: the addon's, or the gateway wasm module (loaded on first use)
- * when the wasm build is in use.
+ * An area with its own wasm module (gateway, events) in Node: the addon when it is in use,
+ * else the area's module (nodejs target), loaded on first use.
  */
-export function nodeGatewayBackend(loaded) {
+export function nodeAreaBackend(loaded, area) {
   if (loaded.name === 'native') return { raw: () => loaded.raw, load: () => undefined };
   let module = null;
-  const raw = () => (module ??= require('../wasm/gateway/nodejs/agentwire_wasm_gateway.js'));
+  const raw = () => (module ??= require(`../wasm/${area}/nodejs/agentwire_wasm_${area}.js`));
   return { raw, load: () => void raw() };
 }

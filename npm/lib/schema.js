@@ -2,6 +2,7 @@
 // wasm module (loaded only by pages that validate). `validator` is the function a wasm
 // gateway.BrowseSession takes.
 
+import { asyncLoad } from './call.js';
 import { toAgentwireError } from './errors.js';
 import { toJsonText } from './json-text.js';
 
@@ -16,13 +17,7 @@ export function makeSchema(backend) {
   };
   return Object.freeze({
     /** Browsers: fetch the module first (`input` as for init()); Node resolves at once. */
-    load(input = undefined) {
-      try {
-        return Promise.resolve(backend.load(input)).then(() => undefined);
-      } catch (e) {
-        return Promise.reject(toAgentwireError(e));
-      }
-    },
+    load: asyncLoad(backend.load),
     /** `{valid: true}`, `{valid: false, message, path}` or `{valid: false, schemaInvalid}`. */
     check(schema, args) {
       return JSON.parse(run(toJsonText(schema, 'schema'), toJsonText(args, 'args')));

@@ -27,3 +27,18 @@ export function deepEqual(a, b) {
 export function same(what, expected, got) {
   if (!deepEqual(expected, got)) fail(`${what}: expected ${show(expected)}, got ${show(got)}`);
 }
+
+/** A report and `record(id, check)`: a passing check counts, a Mismatch is a failure, any
+ * other exception a crash with its stack. */
+export function newReport() {
+  const report = { passed: 0, failures: [], notes: [] };
+  const record = (id, check) => {
+    try {
+      check();
+      report.passed += 1;
+    } catch (e) {
+      report.failures.push({ id, message: e instanceof Mismatch ? e.message : `threw ${e?.code ?? ''} ${e?.stack ?? e}` });
+    }
+  };
+  return { report, record };
+}

@@ -1,7 +1,7 @@
 // The gateway suite of the JS fixture runner: the same checks as tests/src/gateway.rs, through
 // the public `gateway` API. Browser-safe.
 
-import { Mismatch, fail, same, show } from './conformance-check.mjs';
+import { Mismatch, fail, newReport, same, show } from './conformance-check.mjs';
 
 /** The golden files, in run order (python_quirks.json is not golden). */
 export const GATEWAY_FILES = [
@@ -209,7 +209,7 @@ function makeChecks(api, files, { validator }) {
  * JSON Schema validator for wasm sessions (agentwire/schema); the native addon has its own.
  */
 export function runGatewaySuite(api, files, options = {}) {
-  const report = { passed: 0, failures: [], notes: [] };
+  const { report, record } = newReport();
   const checks = makeChecks(api, files, options);
   const present = GATEWAY_FILES.filter((name) => files[name]);
   if (present.length === 0) throw new Error('no gateway vector file found');
@@ -217,15 +217,7 @@ export function runGatewaySuite(api, files, options = {}) {
     const { cases, count } = files[name];
     if (!Array.isArray(cases)) throw new Error(`${name}: no "cases" array`);
     if (typeof count === 'number' && count !== cases.length) throw new Error(`${name}: declares count ${count} but holds ${cases.length} cases`);
-    for (const c of cases) {
-      const id = `gateway/${name}::${c.id}`;
-      try {
-        checks[name](c);
-        report.passed += 1;
-      } catch (e) {
-        report.failures.push({ id, message: e instanceof Mismatch ? e.message : `threw ${e?.code ?? ''} ${e?.stack ?? e}` });
-      }
-    }
+    for (const c of cases) record(`gateway/${name}::${c.id}`, () => checks[name](c));
   }
   if (files['python_quirks.json']) report.notes.push('python_quirks.json: not golden (documented deviations), not counted');
   return report;

@@ -1,7 +1,8 @@
 // The JS fixture runner: the same checks as the Rust runner (tests/src), through the public
 // npm API. Browser-safe (no Node imports): callers hand it parsed fixture files.
 
-import { Mismatch, deepEqual, fail, same, sameText, show } from './conformance-check.mjs';
+import { Mismatch, deepEqual, fail, newReport, same, sameText, show } from './conformance-check.mjs';
+import { EVENTS_FILES, runEventsSuite } from './conformance-events.mjs';
 import { GATEWAY_FILES, runGatewaySuite } from './conformance-gateway.mjs';
 
 /** Vector files of each suite with fixed names, in run order. */
@@ -11,6 +12,7 @@ export const SUITE_FILES = {
   'gcf-v1.1': [],
   gcb1: [],
   gateway: [...GATEWAY_FILES, 'python_quirks.json'],
+  events: EVENTS_FILES,
 };
 
 /** Sub-directories whose files a suite runs: directory → file extension. */
@@ -20,24 +22,28 @@ const SUITE_DIRECTORIES = {
   'gcf-v1.1': { encode: '.json', decode: '.json', session: '.json', delta: '.json', errors: '.json', generic: '.json' },
   gcb1: { vectors: '.json' },
   gateway: {},
+  events: { streams: ['.jsonl', '.json'], sse: ['.sse', '.json'] },
 };
 
 /**
  * Loads a suite's files from a directory, whatever the storage: `listDir(relDir)` lists names
- * (an empty list when absent) and `readText(relPath)` reads a file. Returns relative path →
- * parsed JSON (or text for non-JSON files).
+ * (an empty list when absent), `readText(relPath)` reads a file as text and `readBytes(relPath)`
+ * as bytes (for `.jsonl` streams, which may hold invalid UTF-8 on purpose). Returns relative
+ * path → parsed JSON, bytes for `.jsonl`, or text.
  */
-export async function loadSuiteFiles(suite, listDir, readText) {
+export async function loadSuiteFiles(suite, listDir, readText, readBytes = async (rel) => new TextEncoder().encode(await readText(rel))) {
   if (!(suite in SUITE_FILES)) throw new Error(`unknown suite ${JSON.stringify(suite)} (known: ${Object.keys(SUITE_FILES).join(', ')})`);
   const files = {};
   const rootNames = new Set(await listDir(''));
   for (const name of SUITE_FILES[suite]) {
     if (rootNames.has(name)) files[name] = JSON.parse(await readText(name));
   }
-  for (const [dir, extension] of Object.entries(SUITE_DIRECTORIES[suite])) {
-    for (const name of (await listDir(dir)).filter((n) => n.endsWith(extension)).sort()) {
-      const text = await readText(`${dir}/${name}`);
-      files[`${dir}/${name}`] = extension === '.json' ? JSON.parse(text) : text;
+  for (const [dir, extensions] of Object.entries(SUITE_DIRECTORIES[suite])) {
+    for (const name of (await listDir(dir)).filter((n) => [].concat(extensions).some((e) => n.endsWith(e))).sort()) {
+      const path = `${dir}/${name}`;
+      if (name.endsWith('.jsonl')) files[path] = new Uint8Array(await readBytes(path));
+      else if (name.endsWith('.json')) files[path] = JSON.parse(await readText(path));
+      else files[path] = await readText(path);
     }
   }
   return files;
@@ -380,15 +386,8 @@ const CHECKS = {
 export function runSuite(api, suite, files, options = {}) {
   if (!(suite in SUITE_FILES)) throw new Error(`unknown suite ${show(suite)} (known: ${Object.keys(SUITE_FILES).join(', ')})`);
   if (suite === 'gateway') return runGatewaySuite(api, files, options);
-  const report = { passed: 0, failures: [], notes: [] };
-  const record = (id, check) => {
-    try {
-      check();
-      report.passed += 1;
-    } catch (e) {
-      report.failures.push({ id, message: e instanceof Mismatch ? e.message : `threw ${e?.code ?? ''} ${e?.stack ?? e}` });
-    }
-  };
+  if (suite === 'events') return runEventsSuite(api, files);
+  const { report, record } = newReport();
   const keys = Object.keys(files);
   if (keys.length === 0) throw new Error(`no ${suite} vector file found`);
   for (const name of SUITE_FILES[suite].filter((n) => files[n])) {

@@ -29,7 +29,7 @@ const listDir = (rel) => {
 };
 let files;
 try {
-  files = await loadSuiteFiles(suite, listDir, (rel) => readFileSync(join(root, rel), 'utf8'));
+  files = await loadSuiteFiles(suite, listDir, (rel) => readFileSync(join(root, rel), 'utf8'), (rel) => readFileSync(join(root, rel)));
 } catch (e) {
   console.error(`error: ${e.message}`);
   process.exit(2);

@@ -38,7 +38,7 @@ function serve() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-test('every suite passes in headless Chromium (gcx1, gcf-v1.1, gcb1, tokens, gateway)', { timeout: 120_000 }, async () => {
+test('every suite passes in headless Chromium (gcx1, gcf-v1.1, gcb1, tokens, gateway, events)', { timeout: 120_000 }, async () => {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM} (make test installs Debian's chromium)`);
   const { chromium } = await import('playwright-core');
   const server = await serve();
@@ -76,7 +76,7 @@ test('every suite passes in headless Chromium (gcx1, gcf-v1.1, gcb1, tokens, gat
     mkdirSync(outDir, { recursive: true });
     await page.screenshot({ path: join(outDir, 'browser-suites.png') });
     assert.equal(result.error, undefined);
-    for (const [suite, expected] of [['gcx1', 169], ['gcf-v1.1', 37], ['gcb1', 20], ['tokens', 36], ['gateway', 362]]) {
+    for (const [suite, expected] of [['gcx1', 169], ['gcf-v1.1', 37], ['gcb1', 20], ['tokens', 36], ['gateway', 362], ['events', 56]]) {
       const report = result.suites[suite];
       console.log(`${suite} browser: ${report.passed} passed, ${report.failures.length} failed`);
       assert.deepEqual(report.failures, [], suite);

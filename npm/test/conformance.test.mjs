@@ -45,6 +45,15 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
     counts[runtime] = { ...counts[runtime], gateway: report.passed };
   });
 
+  test(`events vectors, each stream in random chunkings too (${runtime})`, async () => {
+    const report = runSuite(api, 'events', await loadSuite('events'));
+    console.log(`events ${runtime}: ${summary(report)}`);
+    for (const f of report.failures) console.log(`FAIL ${f.id}: ${f.message}`);
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.passed, 56);
+    counts[runtime] = { ...counts[runtime], events: report.passed };
+  });
+
   test(`GCB1 vectors (${runtime})`, async () => {
     const report = runSuite(api, 'gcb1', await loadSuite('gcb1'));
     console.log(`gcb1 ${runtime}: ${summary(report)}`);

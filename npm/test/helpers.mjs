@@ -11,7 +11,7 @@ export const fixturesDir = join(packageDir, '..', 'tests', 'fixtures');
 export function loadSuite(suite, dir = suite) {
   const root = join(fixturesDir, dir);
   const listDir = (rel) => (existsSync(join(root, rel)) ? readdirSync(join(root, rel)) : []);
-  return loadSuiteFiles(suite, listDir, (rel) => readFileSync(join(root, rel), 'utf8'));
+  return loadSuiteFiles(suite, listDir, (rel) => readFileSync(join(root, rel), 'utf8'), (rel) => readFileSync(join(root, rel)));
 }
 
 /** The native and wasm builds through the public entries ('agentwire' and 'agentwire/wasm'). */

@@ -70,18 +70,22 @@ test('the raw builds export the same functions and classes', () => {
   const rawNative = require(join(packageDir, 'native', readNativeName()));
   const rawWasm = require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js'));
   const rawGateway = require(join(packageDir, 'wasm', 'gateway', 'nodejs', 'agentwire_wasm_gateway.js'));
-  // Token counting and the gateway live in the addon, and in separately loaded wasm modules
-  // (agentwire/tokens, gateway.load()) so the default one stays small.
+  const rawEvents = require(join(packageDir, 'wasm', 'events', 'nodejs', 'agentwire_wasm_events.js'));
+  // Token counting, the gateway and events live in the addon, and in separately loaded wasm
+  // modules (agentwire/tokens, gateway.load(), events.load()) so the default one stays small.
   const isGateway = (k) => k.startsWith('gateway') || k === 'GatewaySession';
+  const isEvents = (k) => k.startsWith('events') || k === 'EventsDecoder';
   const api = (m, keep = () => true) => Object.keys(m).filter((k) => !k.startsWith('__') && keep(k)).sort();
-  assert.deepEqual(api(rawWasm), api(rawNative, (k) => k !== 'tokensCount' && !isGateway(k)));
+  assert.deepEqual(api(rawWasm), api(rawNative, (k) => k !== 'tokensCount' && !isGateway(k) && !isEvents(k)));
   assert.deepEqual(api(rawGateway, (k) => k !== 'version'), api(rawNative, isGateway));
+  assert.deepEqual(api(rawEvents, (k) => k !== 'version'), api(rawNative, isEvents));
   assert.equal(typeof rawNative.tokensCount, 'function');
   const methods = (c) => Object.getOwnPropertyNames(c.prototype).filter((k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__')).sort();
   for (const cls of ['GcxEncoder', 'GcxDecoder', 'GcfSession']) {
     assert.deepEqual(methods(rawWasm[cls]), methods(rawNative[cls]), cls);
   }
   assert.deepEqual(methods(rawGateway.GatewaySession), methods(rawNative.GatewaySession));
+  assert.deepEqual(methods(rawEvents.EventsDecoder), methods(rawNative.EventsDecoder));
 });
 
 test('browser entry: API refuses before init(), works after init(bytes)', async () => {

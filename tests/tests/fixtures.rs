@@ -36,11 +36,19 @@ fn gateway_golden_vectors() {
 }
 
 #[test]
+fn events_vectors() {
+    // 35 streams and SSE files (each stream also in 10 chunkings), 14 tool specs, 5 mock runs,
+    // 2 follow-ups.
+    run_bundled("events", "events", 56);
+}
+
+#[test]
 fn empty_directory_is_an_error_not_a_pass() {
     let dir = std::env::temp_dir().join("agentwire-empty-fixture-dir");
     std::fs::create_dir_all(&dir).unwrap();
     assert!(agentwire_conformance::run("gcx1", &dir).is_err());
     assert!(agentwire_conformance::run("gateway", &dir).is_err());
+    assert!(agentwire_conformance::run("events", &dir).is_err());
     assert!(agentwire_conformance::run("nope", &dir).is_err());
 }
 

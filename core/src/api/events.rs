@@ -1,1 +1,272 @@
-//! Events over JSON text (in progress).
+//! The Responses-API event protocol over JSON text.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{options_value, to_json};
+use crate::events::accumulate::{accumulate, diagnostics_value, FunctionCall, Summary};
+use crate::events::decode::{DecodedItem, StreamDecoder, DEFAULT_MAX_LINE_BYTES};
+use crate::events::followup::follow_up_input;
+use crate::events::mock::{mock_events, MockMode};
+use crate::events::serialize::{write_event, Form};
+use crate::events::sse::from_sse;
+use crate::events::toolspec::{function_tool, parse_tool_spec, web_search_tool, ToolSpec};
+use crate::json::{self, Map, Number, Value};
+use crate::{Error, ErrorKind, Result};
+
+fn max_line_bytes(options: &Value) -> Result<usize> {
+    match options.get("maxLineBytes") {
+        None | Some(Value::Null) => Ok(DEFAULT_MAX_LINE_BYTES),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .filter(|&v| v > 0)
+            .map(|v| v as usize)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidArgument,
+                    "options.maxLineBytes must be a positive integer",
+                )
+            }),
+        Some(_) => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            "options.maxLineBytes must be a positive integer",
+        )),
+    }
+}
+
+fn item_value(item: &DecodedItem) -> Value {
+    let mut map = Map::new();
+    match item {
+        DecodedItem::Event { line, event } => {
+            map.insert("kind".into(), "event".into());
+            map.insert("line".into(), Value::Number(Number::from_u64(*line)));
+            map.insert("event".into(), event.to_value());
+        }
+        DecodedItem::Diagnostic(d) => {
+            map.insert("kind".into(), "diagnostic".into());
+            map.insert("diagnostic".into(), d.to_value());
+        }
+    }
+    Value::Object(map)
+}
+
+fn items_json(items: &[DecodedItem]) -> Result<String> {
+    to_json(&Value::Array(items.iter().map(item_value).collect()))
+}
+
+/// An incremental JSONL event decoder over JSON text: push bytes, get `[{kind: "event", line,
+/// event} | {kind: "diagnostic", diagnostic}]` as lines complete; finish for the verdict.
+#[derive(Debug, Default)]
+pub struct EventsDecoder {
+    decoder: StreamDecoder,
+    diagnostics: Vec<crate::events::Diagnostic>,
+}
+
+impl EventsDecoder {
+    /// Options: `{"maxLineBytes": 16777216}`.
+    pub fn new(options_json: &str) -> Result<EventsDecoder> {
+        let options = options_value(options_json)?;
+        Ok(EventsDecoder {
+            decoder: StreamDecoder::new(max_line_bytes(&options)?),
+            diagnostics: Vec::new(),
+        })
+    }
+
+    /// Feeds bytes; returns the items the completed lines produced (JSON array).
+    pub fn push(&mut self, chunk: &[u8]) -> Result<String> {
+        let mut items = Vec::new();
+        self.decoder.push(chunk, &mut items);
+        self.keep(&items);
+        items_json(&items)
+    }
+
+    /// End of input: `{"items": [...], "valid", "result", "diagnostics"}` where `diagnostics`
+    /// holds every diagnostic of the stream.
+    pub fn finish(&mut self) -> Result<String> {
+        let mut items = Vec::new();
+        let summary = self.decoder.finish(&mut items);
+        self.keep(&items);
+        let mut map = Map::new();
+        map.insert(
+            "items".into(),
+            Value::Array(items.iter().map(item_value).collect()),
+        );
+        map.insert("valid".into(), Value::Bool(summary.valid));
+        map.insert("result".into(), summary.result.to_value());
+        map.insert("diagnostics".into(), diagnostics_value(&self.diagnostics));
+        to_json(&Value::Object(map))
+    }
+
+    fn keep(&mut self, items: &[DecodedItem]) {
+        self.diagnostics
+            .extend(items.iter().filter_map(|item| match item {
+                DecodedItem::Diagnostic(d) => Some(d.clone()),
+                DecodedItem::Event { .. } => None,
+            }));
+    }
+}
+
+/// A whole JSONL stream: `{"valid", "result", "diagnostics", "events": [{line, event}]}`.
+pub fn events_parse(input: &[u8], options_json: &str) -> Result<String> {
+    let options = options_value(options_json)?;
+    let (summary, events) = crate::events::decode::parse_stream(input, max_line_bytes(&options)?);
+    let mut map = summary_map(&summary);
+    let events = events
+        .into_iter()
+        .map(|(line, event)| {
+            let mut entry = Map::new();
+            entry.insert("line".into(), Value::Number(Number::from_u64(line)));
+            entry.insert("event".into(), Value::Object(event.into_json()));
+            Value::Object(entry)
+        })
+        .collect();
+    map.insert("events".into(), Value::Array(events));
+    to_json(&Value::Object(map))
+}
+
+fn summary_map(summary: &Summary) -> Map {
+    match summary.to_value() {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn parse_array(json_text: &str, what: &str) -> Result<Vec<Value>> {
+    match json::parse(json_text)? {
+        Value::Array(items) => Ok(items),
+        other => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            alloc::format!("{what} must be an array, got {}", other.type_name()),
+        )),
+    }
+}
+
+/// The stream rules over a JSON array of event values (index + 1 is the line):
+/// `{"valid", "result", "diagnostics"}`.
+pub fn events_accumulate(events_json: &str) -> Result<String> {
+    to_json(&accumulate(parse_array(events_json, "events")?).to_value())
+}
+
+/// A JSON array of event objects as JSONL in `form` (`godex` or `spec`).
+pub fn events_serialize(events_json: &str, form: &str) -> Result<String> {
+    let form = Form::parse(form)?;
+    let mut out = String::new();
+    for (i, event) in parse_array(events_json, "events")?.iter().enumerate() {
+        let Value::Object(map) = event else {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                alloc::format!("events[{i}] must be an object"),
+            ));
+        };
+        write_event(&mut out, map, form).map_err(|e| e.context(alloc::format!("events[{i}]")))?;
+    }
+    Ok(out)
+}
+
+/// The JSONL of a godex mock run (`echo`, `text`, `tool-call`, `tool-loop`; resolved as godex
+/// does); `echo_text` is what echo mode repeats.
+pub fn events_mock(mode: &str, echo_text: &str) -> Result<String> {
+    let mut out = String::new();
+    for event in mock_events(MockMode::resolve(mode), echo_text) {
+        if let Value::Object(map) = event {
+            write_event(&mut out, &map, Form::Godex)?;
+        }
+    }
+    Ok(out)
+}
+
+/// An upstream SSE text: `{"frames": [{line, data}], "framing_diagnostics", "converted",
+/// "valid", "result", "diagnostics"}` (the last three are the stream rules over `converted`).
+pub fn events_from_sse(text: &str) -> Result<String> {
+    let (frames, framing, converted) = from_sse(text);
+    let summary = accumulate(converted.iter().cloned());
+    let mut map = Map::new();
+    let frames = frames
+        .into_iter()
+        .map(|f| {
+            let mut entry = Map::new();
+            entry.insert("line".into(), Value::Number(Number::from_u64(f.line)));
+            entry.insert("data".into(), Value::Object(f.data));
+            Value::Object(entry)
+        })
+        .collect();
+    map.insert("frames".into(), Value::Array(frames));
+    map.insert("framing_diagnostics".into(), diagnostics_value(&framing));
+    map.insert("converted".into(), Value::Array(converted));
+    for (key, value) in summary_map(&summary).iter() {
+        map.insert(key.into(), value.clone());
+    }
+    to_json(&Value::Object(map))
+}
+
+/// A `--tool` value: `{"kind": "web_search", "tool"}` or `{"kind": "function", "name", "path"}`.
+pub fn events_parse_tool_spec(spec: &str) -> Result<String> {
+    let mut map = Map::new();
+    match parse_tool_spec(spec)? {
+        ToolSpec::WebSearch => {
+            map.insert("kind".into(), "web_search".into());
+            map.insert("tool".into(), web_search_tool());
+        }
+        ToolSpec::Function { name, path } => {
+            map.insert("kind".into(), "function".into());
+            map.insert("name".into(), name.into());
+            map.insert("path".into(), path.into());
+        }
+    }
+    to_json(&Value::Object(map))
+}
+
+/// The function tool godex sends for a schema file's text.
+pub fn events_function_tool(name: &str, schema_text: &str) -> Result<String> {
+    to_json(&function_tool(name, schema_text)?)
+}
+
+/// The follow-up input: `context` (array), `calls` (`[{call_id, name, arguments}]` in
+/// completion order) and `outputs` (`{call_id: text}`), as a JSON array.
+pub fn events_follow_up(
+    context_json: &str,
+    calls_json: &str,
+    outputs_json: &str,
+) -> Result<String> {
+    let context = parse_array(context_json, "context")?;
+    let calls = parse_array(calls_json, "calls")?
+        .iter()
+        .enumerate()
+        .map(|(i, call)| {
+            let field = |key: &str| {
+                call.get(key)
+                    .and_then(Value::as_str)
+                    .map(String::from)
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorKind::InvalidArgument,
+                            alloc::format!("calls[{i}].{key} must be a string"),
+                        )
+                    })
+            };
+            Ok(FunctionCall {
+                id: call
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .into(),
+                call_id: field("call_id")?,
+                name: field("name")?,
+                arguments: field("arguments")?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let outputs = match json::parse(outputs_json)? {
+        Value::Object(map) => map,
+        other => {
+            return Err(Error::new(
+                ErrorKind::InvalidArgument,
+                alloc::format!("outputs must be an object, got {}", other.type_name()),
+            ))
+        }
+    };
+    let input = follow_up_input(&context, &calls, |call_id| {
+        outputs.get(call_id).and_then(Value::as_str)
+    })?;
+    to_json(&Value::Array(input))
+}

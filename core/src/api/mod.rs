@@ -18,6 +18,7 @@ mod graph;
 #[cfg(feature = "tokens")]
 mod tokens;
 
+pub use events::*;
 pub use gateway::*;
 pub use gcx::*;
 pub use graph::*;

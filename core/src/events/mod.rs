@@ -1,1 +1,21 @@
-//! The Responses-API JSONL event protocol of `godex exec --json` (in progress).
+//! The Responses-API JSONL event protocol of `godex exec --json` ("wire protocol v0"): the
+//! event model, an incremental parser and validator that never stops at a bad line, the
+//! accumulator, the godex-exact and spec-style serializers, `--tool` specs, the mock stream
+//! generator, SSE framing with the Responses-to-subset converter, and follow-up input items.
+//!
+//! The rules are those of the fixtures README (`tests/fixtures/events/README.md`).
+
+pub mod accumulate;
+pub mod decode;
+pub mod diagnostic;
+pub mod followup;
+pub mod mock;
+pub mod model;
+pub mod serialize;
+pub mod sse;
+pub mod toolspec;
+
+pub use accumulate::{accumulate, Accumulator, FunctionCall, StreamError, StreamResult, Summary};
+pub use decode::{DecodedItem, StreamDecoder, DEFAULT_MAX_LINE_BYTES};
+pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
+pub use model::{Event, EventType, TerminalStatus, Usage};

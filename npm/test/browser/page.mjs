@@ -1,6 +1,6 @@
 // Runs every suite through the package's browser entry (wasm, web target): GCX1 (with the
 // scope files), GCF v1.1, GCB1, and, after loading `agentwire/tokens` and `agentwire/schema`
-// separately, token counts and the gateway contracts.
+// separately, token counts and the gateway contracts; the event protocol vectors.
 import * as agentwire from 'agentwire';
 import * as schema from 'agentwire/schema';
 import { loadSuiteFiles, runSuite, summary } from '/scripts/conformance-lib.mjs';
@@ -14,7 +14,8 @@ function loadSuite(suite, dir) {
     return response.ok ? response.json() : [];
   };
   const readText = async (rel) => (await fetch(`/fixtures/${dir}/${rel}`)).text();
-  return loadSuiteFiles(suite, listDir, readText);
+  const readBytes = async (rel) => (await fetch(`/fixtures/${dir}/${rel}`)).arrayBuffer();
+  return loadSuiteFiles(suite, listDir, readText, readBytes);
 }
 
 try {
@@ -26,8 +27,9 @@ try {
   await agentwire.tokens.load('cl100k_base');
   suites.tokens = runSuite(agentwire, 'tokens', await loadSuite('tokens', 'gateway'));
   // The gateway counts with the cl100k module loaded above and validates with agentwire/schema.
-  await Promise.all([schema.load(), agentwire.gateway.load()]);
+  await Promise.all([schema.load(), agentwire.gateway.load(), agentwire.events.load()]);
   suites.gateway = runSuite(agentwire, 'gateway', await loadSuite('gateway', 'gateway'), { validator: schema.validator });
+  suites.events = runSuite(agentwire, 'events', await loadSuite('events', 'events'));
   status.textContent = `backend ${agentwire.backend} · ${Object.entries(suites)
     .map(([name, report]) => `${name} ${summary(report)}`)
     .join(' · ')}`;

@@ -9,6 +9,7 @@ import {
   errorCodes,
   gcb,
   gcf,
+  events,
   gateway,
   gcx,
   init,
@@ -16,6 +17,8 @@ import {
   type CardReport,
   type ChoiceCard,
   type DecodeItem,
+  type DecodedEventItem,
+  type EventStreamVerdict,
   type GatewayErrorBody,
   type MetaToolReply,
   type ToolIdParts,
@@ -31,6 +34,7 @@ import type * as WasmRaw from '../../wasm/nodejs/agentwire_wasm';
 import type * as WebRaw from '../../wasm/web/agentwire_wasm';
 import type * as WasmGatewayRaw from '../../wasm/gateway/nodejs/agentwire_wasm_gateway';
 import type * as WebGatewayRaw from '../../wasm/gateway/web/agentwire_wasm_gateway';
+import type * as WasmEventsRaw from '../../wasm/events/nodejs/agentwire_wasm_events';
 
 /** What lib/api.js calls on a raw backend. */
 interface RawBackend {
@@ -86,8 +90,21 @@ interface RawGatewayCommon {
   gatewayParsePath(value: string): string;
 }
 
+/** The event protocol: the addon and the events wasm module export the same functions. */
+interface RawEvents {
+  eventsParse(input: Uint8Array, options: string): string;
+  eventsAccumulate(events: string): string;
+  eventsSerialize(events: string, form: string): string;
+  eventsMock(mode: string, echoText: string): string;
+  eventsFromSse(text: string): string;
+  eventsParseToolSpec(spec: string): string;
+  eventsFunctionTool(name: string, schemaText: string): string;
+  eventsFollowUp(context: string, calls: string, outputs: string): string;
+  EventsDecoder: new (options: string) => { push(chunk: Uint8Array): string; finish(): string };
+}
+
 /** The addon also counts tokens (the default wasm module does not), and measures cards itself. */
-interface NativeOnly extends RawGatewayCommon {
+interface NativeOnly extends RawGatewayCommon, RawEvents {
   tokensCount(text: string, encoding: string): number;
   gatewayCard(item: string, options: string): string;
   gatewayTruncate(text: string, budget: number): string;
@@ -128,6 +145,8 @@ declare const wasmGatewayRaw: typeof WasmGatewayRaw;
 declare const webGatewayRaw: typeof WebGatewayRaw;
 export const fromWasmGateway: WasmGateway = wasmGatewayRaw;
 export const fromWebGateway: WasmGateway = webGatewayRaw;
+declare const wasmEventsRaw: typeof WasmEventsRaw;
+export const fromWasmEvents: RawEvents = wasmEventsRaw;
 
 export async function usage(): Promise<void> {
   await init();
@@ -201,6 +220,16 @@ export async function usage(): Promise<void> {
   const cards: ChoiceCard[] = reply.isError ? [] : reply.kind === 'cards' ? reply.result : [];
   const errorBody: GatewayErrorBody | null = reply.isError ? reply.body : null;
   void [parts, wire, cards, errorBody];
+  await events.load();
+  const verdict: EventStreamVerdict = events.parse('{"type":"response.completed"}\n');
+  const decoder = events.createDecoder({ maxLineBytes: 1 << 20 });
+  const decoded: DecodedEventItem[] = decoder.push(new Uint8Array([123]));
+  const status: string | null = decoder.finish().result.status;
+  const jsonlText: string = events.serialize(events.mock('text') ? [] : [], { form: 'spec' });
+  const stream: TransformStream = events.transformStream();
+  void [verdict, decoded, status, jsonlText, stream];
+  // @ts-expect-error forms are godex or spec
+  events.serialize([], { form: 'yaml' });
   // @ts-expect-error card kinds are a closed set
   gateway.card({ id: 'x', kind: 'robot' });
   // @ts-expect-error onInvalid is skip or raise

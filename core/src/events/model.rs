@@ -1,0 +1,613 @@
+//! The event model: the registry of types, the per-type field checks and a typed view.
+//!
+//! An [`Event`] keeps its whole JSON object (members in input order), so serialization is
+//! lossless; [`Event::data`] reads the modelled fields from it.
+
+use alloc::format;
+use alloc::string::String;
+
+use super::diagnostic::{quoted, DiagnosticCode};
+use crate::json::{Map, Number, Value};
+
+macro_rules! event_types {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal, $role:ident; )*) => {
+        /// The registry of event types (fixtures README "Registry").
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum EventType {
+            $( $(#[$doc])* $variant, )*
+            /// A type outside the registry: kept, flagged `unknown_type`, never accumulated.
+            Unknown,
+        }
+
+        impl EventType {
+            /// Every registered type (not [`EventType::Unknown`]).
+            pub const REGISTERED: &'static [EventType] = &[$(EventType::$variant),*];
+
+            /// The type for a `type` string.
+            pub fn from_name(name: &str) -> EventType {
+                match name {
+                    $($name => EventType::$variant,)*
+                    _ => EventType::Unknown,
+                }
+            }
+
+            /// The `type` string; `None` for [`EventType::Unknown`].
+            pub fn name(self) -> Option<&'static str> {
+                match self {
+                    $(EventType::$variant => Some($name),)*
+                    EventType::Unknown => None,
+                }
+            }
+
+            /// What the validator does with it.
+            pub fn role(self) -> Role {
+                match self {
+                    $(EventType::$variant => Role::$role,)*
+                    EventType::Unknown => Role::Unknown,
+                }
+            }
+        }
+    };
+}
+
+event_types! {
+    /// `response.output_text.delta`: a piece of the answer text.
+    OutputTextDelta => "response.output_text.delta", Core;
+    /// `response.content_part.added`: a content part starts (its `text` joins the answer).
+    ContentPartAdded => "response.content_part.added", Core;
+    /// `response.output_item.added`: an output item (function call, message, …) starts.
+    OutputItemAdded => "response.output_item.added", Core;
+    /// `response.function_call_arguments.delta`: a piece of a function call's arguments.
+    FunctionCallArgumentsDelta => "response.function_call_arguments.delta", Core;
+    /// `response.output_item.done`: an output item is complete.
+    OutputItemDone => "response.output_item.done", Core;
+    /// `response.completed`: terminal, status `completed`.
+    Completed => "response.completed", Terminal;
+    /// `error`: an error from the model or upstream (does not end the stream).
+    Error => "error", Core;
+    /// `response.failed`: terminal, status `failed`.
+    Failed => "response.failed", Terminal;
+    /// `response.incomplete`: terminal, status `incomplete`.
+    Incomplete => "response.incomplete", Terminal;
+    /// `response.created`: the godex mock always sends it (known, ignored).
+    Created => "response.created", Ignored;
+    /// `response.in_progress` (known, ignored).
+    InProgress => "response.in_progress", Ignored;
+    /// `response.output_text.done` (known, ignored).
+    OutputTextDone => "response.output_text.done", Ignored;
+    /// `response.content_part.done` (known, ignored).
+    ContentPartDone => "response.content_part.done", Ignored;
+    /// `response.function_call_arguments.done` (known, ignored).
+    FunctionCallArgumentsDone => "response.function_call_arguments.done", Ignored;
+}
+
+/// What the validator does with an event type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Checked and accumulated.
+    Core,
+    /// Checked; the first one ends the stream and sets the status.
+    Terminal,
+    /// Known and ignored (no checks, no diagnostic).
+    Ignored,
+    /// Not in the registry: an `unknown_type` warning.
+    Unknown,
+}
+
+/// The status a terminal event sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TerminalStatus {
+    /// `response.completed`.
+    Completed,
+    /// `response.failed`.
+    Failed,
+    /// `response.incomplete`.
+    Incomplete,
+}
+
+impl TerminalStatus {
+    /// `completed`, `failed` or `incomplete`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TerminalStatus::Completed => "completed",
+            TerminalStatus::Failed => "failed",
+            TerminalStatus::Incomplete => "incomplete",
+        }
+    }
+}
+
+/// Token usage of a terminal event, normalized (fixtures README "Usage").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Usage {
+    /// `input_tokens` (0 when absent).
+    pub input_tokens: u64,
+    /// `output_tokens` (0 when absent).
+    pub output_tokens: u64,
+    /// The flat `cached_tokens` (godex), else `input_tokens_details.cached_tokens` (official
+    /// Responses), else 0.
+    pub cached_tokens: u64,
+    /// `total_tokens`, else `input_tokens + output_tokens` (saturating).
+    pub total_tokens: u64,
+}
+
+impl Usage {
+    /// Reads a usage object; `Err` names the first member that is not a non-negative integer
+    /// (`response.usage.<name>`).
+    pub fn from_map(usage: &Map) -> Result<Usage, String> {
+        let input_tokens = count(usage, "input_tokens", "")?.unwrap_or(0);
+        let output_tokens = count(usage, "output_tokens", "")?.unwrap_or(0);
+        let cached_tokens = match count(usage, "cached_tokens", "")? {
+            Some(cached) => cached,
+            None => match usage.get("input_tokens_details") {
+                Some(Value::Object(details)) => {
+                    count(details, "cached_tokens", "input_tokens_details.")?.unwrap_or(0)
+                }
+                _ => 0,
+            },
+        };
+        let total_tokens = count(usage, "total_tokens", "")?
+            .unwrap_or_else(|| input_tokens.saturating_add(output_tokens));
+        Ok(Usage {
+            input_tokens,
+            output_tokens,
+            cached_tokens,
+            total_tokens,
+        })
+    }
+
+    /// `{"input_tokens", "output_tokens", "cached_tokens", "total_tokens"}`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        for (key, count) in [
+            ("input_tokens", self.input_tokens),
+            ("output_tokens", self.output_tokens),
+            ("cached_tokens", self.cached_tokens),
+            ("total_tokens", self.total_tokens),
+        ] {
+            map.insert(key.into(), Value::Number(Number::from_u64(count)));
+        }
+        Value::Object(map)
+    }
+}
+
+/// A usage member: `Ok(None)` when absent, `Err(field path)` when not a non-negative integer.
+fn count(map: &Map, key: &str, prefix: &str) -> Result<Option<u64>, String> {
+    match map.get(key) {
+        None => Ok(None),
+        Some(Value::Number(n)) if n.as_u64().is_some() => Ok(n.as_u64()),
+        Some(_) => Err(format!("response.usage.{prefix}{key}")),
+    }
+}
+
+/// The usage of a terminal event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UsageField {
+    /// No `response.usage`: the result's usage is `null`.
+    Absent,
+    /// A valid usage object.
+    Valid(Usage),
+    /// A count that is not a non-negative integer (`bad_field_type`, usage `null`, the status
+    /// still applies).
+    Invalid {
+        /// The dotted path, e.g. `response.usage.input_tokens`.
+        field: String,
+    },
+}
+
+/// An error carried by an `error` event or a failed response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorInfo<'a> {
+    /// The message.
+    pub message: &'a str,
+    /// The code when it is a string.
+    pub code: Option<&'a str>,
+}
+
+/// An output item of `output_item.added` / `output_item.done`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputItem<'a> {
+    /// `item.type == "function_call"`.
+    FunctionCall {
+        /// `item.id`, which deltas refer to.
+        id: &'a str,
+        /// `item.call_id`, which the follow-up output refers to.
+        call_id: &'a str,
+        /// The function name.
+        name: &'a str,
+        /// `item.arguments` (done only; ignored on added).
+        arguments: Option<&'a str>,
+    },
+    /// Any other item type (message, reasoning, …).
+    Other {
+        /// `item.type`.
+        item_type: &'a str,
+        /// `item.id`, when present.
+        id: Option<&'a str>,
+    },
+}
+
+impl<'a> OutputItem<'a> {
+    /// The item id, when it has one.
+    pub fn id(&self) -> Option<&'a str> {
+        match *self {
+            OutputItem::FunctionCall { id, .. } => Some(id),
+            OutputItem::Other { id, .. } => id,
+        }
+    }
+}
+
+/// The typed content of an event, borrowed from its JSON object.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventData<'a> {
+    /// `response.output_text.delta`.
+    OutputTextDelta {
+        /// The text piece.
+        delta: &'a str,
+    },
+    /// `response.content_part.added`.
+    ContentPartAdded {
+        /// `part.type` (`output_text` parts add their `text` to the answer).
+        part_type: &'a str,
+        /// `part.text`, when present.
+        text: Option<&'a str>,
+    },
+    /// `response.output_item.added`.
+    OutputItemAdded(OutputItem<'a>),
+    /// `response.function_call_arguments.delta`.
+    FunctionCallArgumentsDelta {
+        /// The function-call item the piece belongs to.
+        item_id: &'a str,
+        /// The arguments piece.
+        delta: &'a str,
+    },
+    /// `response.output_item.done`.
+    OutputItemDone(OutputItem<'a>),
+    /// `response.completed`, `response.failed` or `response.incomplete`.
+    Terminal {
+        /// The status it sets.
+        status: TerminalStatus,
+        /// `response.usage`.
+        usage: UsageField,
+        /// `response.error` of a failed response, when its message is a string.
+        error: Option<ErrorInfo<'a>>,
+    },
+    /// `error`.
+    Error(ErrorInfo<'a>),
+    /// `response.created`.
+    Created,
+    /// Another known type that the protocol ignores.
+    Ignored,
+    /// A type outside the registry.
+    Unknown,
+}
+
+/// Why an object is not a well-formed event: the diagnostic it gets (the event is dropped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// `not_object`, `missing_type`, `bad_field_type` or `missing_field`.
+    pub code: DiagnosticCode,
+    /// The dotted path of the field.
+    pub field: Option<String>,
+    /// A human-readable explanation.
+    pub message: String,
+}
+
+impl FieldError {
+    fn missing(path: &str) -> FieldError {
+        FieldError {
+            code: DiagnosticCode::MissingField,
+            field: Some(path.into()),
+            message: format!("missing {}", quoted(path)),
+        }
+    }
+
+    fn bad_type(path: &str, expected: &str, got: &Value) -> FieldError {
+        FieldError {
+            code: DiagnosticCode::BadFieldType,
+            field: Some(path.into()),
+            message: format!(
+                "{} must be {expected}, got {}",
+                quoted(path),
+                got.type_name()
+            ),
+        }
+    }
+}
+
+/// One event of the stream: a JSON object with a string `type` whose fields passed the
+/// checks of its type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    event_type: EventType,
+    json: Map,
+}
+
+impl Event {
+    /// Reads an event: an object (`not_object`), with a string `type` (`missing_type`,
+    /// `bad_field_type`), whose fields pass the checks of its type (`missing_field`,
+    /// `bad_field_type`; unknown types are not checked).
+    pub fn from_value(value: Value) -> Result<Event, FieldError> {
+        match value {
+            Value::Object(map) => Event::from_map(map),
+            other => Err(not_object(&other)),
+        }
+    }
+
+    /// [`Event::from_value`] for an object.
+    pub fn from_map(map: Map) -> Result<Event, FieldError> {
+        let event_type = EventType::from_name(type_of(&map)?);
+        Event::checked(event_type, map)
+    }
+
+    /// Checks the fields of an object whose `type` was read as `event_type`.
+    pub(crate) fn checked(event_type: EventType, json: Map) -> Result<Event, FieldError> {
+        view(event_type, &json)?;
+        Ok(Event { event_type, json })
+    }
+
+    /// The registered type, or [`EventType::Unknown`].
+    pub fn event_type(&self) -> EventType {
+        self.event_type
+    }
+
+    /// The `type` string.
+    pub fn type_name(&self) -> &str {
+        self.json.get("type").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// The typed content.
+    pub fn data(&self) -> EventData<'_> {
+        // The fields were checked when the event was made and the map is private.
+        view(self.event_type, &self.json).unwrap_or(EventData::Unknown)
+    }
+
+    /// The whole JSON object, members in input order.
+    pub fn json(&self) -> &Map {
+        &self.json
+    }
+
+    /// The JSON object.
+    pub fn into_json(self) -> Map {
+        self.json
+    }
+
+    /// The JSON object as a value.
+    pub fn to_value(&self) -> Value {
+        Value::Object(self.json.clone())
+    }
+}
+
+pub(crate) fn not_object(value: &Value) -> FieldError {
+    FieldError {
+        code: DiagnosticCode::NotObject,
+        field: None,
+        message: format!("expected a JSON object, got {}", value.type_name()),
+    }
+}
+
+/// The `type` string of an object (`missing_type`, `bad_field_type` with field `type`).
+pub(crate) fn type_of(map: &Map) -> Result<&str, FieldError> {
+    match map.get("type") {
+        None => Err(FieldError {
+            code: DiagnosticCode::MissingType,
+            field: None,
+            message: "the object has no \"type\"".into(),
+        }),
+        Some(Value::String(name)) => Ok(name),
+        Some(other) => Err(FieldError::bad_type("type", "a string", other)),
+    }
+}
+
+fn required_str<'a>(map: &'a Map, key: &str, path: &str) -> Result<&'a str, FieldError> {
+    match map.get(key) {
+        None => Err(FieldError::missing(path)),
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(FieldError::bad_type(path, "a string", other)),
+    }
+}
+
+fn optional_str<'a>(map: &'a Map, key: &str, path: &str) -> Result<Option<&'a str>, FieldError> {
+    match map.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(FieldError::bad_type(path, "a string", other)),
+    }
+}
+
+fn required_object<'a>(map: &'a Map, key: &str, path: &str) -> Result<&'a Map, FieldError> {
+    match map.get(key) {
+        None => Err(FieldError::missing(path)),
+        Some(Value::Object(m)) => Ok(m),
+        Some(other) => Err(FieldError::bad_type(path, "an object", other)),
+    }
+}
+
+fn optional_object<'a>(map: &'a Map, key: &str, path: &str) -> Result<Option<&'a Map>, FieldError> {
+    match map.get(key) {
+        None => Ok(None),
+        Some(Value::Object(m)) => Ok(Some(m)),
+        Some(other) => Err(FieldError::bad_type(path, "an object", other)),
+    }
+}
+
+/// The per-type field checks, in the README's order; the first failing field is the error.
+fn view(event_type: EventType, map: &Map) -> Result<EventData<'_>, FieldError> {
+    Ok(match event_type {
+        EventType::OutputTextDelta => EventData::OutputTextDelta {
+            delta: required_str(map, "delta", "delta")?,
+        },
+        EventType::ContentPartAdded => {
+            let part = required_object(map, "part", "part")?;
+            EventData::ContentPartAdded {
+                part_type: required_str(part, "type", "part.type")?,
+                text: optional_str(part, "text", "part.text")?,
+            }
+        }
+        EventType::OutputItemAdded => EventData::OutputItemAdded(output_item(map, false)?),
+        EventType::FunctionCallArgumentsDelta => EventData::FunctionCallArgumentsDelta {
+            item_id: required_str(map, "item_id", "item_id")?,
+            delta: required_str(map, "delta", "delta")?,
+        },
+        EventType::OutputItemDone => EventData::OutputItemDone(output_item(map, true)?),
+        EventType::Completed | EventType::Failed | EventType::Incomplete => {
+            let status = match event_type {
+                EventType::Failed => TerminalStatus::Failed,
+                EventType::Incomplete => TerminalStatus::Incomplete,
+                _ => TerminalStatus::Completed,
+            };
+            let response = optional_object(map, "response", "response")?;
+            let usage = match response {
+                Some(r) => optional_object(r, "usage", "response.usage")?,
+                None => None,
+            };
+            let usage = match usage.map(Usage::from_map) {
+                None => UsageField::Absent,
+                Some(Ok(usage)) => UsageField::Valid(usage),
+                Some(Err(field)) => UsageField::Invalid { field },
+            };
+            let error = match (status, response.and_then(|r| r.get("error"))) {
+                (TerminalStatus::Failed, Some(Value::Object(e))) => e
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .map(|message| ErrorInfo {
+                        message,
+                        code: e.get("code").and_then(Value::as_str),
+                    }),
+                _ => None,
+            };
+            EventData::Terminal {
+                status,
+                usage,
+                error,
+            }
+        }
+        EventType::Error => EventData::Error(ErrorInfo {
+            message: required_str(map, "message", "message")?,
+            code: map.get("code").and_then(Value::as_str),
+        }),
+        EventType::Created => EventData::Created,
+        EventType::InProgress
+        | EventType::OutputTextDone
+        | EventType::ContentPartDone
+        | EventType::FunctionCallArgumentsDone => EventData::Ignored,
+        EventType::Unknown => EventData::Unknown,
+    })
+}
+
+fn output_item(map: &Map, done: bool) -> Result<OutputItem<'_>, FieldError> {
+    let item = required_object(map, "item", "item")?;
+    let item_type = required_str(item, "type", "item.type")?;
+    if item_type == "function_call" {
+        Ok(OutputItem::FunctionCall {
+            id: required_str(item, "id", "item.id")?,
+            call_id: required_str(item, "call_id", "item.call_id")?,
+            name: required_str(item, "name", "item.name")?,
+            // On added, `item.arguments` is ignored whatever its type.
+            arguments: if done {
+                optional_str(item, "arguments", "item.arguments")?
+            } else {
+                None
+            },
+        })
+    } else {
+        Ok(OutputItem::Other {
+            item_type,
+            id: optional_str(item, "id", "item.id")?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn event(text: &str) -> Result<Event, FieldError> {
+        Event::from_value(parse(text).unwrap())
+    }
+
+    #[test]
+    fn registry_round_trips_names() {
+        for t in EventType::REGISTERED {
+            assert_eq!(EventType::from_name(t.name().unwrap()), *t);
+        }
+        assert_eq!(
+            EventType::from_name("response.audio.delta"),
+            EventType::Unknown
+        );
+        assert_eq!(EventType::Failed.role(), Role::Terminal);
+        assert_eq!(EventType::Created.role(), Role::Ignored);
+    }
+
+    #[test]
+    fn fields_are_checked_in_order() {
+        let e = event(
+            r#"{"type":"response.output_item.added","item":{"type":"function_call","name":"f"}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (DiagnosticCode::MissingField, Some("item.id"))
+        );
+        let e = event(
+            r#"{"type":"response.content_part.added","part":{"type":"output_text","text":1}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (DiagnosticCode::BadFieldType, Some("part.text"))
+        );
+        let e = event(r#"[1]"#).unwrap_err();
+        assert_eq!(e.code, DiagnosticCode::NotObject);
+        let e = event(r#"{"type":null}"#).unwrap_err();
+        assert_eq!(
+            (e.code, e.field.as_deref()),
+            (DiagnosticCode::BadFieldType, Some("type"))
+        );
+        // Added ignores arguments of any type; done checks them.
+        assert!(event(r#"{"type":"response.output_item.added","item":{"type":"function_call","id":"a","call_id":"c","name":"n","arguments":5}}"#).is_ok());
+        assert!(event(r#"{"type":"response.output_item.done","item":{"type":"function_call","id":"a","call_id":"c","name":"n","arguments":5}}"#).is_err());
+    }
+
+    #[test]
+    fn usage_is_normalized_or_names_the_bad_count() {
+        let e = event(r#"{"type":"response.completed","response":{"usage":{"input_tokens":3,"input_tokens_details":{"cached_tokens":2},"output_tokens":4}}}"#).unwrap();
+        let EventData::Terminal { usage, .. } = e.data() else {
+            panic!("terminal")
+        };
+        assert_eq!(
+            usage,
+            UsageField::Valid(Usage {
+                input_tokens: 3,
+                output_tokens: 4,
+                cached_tokens: 2,
+                total_tokens: 7
+            })
+        );
+        let e = event(r#"{"type":"response.completed","response":{"usage":{"input_tokens":-1}}}"#)
+            .unwrap();
+        let EventData::Terminal { usage, .. } = e.data() else {
+            panic!("terminal")
+        };
+        assert_eq!(
+            usage,
+            UsageField::Invalid {
+                field: "response.usage.input_tokens".into()
+            }
+        );
+        let e =
+            event(r#"{"type":"response.failed","response":{"error":{"message":"m","code":7}}}"#)
+                .unwrap();
+        assert!(matches!(
+            e.data(),
+            EventData::Terminal {
+                status: TerminalStatus::Failed,
+                error: Some(ErrorInfo {
+                    message: "m",
+                    code: None
+                }),
+                ..
+            }
+        ));
+    }
+}

@@ -1,0 +1,174 @@
+//! Upstream Responses streams over SSE: godex's `data:` framing (`pkg/sse.ParseStream`) and
+//! the faithful converter to the wire subset (fixtures README "SSE vectors").
+
+use alloc::vec::Vec;
+
+use super::diagnostic::{Diagnostic, DiagnosticCode};
+use super::model::Usage;
+use crate::json::{self, Map, Value};
+
+/// One dispatched payload: its JSON and the line of its first `data:` line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// 1-based line of the first `data:` line.
+    pub line: u64,
+    /// The decoded payload (an object).
+    pub data: Map,
+}
+
+/// Go `strings.TrimSpace`: Unicode white space at both ends.
+fn trim_space(text: &str) -> &str {
+    text.trim_matches(|c: char| c.is_whitespace())
+}
+
+/// Splits SSE text into frames. Undecodable payloads give `invalid_json` or `not_object`
+/// (godex skips them silently); empty and `[DONE]` payloads are skipped and do not end the
+/// stream; data pending at the end is dispatched.
+pub fn frames(text: &str) -> (Vec<Frame>, Vec<Diagnostic>) {
+    let mut frames = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut data: Vec<&str> = Vec::new();
+    let mut first_line = 0u64;
+    let mut dispatch = |data: &mut Vec<&str>, line: u64| {
+        if data.is_empty() {
+            return;
+        }
+        let payload = data.join("\n");
+        data.clear();
+        if payload.is_empty() || payload == "[DONE]" {
+            return;
+        }
+        match json::parse(&payload) {
+            Ok(Value::Object(map)) => frames.push(Frame { line, data: map }),
+            Ok(other) => diagnostics.push(Diagnostic::new(
+                Some(line),
+                DiagnosticCode::NotObject,
+                alloc::format!("expected a JSON object, got {}", other.type_name()),
+            )),
+            Err(e) => diagnostics.push(Diagnostic::new(
+                Some(line),
+                DiagnosticCode::InvalidJson,
+                e.message(),
+            )),
+        }
+    };
+    let mut number = 0u64;
+    for raw in text.split('\n') {
+        number += 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line.is_empty() {
+            dispatch(&mut data, first_line);
+        } else if let Some(rest) = line.strip_prefix("data:") {
+            if data.is_empty() {
+                first_line = number;
+            }
+            data.push(trim_space(rest));
+        }
+        // Comments (`:`), `event:`, `id:`, `retry:` and anything else are ignored.
+    }
+    dispatch(&mut data, first_line);
+    (frames, diagnostics)
+}
+
+fn object(members: impl IntoIterator<Item = (&'static str, Value)>) -> Value {
+    let mut map = Map::new();
+    for (key, value) in members {
+        map.insert(key.into(), value);
+    }
+    Value::Object(map)
+}
+
+fn copy(from: &Map, key: &'static str, to: &mut Vec<(&'static str, Value)>) {
+    if let Some(value) = from.get(key) {
+        to.push((key, value.clone()));
+    }
+}
+
+fn converted_item(item: &Map, done: bool) -> Value {
+    let mut members = Vec::new();
+    copy(item, "id", &mut members);
+    copy(item, "type", &mut members);
+    if item.get("type").and_then(Value::as_str) == Some("function_call") {
+        copy(item, "call_id", &mut members);
+        copy(item, "name", &mut members);
+        if done {
+            copy(item, "arguments", &mut members);
+        }
+    }
+    object(members)
+}
+
+/// The wire-subset event for one upstream event, `None` for types the subset drops.
+pub fn convert(event: &Map) -> Option<Value> {
+    let kind = event.get("type").and_then(Value::as_str)?;
+    let mut members: Vec<(&'static str, Value)> = alloc::vec![("type", kind.into())];
+    match kind {
+        "response.output_text.delta" => copy(event, "delta", &mut members),
+        "response.content_part.added" => {
+            if let Some(Value::Object(part)) = event.get("part") {
+                let mut fields = Vec::new();
+                copy(part, "type", &mut fields);
+                copy(part, "text", &mut fields);
+                members.push(("part", object(fields)));
+            }
+        }
+        "response.output_item.added" | "response.output_item.done" => {
+            if let Some(Value::Object(item)) = event.get("item") {
+                members.push(("item", converted_item(item, kind.ends_with("done"))));
+            }
+        }
+        "response.function_call_arguments.delta" => {
+            copy(event, "item_id", &mut members);
+            copy(event, "delta", &mut members);
+        }
+        "response.completed" | "response.failed" | "response.incomplete" => {
+            let mut fields = Vec::new();
+            if let Some(Value::Object(response)) = event.get("response") {
+                copy(response, "status", &mut fields);
+                match response.get("usage") {
+                    Some(Value::Object(usage)) => match Usage::from_map(usage) {
+                        Ok(normalized) => fields.push(("usage", normalized.to_value())),
+                        // Keep what the validator will report on.
+                        Err(_) => fields.push(("usage", Value::Object(usage.clone()))),
+                    },
+                    Some(other) => fields.push(("usage", other.clone())),
+                    None => {}
+                }
+                copy(response, "error", &mut fields);
+            }
+            members.push(("response", object(fields)));
+        }
+        "error" => {
+            let nested = match event.get("error") {
+                Some(Value::Object(e)) => Some(e),
+                _ => None,
+            };
+            let message = event
+                .get("message")
+                .and_then(Value::as_str)
+                .or_else(|| {
+                    nested
+                        .and_then(|e| e.get("message"))
+                        .and_then(Value::as_str)
+                })
+                .unwrap_or("unknown error");
+            members.push(("message", message.into()));
+            let code = event
+                .get("code")
+                .filter(|c| !matches!(c, Value::Null))
+                .or_else(|| nested.and_then(|e| e.get("code")));
+            if let Some(code) = code.filter(|c| !matches!(c, Value::Null)) {
+                members.push(("code", code.clone()));
+            }
+        }
+        _ => return None,
+    }
+    Some(object(members))
+}
+
+/// Frames, framing diagnostics and the converted events of an SSE text.
+pub fn from_sse(text: &str) -> (Vec<Frame>, Vec<Diagnostic>, Vec<Value>) {
+    let (frames, diagnostics) = frames(text);
+    let converted = frames.iter().filter_map(|f| convert(&f.data)).collect();
+    (frames, diagnostics, converted)
+}
