@@ -2,8 +2,8 @@
 //! one `agentwire::api` call. Errors are thrown as JS `Error`s whose message is
 //! [`api::error_json`]; the npm package turns them into `AgentwireError`.
 //!
-//! A panic aborts the wasm instance (`unreachable`); the npm package reports that as code
-//! `INTERNAL` and replaces the instance.
+//! A panic traps (`unreachable`); the npm package reports that as code `INTERNAL`. The
+//! instance is not replaced afterwards, so state a panic left half-updated stays as it is.
 
 use agentwire::api;
 use wasm_bindgen::prelude::*;
