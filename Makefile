@@ -21,7 +21,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm wasm-bindgen-out build-native npm-build lint test-rust test-no-std \
-        test-npm clean
+        test-npm bench-rust clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -127,13 +127,21 @@ lint:
 
 test-rust:
 	@echo "== test: rust (core, CLI, conformance)"
-	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm --exclude agentwire-wasm-tokens --exclude agentwire-wasm-schema --exclude agentwire-wasm-gateway --exclude agentwire-wasm-events
+	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm --exclude agentwire-wasm-tokens --exclude agentwire-wasm-schema --exclude agentwire-wasm-gateway --exclude agentwire-wasm-events --exclude agentwire-bench
 	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
 	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
 	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 tests/fixtures/gcf/conformance-v1.1 | tail -n 1
 	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 tests/fixtures/gcb1
 	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway tests/fixtures/gateway | tail -n 1
 	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events tests/fixtures/events
+
+# Criterion benchmarks of the Rust core against serde_json and the gcf crate, on the generated
+# corpus (tests/corpus/generate.mjs) and the CLI's GCX1 encoding of it.
+bench-rust:
+	@echo "== bench: rust core vs serde_json and the gcf crate"
+	node tests/corpus/generate.mjs
+	$(CARGO) run -q --release -p agentwire-cli -- gcx encode tests/corpus/out/gcx-10mb.sections.json > tests/corpus/out/gcx-10mb.gcx
+	$(CARGO) bench -q -p agentwire-bench
 
 # wasm32v1-none has no std at all, so this proves the core is no_std + alloc.
 test-no-std: setup-rust

@@ -1,0 +1,174 @@
+//! agentwire against the alternatives, same inputs, same run: GCX1 decode and encode of the
+//! ~10 MB corpus against serde_json on the same rows, and GCF/GCB1 against the `gcf` crate on
+//! a 500-symbol graph. Throughput is in input bytes. The corpus comes from
+//! `node tests/corpus/generate.mjs` (`make bench` runs it first).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use agentwire::gcf::Payload;
+use agentwire::gcx::{self, Cell, DecodeOptions, EncodeOptions, Encoder, Header};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use serde_json::Value as J;
+
+fn corpus(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/corpus/out")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run `make bench`, which generates the corpus)",
+            path.display()
+        )
+    })
+}
+
+/// The sections document as headers and owned cells, so encoding measures only the encoder.
+fn sections(document: &J) -> Vec<(Header, Vec<Vec<J>>)> {
+    document
+        .as_array()
+        .expect("sections array")
+        .iter()
+        .map(|s| {
+            let fields: Vec<String> = s["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f.as_str().unwrap().to_string())
+                .collect();
+            let mut header = Header::new(s["tool"].as_str().unwrap(), fields);
+            for (k, v) in s["meta"].as_object().unwrap() {
+                header = header.with_meta(k.clone(), v.as_str().unwrap());
+            }
+            let rows = s["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_array().unwrap().clone())
+                .collect();
+            (header, rows)
+        })
+        .collect()
+}
+
+fn cell(v: &J) -> Cell<'_> {
+    match v {
+        J::String(s) => Cell::Str(s),
+        J::Number(n) => n
+            .as_i64()
+            .map_or(Cell::F64(n.as_f64().unwrap_or(0.0)), Cell::I64),
+        J::Bool(b) => Cell::Bool(*b),
+        _ => Cell::Null,
+    }
+}
+
+fn encode_gcx(sections: &[(Header, Vec<Vec<J>>)], capacity: usize) -> String {
+    let mut encoder = Encoder::new(String::with_capacity(capacity), EncodeOptions::default());
+    let mut cells = Vec::new();
+    for (header, rows) in sections {
+        encoder.begin_section(header).unwrap();
+        for row in rows {
+            cells.clear();
+            cells.extend(row.iter().map(cell));
+            encoder.write_row(&cells).unwrap();
+        }
+    }
+    encoder.finish().unwrap()
+}
+
+fn gcx1(c: &mut Criterion) {
+    let payload = String::from_utf8(corpus("gcx-10mb.gcx")).unwrap();
+    let json = String::from_utf8(corpus("gcx-10mb.json")).unwrap();
+    let json_value: J = serde_json::from_str(&json).unwrap();
+    let document: J = serde_json::from_slice(&corpus("gcx-10mb.sections.json")).unwrap();
+    let sections = sections(&document);
+    assert_eq!(
+        encode_gcx(&sections, payload.len()),
+        payload,
+        "the benchmark encodes the corpus payload"
+    );
+
+    let mut group = c.benchmark_group("gcx1-10mb");
+    group.sample_size(20);
+    group.throughput(Throughput::Bytes(payload.len() as u64));
+    group.bench_function("decode/agentwire", |b| {
+        b.iter(|| gcx::decode(black_box(&payload), &DecodeOptions::default()).unwrap())
+    });
+    group.bench_function("encode/agentwire", |b| {
+        b.iter(|| encode_gcx(black_box(&sections), payload.len()))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("json-10mb");
+    group.sample_size(20);
+    group.throughput(Throughput::Bytes(json.len() as u64));
+    group.bench_function("decode/serde_json", |b| {
+        b.iter(|| serde_json::from_str::<J>(black_box(&json)).unwrap())
+    });
+    group.bench_function("encode/serde_json", |b| {
+        b.iter(|| serde_json::to_string(black_box(&json_value)).unwrap())
+    });
+    group.finish();
+}
+
+/// The corpus graph for the `gcf` crate: its serde names are snake_case.
+fn gcf_crate_payload(graph: &J) -> gcf::Payload {
+    let snake = |key: &str| -> String {
+        key.chars()
+            .flat_map(|c| {
+                if c.is_ascii_uppercase() {
+                    vec!['_', c.to_ascii_lowercase()]
+                } else {
+                    vec![c]
+                }
+            })
+            .collect()
+    };
+    fn rename(v: &J, snake: &dyn Fn(&str) -> String) -> J {
+        match v {
+            J::Object(map) => J::Object(
+                map.iter()
+                    .map(|(k, v)| (snake(k), rename(v, snake)))
+                    .collect(),
+            ),
+            J::Array(items) => J::Array(items.iter().map(|v| rename(v, snake)).collect()),
+            other => other.clone(),
+        }
+    }
+    serde_json::from_value(rename(graph, &snake)).expect("gcf crate payload")
+}
+
+fn graph(c: &mut Criterion) {
+    let text = String::from_utf8(corpus("graph-500.json")).unwrap();
+    let value = agentwire::json::parse(&text).unwrap();
+    let payload = Payload::from_value(&value).unwrap();
+    let gcf_text = agentwire::gcf::encode(&payload).unwrap();
+    let gcb_bytes = agentwire::gcb::encode(&payload);
+    let peer = gcf_crate_payload(&serde_json::from_str(&text).unwrap());
+    let peer_text = gcf::encode(&peer);
+
+    let mut group = c.benchmark_group("graph-500");
+    group.throughput(Throughput::Elements(payload.symbols.len() as u64));
+    group.bench_function("gcf-encode/agentwire", |b| {
+        b.iter(|| agentwire::gcf::encode(black_box(&payload)).unwrap())
+    });
+    group.bench_function("gcf-decode/agentwire", |b| {
+        b.iter(|| agentwire::gcf::decode(black_box(&gcf_text)).unwrap())
+    });
+    group.bench_function("gcb-encode/agentwire", |b| {
+        b.iter(|| agentwire::gcb::encode(black_box(&payload)))
+    });
+    group.bench_function("gcb-decode/agentwire", |b| {
+        b.iter(|| agentwire::gcb::decode(black_box(&gcb_bytes)).unwrap())
+    });
+    group.bench_function("gcf-encode/gcf-crate", |b| {
+        b.iter(|| gcf::encode(black_box(&peer)))
+    });
+    group.bench_function("gcf-decode/gcf-crate", |b| {
+        b.iter(|| gcf::decode(black_box(&peer_text)).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, gcx1, graph);
+criterion_main!(benches);
