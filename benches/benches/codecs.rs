@@ -82,17 +82,25 @@ fn gcx1(c: &mut Criterion) {
     let json_value: J = serde_json::from_str(&json).unwrap();
     let document: J = serde_json::from_slice(&corpus("gcx-10mb.sections.json")).unwrap();
     let sections = sections(&document);
-    assert_eq!(
-        encode_gcx(&sections, payload.len()),
-        payload,
-        "the benchmark encodes the corpus payload"
+    // Not assert_eq!: a mismatch would print ten megabytes.
+    assert!(
+        encode_gcx(&sections, payload.len()) == payload,
+        "the benchmark must encode the corpus payload (regenerate it with `make bench`)"
     );
 
     let mut group = c.benchmark_group("gcx1-10mb");
     group.sample_size(20);
     group.throughput(Throughput::Bytes(payload.len() as u64));
+    // In place (borrowed values, the fast path), owned rows (a String per value), and the
+    // JSON text every binding hands to JavaScript.
     group.bench_function("decode/agentwire", |b| {
+        b.iter(|| gcx::decode_borrowed(black_box(&payload), &DecodeOptions::default()).unwrap())
+    });
+    group.bench_function("decode-owned/agentwire", |b| {
         b.iter(|| gcx::decode(black_box(&payload), &DecodeOptions::default()).unwrap())
+    });
+    group.bench_function("decode-to-json/agentwire", |b| {
+        b.iter(|| agentwire::api::gcx_decode(black_box(payload.as_bytes()), "{}").unwrap())
     });
     group.bench_function("encode/agentwire", |b| {
         b.iter(|| encode_gcx(black_box(&sections), payload.len()))
@@ -107,6 +115,70 @@ fn gcx1(c: &mut Criterion) {
     });
     group.bench_function("encode/serde_json", |b| {
         b.iter(|| serde_json::to_string(black_box(&json_value)).unwrap())
+    });
+    group.finish();
+}
+
+/// The 20 bench responses (tests/fixtures/gcx1/bench-inputs): GCX1 encode of each JSON text
+/// (tool layout or generic fallback, as the scorecard does) and decode of the result, against
+/// serde_json reading and writing the same JSON. Throughput is the JSON bytes in both groups.
+fn bench_inputs(c: &mut Criterion) {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/gcx1");
+    let vectors: J =
+        serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
+    let inputs: Vec<(String, String)> = vectors["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let input = &v["input"];
+            (
+                input["tool"].as_str().unwrap().to_string(),
+                input["json"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(inputs.len(), 20);
+    let options = gcx::ToolOptions::default();
+    let encoded: Vec<String> = inputs
+        .iter()
+        .map(|(tool, json)| gcx::encode_tool_json(tool, json, &options).unwrap())
+        .collect();
+    let values: Vec<J> = inputs
+        .iter()
+        .map(|(_, json)| serde_json::from_str(json).unwrap())
+        .collect();
+    let json_bytes: usize = inputs.iter().map(|(_, json)| json.len()).sum();
+
+    let mut group = c.benchmark_group("bench-inputs-20");
+    group.throughput(Throughput::Bytes(json_bytes as u64));
+    group.bench_function("gcx-encode/agentwire", |b| {
+        b.iter(|| {
+            for (tool, json) in &inputs {
+                black_box(gcx::encode_tool_json(tool, json, &options).unwrap());
+            }
+        })
+    });
+    group.bench_function("gcx-decode/agentwire", |b| {
+        b.iter(|| {
+            for payload in &encoded {
+                black_box(gcx::decode_borrowed(payload, &DecodeOptions::default()).unwrap());
+            }
+        })
+    });
+    group.bench_function("json-decode/serde_json", |b| {
+        b.iter(|| {
+            for (_, json) in &inputs {
+                black_box(serde_json::from_str::<J>(json).unwrap());
+            }
+        })
+    });
+    group.bench_function("json-encode/serde_json", |b| {
+        b.iter(|| {
+            for value in &values {
+                black_box(serde_json::to_string(value).unwrap());
+            }
+        })
     });
     group.finish();
 }
@@ -170,5 +242,5 @@ fn graph(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, gcx1, graph);
+criterion_group!(benches, gcx1, bench_inputs, graph);
 criterion_main!(benches);

@@ -98,7 +98,10 @@ fn decode(
     };
     let mut buffer = vec![0u8; 64 << 10];
     loop {
-        let n = reader.read(&mut buffer)?;
+        let n = match reader.read(&mut buffer) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            result => result?,
+        };
         if n == 0 {
             break;
         }

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gcx::document::{encode_document, header_to_value, item_to_value, row_to_value};
+use agentwire::gcx::document::{encode_document, item_to_value, write_section_open, RowWriter};
 use agentwire::gcx::{
     self, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout, ToolOptions,
     DEFAULT_MAX_LINE_BYTES,
@@ -229,29 +229,30 @@ fn decode_document_stream(
     out.write_all(b"{\"sections\":[")?;
     let mut sections = 0usize;
     let mut rows_in_section = 0usize;
-    let result = pump(input, options, |item, current| {
+    let mut row_writer = RowWriter::new(&[]);
+    let mut text = String::new();
+    let result = pump(input, options, |item, _| {
+        text.clear();
         match item {
             Item::Section(header) => {
                 if sections > 0 {
-                    out.write_all(b"]},")?;
+                    text.push_str("]},");
                 }
                 sections += 1;
                 rows_in_section = 0;
-                let head = json_text(&Value::Object(header_to_value(header)))?;
-                // Reopen the header object to append its rows.
-                out.write_all(head.strip_suffix('}').unwrap_or(&head).as_bytes())?;
-                out.write_all(b",\"rows\":[")?;
+                write_section_open(&mut text, header)?;
+                row_writer = RowWriter::new(&header.fields);
             }
             Item::Row(values) => {
                 if rows_in_section > 0 {
-                    out.write_all(b",")?;
+                    text.push(',');
                 }
                 rows_in_section += 1;
-                let fields = current.map_or(&[][..], |h| &h.fields[..]);
-                out.write_all(json_text(&row_to_value(fields, values))?.as_bytes())?;
+                row_writer.write(&mut text, values);
             }
             Item::Comment(_) => {}
         }
+        out.write_all(text.as_bytes())?;
         Ok(())
     });
     if sections > 0 {

@@ -3,6 +3,42 @@
 use alloc::string::String;
 use core::fmt::Write;
 
+/// Eight bytes at a time: the index of the first byte for which `word_may_match` holds of its
+/// 8-byte word, or the start of the final partial word (callers check bytes from there one by
+/// one). `word_may_match` may report false positives, never false negatives.
+pub(crate) fn skip_words(bytes: &[u8], from: usize, word_may_match: impl Fn(u64) -> bool) -> usize {
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if word_may_match(u64::from_le_bytes(word)) {
+            return i;
+        }
+        i += 8;
+    }
+    i
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// True when some byte of `word` is below `n` (`n` ≤ 0x80; may report a false positive next
+/// to a match, never a false negative).
+pub(crate) const fn has_byte_below(word: u64, n: u8) -> bool {
+    word.wrapping_sub(ONES * n as u64) & !word & HIGHS != 0
+}
+
+/// True when some byte of `word` equals `b` (may report a false positive next to a match).
+pub(crate) const fn has_byte(word: u64, b: u8) -> bool {
+    let x = word ^ (ONES * b as u64);
+    x.wrapping_sub(ONES) & !x & HIGHS != 0
+}
+
+/// True when some byte of `word` is ≥ 0x80.
+pub(crate) const fn has_non_ascii(word: u64) -> bool {
+    word & HIGHS != 0
+}
+
 /// Go `strconv.Quote` of `bytes`, truncated first to `max_runes` runes (Go `%.Nq`).
 ///
 /// Invalid UTF-8 bytes count as one rune each and print as `\xNN`, as in Go. Printability

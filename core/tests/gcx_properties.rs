@@ -121,6 +121,40 @@ proptest! {
         }
     }
 
+    /// The one-pass decoder of complete payloads agrees with the line-by-line [`Decoder`] on
+    /// hostile line soups (headers, rows, comments, CR, blank lines, stray bytes, long lines),
+    /// sections, error and all; and its JSON writer agrees with the value tree's.
+    #[test]
+    fn in_place_decoding_matches_the_decoder(
+        lines in prop::collection::vec(prop_oneof![
+            3 => "GCX1 tool=[a-z]{1,3} fields=[a-c](,[a-c]){0,3}( [a-z]=[a-z\\\\]{0,3})?\r?",
+            6 => "[a-z\t\\\\é😀\u{2028}\"<]{0,24}\r?",
+            1 => "(#|GCX1|\r|)[a-z ]{0,4}",
+        ], 0..8),
+        stray in prop::option::of((any::<usize>(), any::<u8>())),
+        final_lf in any::<bool>(),
+        max_line_bytes in prop_oneof![Just(4 << 20), 8usize..30],
+    ) {
+        let mut payload = lines.join("\n").into_bytes();
+        if final_lf {
+            payload.push(b'\n');
+        }
+        if let (Some((at, byte)), false) = (stray, payload.is_empty()) {
+            let at = at % payload.len();
+            payload[at] = byte;
+        }
+        let options = DecodeOptions { max_line_bytes, comments: false };
+        let fast = gcx::decode_until_error(&payload, &options);
+        prop_assert_eq!(&fast, &decode_with_decoder(&payload, &options), "{:?}", payload);
+        if let (sections, None) = gcx::decode_borrowed_until_error(&payload, &options) {
+            let mut written = String::new();
+            gcx::document::write_sections_json(&mut written, &sections).unwrap();
+            let tree = gcx::document::sections_to_value(&fast.0);
+            let expected = agentwire::json::to_string(&tree, agentwire::json::WriteOptions::PLAIN).unwrap();
+            prop_assert_eq!(written, expected);
+        }
+    }
+
     /// Arbitrary text never panics the JSON parser, and what parses re-renders and re-parses
     /// to the same value. Numbers compare by value: Go's rule prints the double `0E0` as `0`,
     /// which reads back as an integer.
@@ -182,6 +216,22 @@ fn lossless_generator_mostly_round_trips() {
         "only {encoded} of {} encoded",
         encoded + refused
     );
+}
+
+/// The sections and first error as the push decoder reports them, one item at a time.
+fn decode_with_decoder(
+    payload: &[u8],
+    options: &DecodeOptions,
+) -> (Vec<Section>, Option<agentwire::Error>) {
+    let mut decoder = Decoder::from_slice(payload, options.clone());
+    let mut sections = Vec::new();
+    loop {
+        match decoder.next() {
+            Ok(Some(item)) => Section::collect(&mut sections, item),
+            Ok(None) => return (sections, None),
+            Err(e) => return (sections, Some(e)),
+        }
+    }
 }
 
 fn same_value(a: &agentwire::json::Value, b: &agentwire::json::Value) -> bool {

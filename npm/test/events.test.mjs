@@ -31,6 +31,47 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
     }
   });
 
+  test(`every UTF-8 stream vector pushed as text in random chunkings (${runtime})`, () => {
+    const manifest = JSON.parse(readFileSync(join(fixturesDir, 'events', 'manifest.json'), 'utf8'));
+    let streams = 0;
+    for (const { kind, name, input } of manifest) {
+      if (kind !== 'stream') continue;
+      const bytes = readFileSync(join(fixturesDir, 'events', input));
+      let text;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        continue; // text chunks cannot carry invalid UTF-8
+      }
+      streams += 1;
+      const run = (cut) => {
+        const decoder = new api.events.EventStreamDecoder();
+        const items = [];
+        for (let at = 0; at < text.length; ) {
+          const n = Math.min(cut(), text.length - at);
+          items.push(...decoder.push(text.slice(at, at + n)));
+          at += n;
+        }
+        const { items: last, ...verdict } = decoder.finish();
+        decoder.free();
+        return { items: [...items, ...last], verdict };
+      };
+      const whole = run(() => Infinity);
+      const { events: _, ...parsed } = api.events.parse(bytes);
+      assert.deepEqual(whole.verdict, parsed, name);
+      let state = 0x9e3779b9 ^ name.length;
+      const next = (n) => {
+        state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+        return state % n;
+      };
+      for (let round = 0; round < 6; round += 1) {
+        const max = 1 + next(48);
+        assert.deepEqual(run(() => 1 + next(max)), whole, `${name}, round ${round}`);
+      }
+    }
+    assert.ok(streams > 20, `${streams} UTF-8 stream vectors`);
+  });
+
   test(`TransformStream adapter (${runtime})`, async () => {
     const source = new Blob([stream]).stream();
     const out = [];

@@ -20,7 +20,8 @@ fn max_line_bytes(options: &Value) -> Result<usize> {
         Some(Value::Number(n)) => n
             .as_u64()
             .filter(|&v| v > 0)
-            .map(|v| v as usize)
+            // Past the address space (wasm32) there is no limit to speak of.
+            .map(|v| usize::try_from(v).unwrap_or(usize::MAX))
             .ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidArgument,

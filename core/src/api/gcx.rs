@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::{options_value, parse_array, to_json};
 use crate::gcx::document::{
-    encode_document, item_to_value, sections_to_value, write_op, write_section_value,
+    encode_document, item_to_value, write_op, write_section_value, write_sections_json,
 };
 use crate::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use crate::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder, ToolOptions};
@@ -46,8 +46,12 @@ pub fn gcx_encode_generic(tool: &str, value_json: &str, options_json: &str) -> R
 /// GCX1: decodes a payload to `{"sections": [...]}` JSON.
 pub fn gcx_decode(payload: &[u8], options_json: &str) -> Result<String> {
     let options = DecodeOptions::from_value(&options_value(options_json)?)?;
-    match gcx::decode_until_error(payload, &options) {
-        (sections, None) => to_json(&sections_to_value(&sections)),
+    match gcx::decode_borrowed_until_error(payload, &options) {
+        (sections, None) => {
+            let mut out = String::with_capacity(payload.len() + payload.len() / 2);
+            write_sections_json(&mut out, &sections)?;
+            Ok(out)
+        }
         (_, Some(e)) => Err(e),
     }
 }

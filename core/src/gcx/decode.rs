@@ -61,6 +61,23 @@ enum LineKind {
     Comment,
 }
 
+impl LineKind {
+    /// What a line (LF and CR dropped) is; `None` for a line the decoder skips. Before the
+    /// first header every line is read as a header (gcx-go rejects a leading blank line or
+    /// comment).
+    fn of(bytes: &[u8], in_section: bool, comments: bool) -> Option<LineKind> {
+        if !in_section || bytes.starts_with(TAG.as_bytes()) {
+            Some(LineKind::Header)
+        } else if bytes.is_empty() {
+            None
+        } else if bytes[0] == b'#' {
+            comments.then_some(LineKind::Comment)
+        } else {
+            Some(LineKind::Row)
+        }
+    }
+}
+
 /// A line found by the reader: `buf[start..end]` (CR dropped), numbered, placed.
 #[derive(Clone, Copy)]
 struct Line {
@@ -203,21 +220,9 @@ impl<'a> Decoder<'a> {
                 return Ok(None);
             };
             let bytes = &self.input.bytes()[line.start..line.end];
-            // Before the first header every line is read as a header (gcx-go rejects a
-            // leading blank line or comment).
-            let kind = if self.header.is_none() || bytes.starts_with(TAG.as_bytes()) {
-                LineKind::Header
-            } else if bytes.is_empty() {
-                continue;
-            } else if bytes[0] == b'#' {
-                if !self.options.comments {
-                    continue;
-                }
-                LineKind::Comment
-            } else {
-                LineKind::Row
-            };
-            break (line, kind);
+            if let Some(kind) = LineKind::of(bytes, self.header.is_some(), self.options.comments) {
+                break (line, kind);
+            }
         };
         self.last = Some(line);
         if let LineKind::Header = kind {
@@ -238,7 +243,9 @@ impl<'a> Decoder<'a> {
             return Ok(Some(Item::Comment(text.strip_prefix(' ').unwrap_or(text))));
         }
         let fields = self.header.as_ref().map_or(0, |h| h.fields.len());
-        split_row(text, line, fields).map(|r| Some(Item::Row(r)))
+        let mut values = Vec::with_capacity(fields);
+        split_row(text, line, fields, &mut values)?;
+        Ok(Some(Item::Row(values)))
     }
 
     /// The position of the next unread byte.
@@ -260,10 +267,7 @@ impl<'a> Decoder<'a> {
     fn next_line(&mut self) -> Result<Option<Line>> {
         let data = &self.input.bytes()[self.consumed..];
         let max = self.options.max_line_bytes;
-        let newline = data[self.scanned..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|i| i + self.scanned);
+        let newline = memchr::memchr(b'\n', &data[self.scanned..]).map(|i| i + self.scanned);
         let (content_len, consumed_len) = match newline {
             Some(n) => (n, n + 1),
             // Without LF, a line is complete only at the end of input; an over-long partial
@@ -278,20 +282,12 @@ impl<'a> Decoder<'a> {
         };
         if content_len >= max {
             let at = self.here();
-            return Err(self.fail(Error::at(
-                ErrorKind::GcxLineTooLong,
-                "bufio.Scanner: token too long",
-                at,
-            )));
+            return Err(self.fail(line_too_long(at)));
         }
         let start = self.consumed;
-        let mut end = start + content_len;
-        if end > start && self.input.bytes()[end - 1] == b'\r' {
-            end -= 1;
-        }
         let line = Line {
             start,
-            end,
+            end: start + without_cr(&data[..content_len]).len(),
             number: self.line_number,
             offset: self.offset,
         };
@@ -301,6 +297,19 @@ impl<'a> Decoder<'a> {
         self.scanned = 0;
         Ok(Some(line))
     }
+}
+
+fn line_too_long(at: Position) -> Error {
+    Error::at(
+        ErrorKind::GcxLineTooLong,
+        "bufio.Scanner: token too long",
+        at,
+    )
+}
+
+/// A line's content without the CR that may precede its LF.
+fn without_cr(content: &[u8]) -> &[u8] {
+    content.strip_suffix(b"\r").unwrap_or(content)
 }
 
 fn line_text(bytes: &[u8], line: Line) -> Result<&str> {
@@ -313,25 +322,37 @@ fn line_text(bytes: &[u8], line: Line) -> Result<&str> {
     })
 }
 
-/// Splits a row on TAB and unescapes each value; pads to `fields` values.
-fn split_row(text: &str, line: Line, fields: usize) -> Result<Vec<Cow<'_, str>>> {
-    let count = 1 + text.bytes().filter(|&b| b == b'\t').count();
-    if count > fields {
-        // Point at the first value that has no field.
-        let excess_start = text
-            .match_indices('\t')
-            .nth(fields - 1)
-            .map_or(0, |(i, _)| i + 1);
-        return Err(Error::at(
-            ErrorKind::GcxTooManyValues,
-            alloc::format!("wire: row has {count} values but header declared {fields} fields"),
-            Position::in_line(text.as_bytes(), line.number, line.offset, excess_start),
-        ));
+/// Splits a row on TAB into `out`, one unescaped value per field (missing trailing values
+/// are empty). On error `out` is left as it was.
+fn split_row<'t>(
+    text: &'t str,
+    line: Line,
+    fields: usize,
+    out: &mut Vec<Cow<'t, str>>,
+) -> Result<()> {
+    let first = out.len();
+    let mut rest = text;
+    while let Some(tab) = memchr::memchr(b'\t', rest.as_bytes()) {
+        if out.len() - first + 1 == fields {
+            out.truncate(first);
+            let count = 1 + memchr::memchr_iter(b'\t', text.as_bytes()).count();
+            // Point at the first value that has no field.
+            let excess_start = text.len() - rest.len() + tab + 1;
+            return Err(Error::at(
+                ErrorKind::GcxTooManyValues,
+                alloc::format!("wire: row has {count} values but header declared {fields} fields"),
+                Position::in_line(text.as_bytes(), line.number, line.offset, excess_start),
+            ));
+        }
+        out.push(unescape(&rest[..tab]));
+        rest = &rest[tab + 1..];
     }
-    let mut values: Vec<Cow<'_, str>> = Vec::with_capacity(fields);
-    values.extend(text.split('\t').map(unescape));
-    values.resize(fields, Cow::Borrowed(""));
-    Ok(values)
+    out.push(unescape(rest));
+    let filled = out.len() - first;
+    if filled < fields {
+        out.resize(first + fields, Cow::Borrowed(""));
+    }
+    Ok(())
 }
 
 /// A decoded section with owned rows (values in field order).
@@ -341,24 +362,6 @@ pub struct Section {
     pub header: Header,
     /// One entry per row, one value per field.
     pub rows: Vec<Vec<String>>,
-}
-
-/// Decodes a whole payload as gcx-go's canonical procedure does (header, rows, next section,
-/// …), stopping at the first error: the sections read so far (the last one possibly partial)
-/// and that error.
-pub fn decode_until_error(
-    payload: &[u8],
-    options: &DecodeOptions,
-) -> (Vec<Section>, Option<Error>) {
-    let mut decoder = Decoder::from_slice(payload, options.clone());
-    let mut sections: Vec<Section> = Vec::new();
-    loop {
-        match decoder.next() {
-            Ok(Some(item)) => Section::collect(&mut sections, item),
-            Ok(None) => return (sections, None),
-            Err(e) => return (sections, Some(e)),
-        }
-    }
 }
 
 impl Section {
@@ -382,12 +385,222 @@ impl Section {
     }
 }
 
-/// Decodes a whole payload into sections; the first error fails the call.
-pub fn decode(payload: &str, options: &DecodeOptions) -> Result<Vec<Section>> {
-    match decode_until_error(payload.as_bytes(), options) {
+/// A section of a complete payload decoded in place: its values borrow from the payload
+/// unless unescaping changed them, and are stored row after row, one per header field.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BorrowedSection<'a> {
+    /// The header.
+    pub header: Header,
+    values: Vec<Cow<'a, str>>,
+}
+
+impl<'a> BorrowedSection<'a> {
+    fn new(header: Header) -> BorrowedSection<'a> {
+        BorrowedSection {
+            header,
+            values: Vec::new(),
+        }
+    }
+
+    /// The rows, each one value per field in field order.
+    pub fn rows(&self) -> core::slice::ChunksExact<'_, Cow<'a, str>> {
+        // A parsed header has at least one field; `max` keeps an empty one from panicking.
+        self.values.chunks_exact(self.header.fields.len().max(1))
+    }
+
+    /// How many rows the section has.
+    pub fn row_count(&self) -> usize {
+        self.values.len() / self.header.fields.len().max(1)
+    }
+
+    /// The section with owned rows.
+    pub fn into_owned(self) -> Section {
+        let rows = self
+            .rows()
+            .map(|row| row.iter().map(|v| String::from(&**v)).collect())
+            .collect();
+        Section {
+            header: self.header,
+            rows,
+        }
+    }
+}
+
+/// Decodes a complete payload as gcx-go's canonical procedure does (header, rows, next
+/// section, …), stopping at the first error: the sections read so far (the last one possibly
+/// partial) and that error. Values borrow from `payload` where they can; this is the fast
+/// path that [`decode`], [`decode_until_error`] and the bindings use.
+pub fn decode_borrowed_until_error<'a>(
+    payload: &'a [u8],
+    options: &DecodeOptions,
+) -> (Vec<BorrowedSection<'a>>, Option<Error>) {
+    match core::str::from_utf8(payload) {
+        Ok(text) => decode_text(text, options),
+        // Invalid UTF-8 is an error only on a line that is read (a skipped comment may hold
+        // any bytes), so the line-by-line decoder decides.
+        Err(_) => decode_with_decoder(payload, options),
+    }
+}
+
+/// [`decode_borrowed_until_error`] over valid UTF-8: the [`Decoder`]'s rules in one pass over
+/// the text (one SIMD scan finds every LF, TAB and backslash), without copying values.
+fn decode_text<'a>(
+    text: &'a str,
+    options: &DecodeOptions,
+) -> (Vec<BorrowedSection<'a>>, Option<Error>) {
+    let bytes = text.as_bytes();
+    let mut sections: Vec<BorrowedSection<'a>> = Vec::new();
+    let mut events = memchr::memchr3_iter(b'\n', b'\t', b'\\', bytes);
+    // The current line's cell ends (TAB positions) and whether each cell held a backslash;
+    // at most one entry per field, so memory stays bounded by the header.
+    let mut cells: Vec<(usize, bool)> = Vec::new();
+    let mut line_start = 0;
+    let mut number = 1;
+    while line_start < bytes.len() {
+        let fields = sections.last().map_or(0, |s| s.header.fields.len());
+        cells.clear();
+        let mut tabs = 0usize;
+        let mut escaped = false;
+        let line_end = loop {
+            match events.next() {
+                Some(at) => match bytes[at] {
+                    b'\n' => break at,
+                    b'\t' => {
+                        if tabs < fields {
+                            cells.push((at, escaped));
+                        }
+                        tabs += 1;
+                        escaped = false;
+                    }
+                    _ => escaped = true,
+                },
+                None => break bytes.len(),
+            }
+        };
+        let line = Line {
+            start: line_start,
+            end: line_start + without_cr(&bytes[line_start..line_end]).len(),
+            number,
+            offset: line_start as u64,
+        };
+        if line_end - line_start >= options.max_line_bytes {
+            let at = Position {
+                offset: line.offset,
+                line: number,
+                column: 1,
+                column_utf16: 1,
+            };
+            return (sections, Some(line_too_long(at)));
+        }
+        line_start = line_end + 1;
+        number += 1;
+        // LF and CR are ASCII, so the line boundaries are character boundaries.
+        let content = &text[line.start..line.end];
+        match LineKind::of(content.as_bytes(), !sections.is_empty(), false) {
+            None | Some(LineKind::Comment) => {}
+            Some(LineKind::Header) => match Header::parse(content, line.number, line.offset) {
+                Ok(header) => sections.push(BorrowedSection::new(header)),
+                Err(e) => return (sections, Some(e)),
+            },
+            Some(LineKind::Row) => {
+                let Some(section) = sections.last_mut() else {
+                    continue;
+                };
+                if tabs >= fields {
+                    // More values than fields: the slow path builds the error.
+                    let mut ignored = Vec::new();
+                    let e = split_row(content, line, fields, &mut ignored).err();
+                    return (sections, e);
+                }
+                let mut start = line.start;
+                for &(end, escaped) in &cells {
+                    section.values.push(cell(&text[start..end], escaped));
+                    start = end + 1;
+                }
+                section.values.push(cell(&text[start..line.end], escaped));
+                let filled = tabs + 1;
+                if filled < fields {
+                    let padded = section.values.len() + fields - filled;
+                    section.values.resize(padded, Cow::Borrowed(""));
+                }
+            }
+        }
+    }
+    if sections.is_empty() {
+        let at = Position {
+            offset: bytes.len() as u64,
+            line: number,
+            column: 1,
+            column_utf16: 1,
+        };
+        let e = Error::at(ErrorKind::GcxEmptyInput, "unexpected EOF", at);
+        return (sections, Some(e));
+    }
+    (sections, None)
+}
+
+/// A value: borrowed unless it held a backslash.
+fn cell(text: &str, escaped: bool) -> Cow<'_, str> {
+    if escaped {
+        unescape(text)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+fn decode_with_decoder<'a>(
+    payload: &'a [u8],
+    options: &DecodeOptions,
+) -> (Vec<BorrowedSection<'a>>, Option<Error>) {
+    let mut decoder = Decoder::from_slice(payload, options.clone());
+    let mut sections: Vec<BorrowedSection<'a>> = Vec::new();
+    loop {
+        match decoder.next() {
+            Ok(Some(Item::Section(header))) => sections.push(BorrowedSection::new(header.clone())),
+            Ok(Some(Item::Row(values))) => {
+                if let Some(section) = sections.last_mut() {
+                    let owned = values.into_iter().map(|v| Cow::Owned(v.into_owned()));
+                    section.values.extend(owned);
+                }
+            }
+            Ok(Some(Item::Comment(_))) => {}
+            Ok(None) => return (sections, None),
+            Err(e) => return (sections, Some(e)),
+        }
+    }
+}
+
+/// [`decode_borrowed_until_error`] with owned rows.
+pub fn decode_until_error(
+    payload: &[u8],
+    options: &DecodeOptions,
+) -> (Vec<Section>, Option<Error>) {
+    let (sections, error) = decode_borrowed_until_error(payload, options);
+    let sections = sections
+        .into_iter()
+        .map(BorrowedSection::into_owned)
+        .collect();
+    (sections, error)
+}
+
+/// Decodes a complete payload in place; the first error fails the call.
+pub fn decode_borrowed<'a>(
+    payload: &'a str,
+    options: &DecodeOptions,
+) -> Result<Vec<BorrowedSection<'a>>> {
+    match decode_borrowed_until_error(payload.as_bytes(), options) {
         (sections, None) => Ok(sections),
         (_, Some(e)) => Err(e),
     }
+}
+
+/// Decodes a whole payload into sections with owned rows; the first error fails the call.
+pub fn decode(payload: &str, options: &DecodeOptions) -> Result<Vec<Section>> {
+    let sections = decode_borrowed(payload, options)?;
+    Ok(sections
+        .into_iter()
+        .map(BorrowedSection::into_owned)
+        .collect())
 }
 
 #[cfg(test)]

@@ -14,12 +14,12 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::decode::{DecodeOptions, Item, Section};
+use super::decode::{BorrowedSection, DecodeOptions, Item, Section};
 use super::encode::{Cell, EncodeOptions, Encoder};
 use super::header::{Header, VERSION};
 use super::layout::{Layouts, ToolLayout};
 use super::tool::{Strategy, ToolOptions};
-use crate::json::{Map, Number, Value};
+use crate::json::{self, Map, Number, Value, WriteOptions};
 use crate::num::{parse_f32, parse_f64};
 use crate::{Error, ErrorKind, Result};
 
@@ -326,6 +326,91 @@ pub fn sections_to_value(sections: &[Section]) -> Value {
         Value::Array(sections.iter().map(section_to_value).collect()),
     );
     Value::Object(map)
+}
+
+/// Appends a section's header object left open for its rows:
+/// `{"tool":…,"fields":[…],"meta":{…},"version":1,"rows":[` (close it with `]}`).
+pub fn write_section_open(out: &mut String, header: &Header) -> Result<()> {
+    json::write(
+        out,
+        &Value::Object(header_to_value(header)),
+        WriteOptions::PLAIN,
+    )?;
+    out.pop(); // the header object's `}`: the rows go inside it
+    out.push_str(",\"rows\":[");
+    Ok(())
+}
+
+/// Writes rows as the JSON objects [`row_to_value`] makes (a repeated field keeps its first
+/// position and its last value) without building them: each `"field":` is rendered once.
+#[derive(Clone, Debug)]
+pub struct RowWriter {
+    /// `"field":` and the index of the value it takes.
+    members: Vec<(String, usize)>,
+}
+
+impl RowWriter {
+    /// A writer for rows of a section with these fields.
+    pub fn new(fields: &[String]) -> RowWriter {
+        let mut members: Vec<(String, usize)> = Vec::with_capacity(fields.len());
+        for (index, field) in fields.iter().enumerate() {
+            match fields[..index].iter().position(|f| f == field) {
+                // The member sits where the field first appeared.
+                Some(first) => {
+                    let slot = fields[..first]
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, f)| !fields[..i].contains(f))
+                        .count();
+                    members[slot].1 = index;
+                }
+                None => {
+                    let mut key = String::with_capacity(field.len() + 3);
+                    json::write_string(&mut key, field, false);
+                    key.push(':');
+                    members.push((key, index));
+                }
+            }
+        }
+        RowWriter { members }
+    }
+
+    /// Appends one row as a JSON object.
+    pub fn write<T: AsRef<str>>(&self, out: &mut String, values: &[T]) {
+        out.push('{');
+        for (m, (key, index)) in self.members.iter().enumerate() {
+            if m > 0 {
+                out.push(',');
+            }
+            out.push_str(key);
+            let value = values.get(*index).map_or("", AsRef::as_ref);
+            json::write_string(out, value, false);
+        }
+        out.push('}');
+    }
+}
+
+/// Appends `{"sections": [...]}` for sections decoded in place: the text the plain JSON
+/// writer makes of [`sections_to_value`], without the value tree (the decode hot path of
+/// every binding).
+pub fn write_sections_json(out: &mut String, sections: &[BorrowedSection<'_>]) -> Result<()> {
+    out.push_str("{\"sections\":[");
+    for (i, section) in sections.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_section_open(out, &section.header)?;
+        let rows = RowWriter::new(&section.header.fields);
+        for (r, row) in section.rows().enumerate() {
+            if r > 0 {
+                out.push(',');
+            }
+            rows.write(out, row);
+        }
+        out.push_str("]}");
+    }
+    out.push_str("]}");
+    Ok(())
 }
 
 /// Decodes a payload to `{"sections": [...]}`.

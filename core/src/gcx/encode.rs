@@ -199,24 +199,31 @@ impl<S: Sink> Encoder<S> {
                 self.line.push('\t');
             }
             let Some(cell) = cells.get(i) else { continue };
-            self.text.clear();
-            cell.write_text(&mut self.text)?;
+            // Text cells are escaped straight from the caller's string.
+            let text = match *cell {
+                Cell::Str(text) | Cell::Number(text) => text,
+                _ => {
+                    self.text.clear();
+                    cell.write_text(&mut self.text)?;
+                    &self.text
+                }
+            };
             if lossless {
-                if self.text.contains('\r') {
+                if text.contains('\r') {
                     return Err(Error::new(
                         ErrorKind::GcxNotLossless,
                         alloc::format!(
                             "lossless: cell {} contains CR, which GCX1 cannot carry",
-                            go_quote(self.text.as_bytes(), 40)
+                            go_quote(text.as_bytes(), 40)
                         ),
                     ));
                 }
                 // A first cell read as a comment or a header is protected by a backslash.
-                if i == 0 && (self.text.starts_with('#') || self.text.starts_with(TAG)) {
+                if i == 0 && (text.starts_with('#') || text.starts_with(TAG)) {
                     self.line.push('\\');
                 }
             }
-            escape_into(&mut self.line, &self.text);
+            escape_into(&mut self.line, text);
         }
         if lossless && self.line.is_empty() && field_count == 1 {
             return Err(Error::new(

@@ -3,21 +3,31 @@
 use alloc::borrow::Cow;
 use alloc::string::String;
 
+use crate::text::{has_byte, has_byte_below, skip_words};
+
 /// Appends `s` escaped: `\` → `\\`, TAB → `\t`, LF → `\n`, CR dropped, all else copied.
 pub fn escape_into(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     let mut run_start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while i < bytes.len() {
+        // Runs without TAB, LF, CR (all below 0x0E) or backslash are copied whole.
+        i = skip_words(bytes, i, |w| has_byte_below(w, 0x0E) || has_byte(w, b'\\'));
+        let Some(&b) = bytes.get(i) else { break };
         let replacement = match b {
             b'\\' => "\\\\",
             b'\t' => "\\t",
             b'\n' => "\\n",
             b'\r' => "",
-            _ => continue,
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.push_str(&s[run_start..i]);
         out.push_str(replacement);
-        run_start = i + 1;
+        i += 1;
+        run_start = i;
     }
     out.push_str(&s[run_start..]);
 }
@@ -63,6 +73,7 @@ pub fn unescape(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     #[test]
     fn escape_and_unescape() {
@@ -73,5 +84,30 @@ mod tests {
         assert_eq!(unescape("\\\\t"), "\\t");
         assert_eq!(unescape("\\é\\😀"), "é😀");
         assert!(matches!(unescape("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn word_at_a_time_scan_sees_every_position() {
+        let naive = |s: &str| -> String {
+            s.chars()
+                .filter(|&c| c != '\r')
+                .map(|c| match c {
+                    '\\' => "\\\\".into(),
+                    '\t' => "\\t".into(),
+                    '\n' => "\\n".into(),
+                    c => c.to_string(),
+                })
+                .collect()
+        };
+        for len in 0..20 {
+            for at in 0..len {
+                for special in ['\\', '\t', '\n', '\r', '\u{b}', 'é', '\u{7f}'] {
+                    let s: String = (0..len)
+                        .map(|i| if i == at { special } else { 'a' })
+                        .collect();
+                    assert_eq!(escape(&s), naive(&s), "{s:?}");
+                }
+            }
+        }
     }
 }

@@ -113,7 +113,7 @@ impl Layouts {
             return Some(layout.clone());
         }
         if self.builtin {
-            return builtin_layouts().into_iter().find(selects);
+            return builtin_layout(tool);
         }
         None
     }
@@ -221,8 +221,39 @@ fn tool(name: &str, aliases: &[&str], sections: Vec<SectionLayout>) -> ToolLayou
     }
 }
 
-/// The GCX1 spec's per-tool layouts ("Per-tool field layouts (GCX1 v1)").
+/// The names of the GCX1 spec's per-tool layouts ("Per-tool field layouts (GCX1 v1)"), in
+/// the spec's order.
+pub const BUILTIN_TOOLS: [&str; 17] = [
+    "search_symbols",
+    "get_symbol_source",
+    "batch_symbols",
+    "find_usages",
+    "get_file_summary",
+    "get_callers",
+    "get_call_chain",
+    "get_dependencies",
+    "get_dependents",
+    "find_implementations",
+    "get_editing_context",
+    "smart_context",
+    "analyze.dead_code",
+    "analyze.hotspots",
+    "analyze.cycles",
+    "contracts.list",
+    "contracts.orphans",
+];
+
+/// Every built-in layout, in the spec's order.
 pub fn builtin_layouts() -> Vec<ToolLayout> {
+    BUILTIN_TOOLS
+        .iter()
+        .filter_map(|name| builtin_layout(name))
+        .collect()
+}
+
+/// The built-in layout selected by `tool_name` (its name or an alias). Built on demand:
+/// encoding a response builds only its own tool's layout.
+pub fn builtin_layout(tool_name: &str) -> Option<ToolLayout> {
     let graph_nodes = || fields(&["id", "kind", "name", "path", "line"]);
     let graph_edges = || fields(&["from", "to", "kind", "origin", "confidence", "label"]);
     let graph_tool = |name: &str| {
@@ -247,8 +278,8 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
             ],
         )
     };
-    vec![
-        tool(
+    Some(match tool_name {
+        "search_symbols" => tool(
             "search_symbols",
             &[],
             vec![array(
@@ -259,7 +290,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total", "truncated"],
             )],
         ),
-        tool(
+        "get_symbol_source" => tool(
             "get_symbol_source",
             &[],
             vec![object(
@@ -280,7 +311,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &[],
             )],
         ),
-        tool(
+        "batch_symbols" => tool(
             "batch_symbols",
             &[],
             vec![array(
@@ -301,7 +332,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total", "count", "etag"],
             )],
         ),
-        tool(
+        "find_usages" => tool(
             "find_usages",
             &[],
             vec![array(
@@ -321,7 +352,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total", "total_edges", "truncated"],
             )],
         ),
-        tool(
+        "get_file_summary" => tool(
             "get_file_summary",
             &[],
             vec![array(
@@ -332,12 +363,12 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total_nodes", "total_edges", "truncated", "etag"],
             )],
         ),
-        graph_tool("get_callers"),
-        graph_tool("get_call_chain"),
-        graph_tool("get_dependencies"),
-        graph_tool("get_dependents"),
-        graph_tool("find_implementations"),
-        tool(
+        "get_callers" => graph_tool("get_callers"),
+        "get_call_chain" => graph_tool("get_call_chain"),
+        "get_dependencies" => graph_tool("get_dependencies"),
+        "get_dependents" => graph_tool("get_dependents"),
+        "find_implementations" => graph_tool("find_implementations"),
+        "get_editing_context" => tool(
             "get_editing_context",
             &[],
             vec![
@@ -367,7 +398,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 array("{tool}.tests", &["tests"], false, fields(&["path"]), &[]),
             ],
         ),
-        tool(
+        "smart_context" => tool(
             "smart_context",
             &[],
             vec![
@@ -381,7 +412,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 ),
             ],
         ),
-        tool(
+        "analyze.dead_code" | "analyze_dead_code" => tool(
             "analyze.dead_code",
             &["analyze_dead_code"],
             vec![array(
@@ -392,7 +423,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total", "count"],
             )],
         ),
-        tool(
+        "analyze.hotspots" | "analyze_hotspots" => tool(
             "analyze.hotspots",
             &["analyze_hotspots"],
             vec![array(
@@ -412,7 +443,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total", "count"],
             )],
         ),
-        tool(
+        "analyze.cycles" | "analyze_cycles" => tool(
             "analyze.cycles",
             &["analyze_cycles"],
             vec![array(
@@ -423,7 +454,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total", "count"],
             )],
         ),
-        tool(
+        "contracts.list" | "contracts" | "contracts_list" => tool(
             "contracts.list",
             &["contracts", "contracts_list"],
             vec![array(
@@ -442,7 +473,7 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total"],
             )],
         ),
-        tool(
+        "contracts.orphans" | "contracts_orphans" => tool(
             "contracts.orphans",
             &["contracts_orphans"],
             vec![array(
@@ -453,7 +484,8 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
                 &["total"],
             )],
         ),
-    ]
+        _ => return None,
+    })
 }
 
 // ---- JSON form ------------------------------------------------------------------------------
@@ -619,5 +651,22 @@ impl ToolLayout {
             .collect();
         map.insert("sections".into(), Value::Array(sections));
         Value::Object(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_name_and_alias_selects_its_layout() {
+        let all = builtin_layouts();
+        assert_eq!(all.len(), BUILTIN_TOOLS.len());
+        for layout in &all {
+            for name in core::iter::once(&layout.tool).chain(&layout.aliases) {
+                assert_eq!(builtin_layout(name).as_ref(), Some(layout), "{name}");
+            }
+        }
+        assert_eq!(builtin_layout("no_such_tool"), None);
     }
 }

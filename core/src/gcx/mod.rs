@@ -34,7 +34,10 @@ mod plan;
 pub mod scope;
 mod tool;
 
-pub use decode::{decode, decode_until_error, DecodeOptions, Decoder, Item, Section};
+pub use decode::{
+    decode, decode_borrowed, decode_borrowed_until_error, decode_until_error, BorrowedSection,
+    DecodeOptions, Decoder, Item, Section,
+};
 pub use encode::{Cell, EncodeOptions, Encoder};
 pub use generic::{encode_generic, encode_generic_json, write_generic};
 pub use header::{Header, TAG, VERSION};

@@ -2,6 +2,7 @@ use alloc::string::String;
 use core::fmt::Write;
 
 use super::Value;
+use crate::text::{has_byte, has_byte_below, has_non_ascii, skip_words};
 use crate::Result;
 
 /// How [`write`] renders a value.
@@ -85,48 +86,73 @@ pub fn to_string(value: &Value, options: WriteOptions) -> Result<String> {
     Ok(out)
 }
 
+/// Bytes that may need escaping: controls, `"`, `\\`, the HTML characters and the lead byte
+/// of U+2028/U+2029. Everything else is copied as is.
+const MAY_ESCAPE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table[b'<' as usize] = true;
+    table[b'>' as usize] = true;
+    table[b'&' as usize] = true;
+    table[0xE2] = true;
+    table
+};
+
 /// Appends `s` as a JSON string literal with Go's escaping.
 pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
     let mut run_start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape: Option<&str> = match b {
-            b'"' => Some("\\\""),
-            b'\\' => Some("\\\\"),
-            b'\n' => Some("\\n"),
-            b'\r' => Some("\\r"),
-            b'\t' => Some("\\t"),
-            0x08 => Some("\\b"),
-            0x0c => Some("\\f"),
-            b'<' if escape_html => Some("\\u003c"),
-            b'>' if escape_html => Some("\\u003e"),
-            b'&' if escape_html => Some("\\u0026"),
+    let mut i = 0;
+    while i < bytes.len() {
+        // Plain ASCII runs are skipped eight bytes at a time.
+        i = skip_words(bytes, i, |w| {
+            has_byte_below(w, 0x20)
+                || has_byte(w, b'"')
+                || has_byte(w, b'\\')
+                || has_non_ascii(w)
+                || (escape_html && (has_byte(w, b'<') || has_byte(w, b'>') || has_byte(w, b'&')))
+        });
+        let Some(&b) = bytes.get(i) else { break };
+        if !MAY_ESCAPE[b as usize] {
+            i += 1;
+            continue;
+        }
+        let escape: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'<' if escape_html => "\\u003c",
+            b'>' if escape_html => "\\u003e",
+            b'&' if escape_html => "\\u0026",
             // U+2028 / U+2029 are E2 80 A8 / E2 80 A9.
-            0xE2 if bytes.get(i + 1) == Some(&0x80)
-                && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) =>
-            {
-                Some(if bytes[i + 2] == 0xA8 {
-                    "\\u2028"
-                } else {
-                    "\\u2029"
-                })
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA8) => "\\u2028",
+            0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA9) => "\\u2029",
+            _ if b < 0x20 => "",
+            _ => {
+                i += 1;
+                continue;
             }
-            _ if b < 0x20 => None,
-            _ => continue,
         };
         out.push_str(&s[run_start..i]);
-        match escape {
-            Some(text) => out.push_str(text),
-            None => {
-                let _ = write!(out, "\\u{:04x}", b);
-            }
-        }
-        run_start = if matches!(escape, Some("\\u2028" | "\\u2029")) {
-            i + 3
+        if escape.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
         } else {
-            i + 1
-        };
+            out.push_str(escape);
+        }
+        i += if b == 0xE2 { 3 } else { 1 };
+        run_start = i;
     }
     out.push_str(&s[run_start..]);
     out.push('"');
@@ -136,6 +162,38 @@ pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
 mod tests {
     use super::*;
     use crate::json::parse;
+
+    #[test]
+    fn word_at_a_time_scan_sees_every_position() {
+        // Escaping is per character, so a string must escape as its characters one by one
+        // (single characters never take the eight-byte path).
+        let one_by_one = |s: &str, html: bool| -> String {
+            let mut out = String::from("\"");
+            for c in s.chars() {
+                let mut piece = String::new();
+                write_string(&mut piece, c.encode_utf8(&mut [0; 4]), html);
+                out.push_str(&piece[1..piece.len() - 1]);
+            }
+            out.push('"');
+            out
+        };
+        for len in 0..20 {
+            for at in 0..len {
+                for special in [
+                    '"', '\\', '\n', '\u{1}', '\u{1f}', '<', '&', '\u{2028}', 'é', '~',
+                ] {
+                    let s: String = (0..len)
+                        .map(|i| if i == at { special } else { 'a' })
+                        .collect();
+                    for html in [false, true] {
+                        let mut out = String::new();
+                        write_string(&mut out, &s, html);
+                        assert_eq!(out, one_by_one(&s, html), "{s:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn go_compact_output() {
