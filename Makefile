@@ -21,12 +21,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm wasm-bindgen-out build-native npm-build lint test-rust test-no-std \
-        test-npm bench-rust clean
+        test-npm bench bench-rust bench-corpus bench-npm bench-memory fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
 	@echo "make test   install what is missing, build everything, run every test"
 	@echo "make build  build the CLI, the wasm module and the Node addon"
+	@echo "make bench  every benchmark; writes bench/results/latest.{json,md}"
+	@echo "make fuzz-smoke  every cargo-fuzz target for FUZZ_SECONDS (default 30) s; fails on a crash"
 
 demo:
 	$(CARGO) run -q --release -p agentwire-cli -- scorecard
@@ -135,13 +137,31 @@ test-rust:
 	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway tests/fixtures/gateway | tail -n 1
 	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events tests/fixtures/events
 
+# Every benchmark, then bench/results/latest.{json,md} and the README's Speed table
+# (bench/report.mjs). Quiet machines give stable numbers; the run takes about five minutes.
+bench: setup npm-build bench-rust bench-npm bench-memory
+	node bench/report.mjs
+
 # Criterion benchmarks of the Rust core against serde_json and the gcf crate, on the generated
 # corpus (tests/corpus/generate.mjs) and the CLI's GCX1 encoding of it.
-bench-rust:
+bench-rust: bench-corpus
 	@echo "== bench: rust core vs serde_json and the gcf crate"
-	node tests/corpus/generate.mjs
-	$(CARGO) run -q --release -p agentwire-cli -- gcx encode tests/corpus/out/gcx-10mb.sections.json > tests/corpus/out/gcx-10mb.gcx
 	$(CARGO) bench -q -p agentwire-bench
+
+bench-corpus: build-cli
+	node tests/corpus/generate.mjs
+	target/release/agentwire gcx encode tests/corpus/out/gcx-10mb.sections.json > tests/corpus/out/gcx-10mb.gcx
+
+# Native addon and wasm against JSON, @toon-format/toon and @blackwell-systems/gcf in Node.
+bench-npm: bench-corpus
+	@echo "== bench: node native and wasm vs the pure-JS peers"
+	cd $(NPM_DIR) && npm run -s bench -- --out ../bench/results/npm.json
+
+# Peak RSS of the CLI streaming a 100 MB payload (needs GNU time).
+bench-memory: bench-corpus
+	@echo "== bench: streaming decode memory"
+	@[ -x /usr/bin/time ] || $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q time
+	node bench/stream-memory.mjs
 
 # wasm32v1-none has no std at all, so this proves the core is no_std + alloc.
 test-no-std: setup-rust
@@ -151,6 +171,42 @@ test-no-std: setup-rust
 test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"
 	cd $(NPM_DIR) && node --test test/*.test.mjs
+
+# ---- fuzzing (not part of `make test`) ------------------------------------------------------
+
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS = $(sort $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs))))
+FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  -malloc_limit_mb=512
+
+# Every cargo-fuzz target (fuzz/fuzz_targets, checks in fuzz/src/checks.rs) for FUZZ_SECONDS
+# seconds, from corpora seeded with the fixtures (fuzz/seed.sh). Fails when a target finds a
+# crash, a broken property, a timeout or an out-of-memory: the input is kept in
+# fuzz/artifacts/<target>/, the log in fuzz/artifacts/logs/. Replay one with
+# `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…`, then keep it under
+# tests/fuzz-regressions/TARGET/ (see the README there).
+fuzz-smoke:
+	@echo "== fuzz-smoke: $(words $(FUZZ_TARGETS)) targets, $(FUZZ_SECONDS) s each"
+	@$(CARGO) fuzz --version >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
+	@if rustup toolchain list | grep -q '^nightly'; then fuzz="$(CARGO) +nightly fuzz"; \
+	else echo "no nightly toolchain: stable with RUSTC_BOOTSTRAP=1"; fuzz="env RUSTC_BOOTSTRAP=1 $(CARGO) fuzz"; fi; \
+	bash fuzz/seed.sh > /dev/null; \
+	$$fuzz build; \
+	mkdir -p fuzz/artifacts/logs; \
+	failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  log=fuzz/artifacts/logs/$$t.log; \
+	  if $$fuzz run $$t fuzz/corpus/$$t -- $(FUZZ_FLAGS) > $$log 2>&1; then \
+	    printf "%-16s ok      %s, corpus %s\n" $$t "$$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' $$log | tail -n 1)" \
+	      "$$(find fuzz/corpus/$$t -type f | wc -l)"; \
+	  else \
+	    failed="$$failed $$t"; \
+	    printf "%-16s FAILED  %s; %s (log %s)\n" $$t "$$(grep -m 1 -o 'SUMMARY: libFuzzer: .*' $$log || echo 'no libFuzzer summary')" \
+	      "$$(grep -m 1 -o 'Test unit written to .*' $$log || echo 'no input saved')" $$log; \
+	  fi; \
+	done; \
+	if [ -n "$$failed" ]; then echo "== fuzz-smoke: FAILED:$$failed"; exit 1; fi; \
+	echo "== fuzz-smoke: all $(words $(FUZZ_TARGETS)) targets passed"
 
 clean:
 	$(CARGO) clean

@@ -58,6 +58,12 @@ export interface EncodeOptions {
    * `json.Number`), as the upstream benchmark did. Default: typed numbers (`1.0` → `1`).
    */
   literalNumbers?: boolean;
+  /**
+   * Deepest nesting of arrays and objects accepted in JSON input (default 512, at most 1024):
+   * deeper input throws `JSON_DEPTH` at the bracket that crossed it. JS values are also refused
+   * past 1024 levels before they cross (`JSON_DEPTH`, no position).
+   */
+  maxDepth?: number;
 }
 
 /** A column of a tool layout: a name, or a name read from other response keys. */
@@ -113,9 +119,27 @@ export interface ErrorEnvelope {
   detail: string;
 }
 
+/** Limits of GCX1 decoding (see README "Security and limits"); each has its own error code. */
 export interface DecodeOptions {
-  /** Longest accepted line in bytes without its LF (default 4194304, gcx-go's limit). */
+  /**
+   * A line (without its LF) must be shorter than this many bytes (default 4194304, gcx-go's
+   * buffer: the longest accepted line is 4194303 bytes), else `GCX_LINE_TOO_LONG`.
+   */
   maxLineBytes?: number;
+  /** Most sections in the payload or stream (default 65536), else `GCX_TOO_MANY_SECTIONS`. */
+  maxSections?: number;
+  /** Most rows, all sections together (default 16777216), else `GCX_TOO_MANY_ROWS`. */
+  maxRows?: number;
+  /**
+   * Most values, one per field for every row, padding included (default 16777216), else
+   * `GCX_TOO_MANY_CELLS`.
+   */
+  maxCells?: number;
+  /**
+   * Longest JSON text `decode` builds (every row repeats its field names; default 268435456),
+   * else `GCX_OUTPUT_TOO_LARGE`. Not used by the streaming decoder.
+   */
+  maxOutputBytes?: number;
   /** Also yield comment items from the streaming decoder. */
   comments?: boolean;
 }
@@ -277,6 +301,17 @@ export interface GraphDelta {
   fullTokens?: number;
 }
 
+/** Limits of GCF and GCB1 decoding. */
+export interface GraphDecodeOptions {
+  /**
+   * Most bytes of text in the decoded payload: tool, symbol names (and GCB1 signatures) and
+   * every edge's source and target names (default 67108864), else `GCF_PAYLOAD_TOO_LARGE` /
+   * `GCB_PAYLOAD_TOO_LARGE`. An edge decodes to its endpoints' full names, so a few bytes of
+   * edges can stand for gigabytes.
+   */
+  maxPayloadBytes?: number;
+}
+
 /** GCF v1.1 session: symbols sent in an earlier call are written as bare references. */
 export declare class GcfSession {
   encode(payload: GraphPayload): string;
@@ -291,8 +326,8 @@ export declare class GcfSession {
 export declare const gcf: {
   encode(payload: GraphPayload): string;
   encodeJson(json: string): string;
-  decode(text: string): DecodedGraphPayload;
-  decodeToJson(text: string): string;
+  decode(text: string, options?: GraphDecodeOptions): DecodedGraphPayload;
+  decodeToJson(text: string, options?: GraphDecodeOptions): string;
   encodeDelta(delta: GraphDelta): string;
   encodeDeltaJson(json: string): string;
   createSession(): GcfSession;
@@ -303,8 +338,8 @@ export declare const gcf: {
 export declare const gcb: {
   encode(payload: GraphPayload): Uint8Array;
   encodeJson(json: string): Uint8Array;
-  decode(bytes: Uint8Array | ArrayBuffer): DecodedGraphPayload;
-  decodeToJson(bytes: Uint8Array | ArrayBuffer): string;
+  decode(bytes: Uint8Array | ArrayBuffer, options?: GraphDecodeOptions): DecodedGraphPayload;
+  decodeToJson(bytes: Uint8Array | ArrayBuffer, options?: GraphDecodeOptions): string;
 };
 
 /** The graph payload codecs by name: gcf, gcb (alias binary), json. */

@@ -116,12 +116,16 @@ fn gcx1(c: &mut Criterion) {
     group.bench_function("encode/serde_json", |b| {
         b.iter(|| serde_json::to_string(black_box(&json_value)).unwrap())
     });
+    // agentwire's own JSON reader: what every JS call that passes values goes through.
+    group.bench_function("decode/agentwire-json", |b| {
+        b.iter(|| agentwire::json::parse(black_box(&json)).unwrap())
+    });
     group.finish();
 }
 
 /// The 20 bench responses (tests/fixtures/gcx1/bench-inputs): GCX1 encode of each JSON text
 /// (tool layout or generic fallback, as the scorecard does) and decode of the result, against
-/// serde_json reading and writing the same JSON. Throughput is the JSON bytes in both groups.
+/// serde_json reading and writing the same JSON. Throughput counts each format's own bytes.
 fn bench_inputs(c: &mut Criterion) {
     let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/gcx1");
     let vectors: J =
@@ -149,10 +153,24 @@ fn bench_inputs(c: &mut Criterion) {
         .map(|(_, json)| serde_json::from_str(json).unwrap())
         .collect();
     let json_bytes: usize = inputs.iter().map(|(_, json)| json.len()).sum();
+    let gcx_bytes: usize = encoded.iter().map(String::len).sum();
+
+    let parsed: Vec<agentwire::json::Value> = inputs
+        .iter()
+        .map(|(_, json)| agentwire::json::parse(json).unwrap())
+        .collect();
 
     let mut group = c.benchmark_group("bench-inputs-20");
-    group.throughput(Throughput::Bytes(json_bytes as u64));
+    group.throughput(Throughput::Bytes(gcx_bytes as u64));
+    // From parsed values (the peer below writes parsed values too), and from JSON text.
     group.bench_function("gcx-encode/agentwire", |b| {
+        b.iter(|| {
+            for ((tool, _), value) in inputs.iter().zip(&parsed) {
+                black_box(gcx::encode_tool(tool, value, &options).unwrap());
+            }
+        })
+    });
+    group.bench_function("gcx-encode-from-json/agentwire", |b| {
         b.iter(|| {
             for (tool, json) in &inputs {
                 black_box(gcx::encode_tool_json(tool, json, &options).unwrap());
@@ -166,6 +184,7 @@ fn bench_inputs(c: &mut Criterion) {
             }
         })
     });
+    group.throughput(Throughput::Bytes(json_bytes as u64));
     group.bench_function("json-decode/serde_json", |b| {
         b.iter(|| {
             for (_, json) in &inputs {
@@ -219,20 +238,23 @@ fn graph(c: &mut Criterion) {
     let peer = gcf_crate_payload(&serde_json::from_str(&text).unwrap());
     let peer_text = gcf::encode(&peer);
 
+    // Throughput counts the bytes of each format's encoding of the same graph.
     let mut group = c.benchmark_group("graph-500");
-    group.throughput(Throughput::Elements(payload.symbols.len() as u64));
+    group.throughput(Throughput::Bytes(gcf_text.len() as u64));
     group.bench_function("gcf-encode/agentwire", |b| {
         b.iter(|| agentwire::gcf::encode(black_box(&payload)).unwrap())
     });
     group.bench_function("gcf-decode/agentwire", |b| {
         b.iter(|| agentwire::gcf::decode(black_box(&gcf_text)).unwrap())
     });
+    group.throughput(Throughput::Bytes(gcb_bytes.len() as u64));
     group.bench_function("gcb-encode/agentwire", |b| {
         b.iter(|| agentwire::gcb::encode(black_box(&payload)))
     });
     group.bench_function("gcb-decode/agentwire", |b| {
         b.iter(|| agentwire::gcb::decode(black_box(&gcb_bytes)).unwrap())
     });
+    group.throughput(Throughput::Bytes(peer_text.len() as u64));
     group.bench_function("gcf-encode/gcf-crate", |b| {
         b.iter(|| gcf::encode(black_box(&peer)))
     });

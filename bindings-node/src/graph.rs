@@ -15,8 +15,8 @@ pub fn gcf_encode(payload: String) -> Result<String> {
 
 /// GCF v1.1: the payload (JSON) of a GCF text.
 #[napi(catch_unwind)]
-pub fn gcf_decode(text: String) -> Result<String> {
-    api::gcf_decode(&text).map_err(js_error)
+pub fn gcf_decode(text: String, options: String) -> Result<String> {
+    api::gcf_decode(&text, &options).map_err(js_error)
 }
 
 /// GCF v1.1: encodes a delta (JSON).
@@ -35,8 +35,8 @@ pub fn gcb_encode(payload: String) -> Result<Uint8Array> {
 
 /// GCB1: the payload (JSON) of GCB1 bytes.
 #[napi(catch_unwind)]
-pub fn gcb_decode(bytes: Uint8Array) -> Result<String> {
-    api::gcb_decode(&bytes).map_err(js_error)
+pub fn gcb_decode(bytes: Uint8Array, options: String) -> Result<String> {
+    api::gcb_decode(&bytes, &options).map_err(js_error)
 }
 
 /// Codec registry: the built-in codecs (JSON).

@@ -8,6 +8,9 @@ use agentwire::api;
 use napi::{Error, Status};
 use napi_derive::napi;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod events;
 pub mod gateway;
 pub mod gcx;
@@ -28,4 +31,11 @@ pub fn error_codes() -> String {
 #[napi]
 pub fn version() -> String {
     api::version().to_string()
+}
+
+/// Not part of the API: panics on purpose, so tests can check that `catch_unwind` turns a
+/// panic into an `INTERNAL` error and the addon keeps working (npm/test/hostile.test.mjs).
+#[napi(catch_unwind, js_name = "__agentwireInternalPanicForTests")]
+pub fn internal_panic_for_tests() -> napi::Result<()> {
+    api::internal_panic_for_tests()
 }

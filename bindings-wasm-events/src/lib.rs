@@ -85,3 +85,10 @@ impl EventsDecoder {
         self.0.finish().map_err(js_error)
     }
 }
+
+/// Not part of the API: panics on purpose, so tests can check that the trap reaches JS as an
+/// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
+#[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
+pub fn internal_panic_for_tests() {
+    agentwire::api::internal_panic_for_tests()
+}

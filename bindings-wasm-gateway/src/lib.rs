@@ -239,3 +239,10 @@ impl GatewaySession {
         self.0.reset();
     }
 }
+
+/// Not part of the API: panics on purpose, so tests can check that the trap reaches JS as an
+/// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
+#[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
+pub fn internal_panic_for_tests() {
+    agentwire::api::internal_panic_for_tests()
+}

@@ -24,3 +24,10 @@ pub fn check_args(schema: &str, args: &str) -> Result<String, JsValue> {
     let check = validator().check(&schema, &args);
     json::to_string(&check.to_value(), json::WriteOptions::PLAIN).map_err(js_error)
 }
+
+/// Not part of the API: panics on purpose, so tests can check that the trap reaches JS as an
+/// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
+#[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
+pub fn internal_panic_for_tests() {
+    agentwire::api::internal_panic_for_tests()
+}

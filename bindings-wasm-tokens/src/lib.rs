@@ -26,3 +26,10 @@ pub fn encoding() -> String {
 pub fn count(text: &str) -> u32 {
     u32::try_from(token_ids(text).len()).unwrap_or(u32::MAX)
 }
+
+/// Not part of the API: panics on purpose, so tests can check that the trap reaches JS as an
+/// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
+#[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
+pub fn internal_panic_for_tests() {
+    agentwire::api::internal_panic_for_tests()
+}

@@ -13,8 +13,8 @@ pub fn gcf_encode(payload: &str) -> Result<String, JsValue> {
 
 /// GCF v1.1: the payload (JSON) of a GCF text.
 #[wasm_bindgen(js_name = gcfDecode)]
-pub fn gcf_decode(text: &str) -> Result<String, JsValue> {
-    api::gcf_decode(text).map_err(js_error)
+pub fn gcf_decode(text: &str, options: &str) -> Result<String, JsValue> {
+    api::gcf_decode(text, options).map_err(js_error)
 }
 
 /// GCF v1.1: encodes a delta (JSON).
@@ -31,8 +31,8 @@ pub fn gcb_encode(payload: &str) -> Result<Vec<u8>, JsValue> {
 
 /// GCB1: the payload (JSON) of GCB1 bytes.
 #[wasm_bindgen(js_name = gcbDecode)]
-pub fn gcb_decode(bytes: &[u8]) -> Result<String, JsValue> {
-    api::gcb_decode(bytes).map_err(js_error)
+pub fn gcb_decode(bytes: &[u8], options: &str) -> Result<String, JsValue> {
+    api::gcb_decode(bytes, options).map_err(js_error)
 }
 
 /// Codec registry: the built-in codecs (JSON).

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use agentwire::gcx::document::{encode_document, item_to_value, write_section_open, RowWriter};
 use agentwire::gcx::{
     self, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout, ToolOptions,
-    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
 use agentwire::json::{self, Value, WriteOptions};
 use agentwire::Error;
@@ -64,9 +64,18 @@ pub enum GcxCommand {
     Layouts,
     /// Decode GCX1 to JSON `{"sections": [...]}`, streaming with bounded memory.
     Decode {
-        /// Longest accepted line in bytes (gcx-go's limit by default).
+        /// Line limit: a line must be shorter than this many bytes (gcx-go's 4 MiB by default).
         #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]
         max_line_bytes: usize,
+        /// Most sections in the input.
+        #[arg(long, default_value_t = DEFAULT_MAX_SECTIONS)]
+        max_sections: usize,
+        /// Most rows in the input, all sections together.
+        #[arg(long, default_value_t = DEFAULT_MAX_ROWS)]
+        max_rows: usize,
+        /// Most values (one per field for every row, padding included).
+        #[arg(long, default_value_t = DEFAULT_MAX_CELLS)]
+        max_cells: usize,
         /// Write one JSON item per line (`section`, `row`, `comment`) instead of one document.
         #[arg(long)]
         items: bool,
@@ -101,6 +110,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
             let options = EncodeOptions {
                 lossless,
                 literal_numbers,
+                ..EncodeOptions::default()
             };
             write_stdout(&gcx::encode_generic_json(&tool, &text, &options)?)
         }
@@ -117,6 +127,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
                 encode: EncodeOptions {
                     lossless,
                     literal_numbers,
+                    ..EncodeOptions::default()
                 },
                 ..ToolOptions::default()
             };
@@ -139,13 +150,20 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
         GcxCommand::Layouts => write_stdout(&(agentwire::api::gcx_layouts() + "\n")),
         GcxCommand::Decode {
             max_line_bytes,
+            max_sections,
+            max_rows,
+            max_cells,
             items,
             comments,
             file,
         } => {
             let options = DecodeOptions {
                 max_line_bytes,
+                max_sections,
+                max_rows,
+                max_cells,
                 comments: comments && items,
+                ..DecodeOptions::default()
             };
             let input: Box<dyn Read> = match &file {
                 Some(path) if path.as_os_str() != "-" => {

@@ -148,8 +148,17 @@ error_kinds! {
     GcxMissingFields => "GCX_MISSING_FIELDS", Gcx1;
     /// GCX1: a row has more values than the header declares fields (encode or decode).
     GcxTooManyValues => "GCX_TOO_MANY_VALUES", Gcx1;
-    /// GCX1: a line is longer than the decoder's line limit (4 MiB by default).
+    /// GCX1: a line reaches the decoder's line limit (`max_line_bytes`, 4 MiB by default: the
+    /// longest accepted line is 4 MiB − 1 bytes).
     GcxLineTooLong => "GCX_LINE_TOO_LONG", Gcx1;
+    /// GCX1: the payload has more sections than the decoder's `max_sections` limit.
+    GcxTooManySections => "GCX_TOO_MANY_SECTIONS", Gcx1;
+    /// GCX1: the payload has more rows (all sections together) than `max_rows`.
+    GcxTooManyRows => "GCX_TOO_MANY_ROWS", Gcx1;
+    /// GCX1: the payload has more values (rows × fields, padding included) than `max_cells`.
+    GcxTooManyCells => "GCX_TOO_MANY_CELLS", Gcx1;
+    /// GCX1: decoding to JSON would produce more than `max_output_bytes` of text.
+    GcxOutputTooLarge => "GCX_OUTPUT_TOO_LARGE", Gcx1;
     /// GCX1 `lossless` encoding: the value cannot be written so that every decoder reads it back.
     GcxNotLossless => "GCX_NOT_LOSSLESS", Gcx1;
     /// A row was written before any section header.
@@ -174,6 +183,8 @@ error_kinds! {
     GcfUnknownEdgeRef => "GCF_UNKNOWN_EDGE_REF", Gcf;
     /// GCF: a symbol has a negative distance (no group can hold it).
     GcfNegativeDistance => "GCF_NEGATIVE_DISTANCE", Gcf;
+    /// GCF: the decoded payload's text (names, edge endpoints) passes `max_payload_bytes`.
+    GcfPayloadTooLarge => "GCF_PAYLOAD_TOO_LARGE", Gcf;
     /// GCB1: the input does not start with `GCB1`.
     GcbBadMagic => "GCB_BAD_MAGIC", Gcb;
     /// GCB1: a version byte other than 1.
@@ -184,6 +195,9 @@ error_kinds! {
     GcbVarintOverflow => "GCB_VARINT_OVERFLOW", Gcb;
     /// GCB1: an edge refers to a symbol index past the symbol list.
     GcbEdgeIndex => "GCB_EDGE_INDEX", Gcb;
+    /// GCB1: the decoded payload's text (names, signatures, edge endpoints) passes
+    /// `max_payload_bytes`.
+    GcbPayloadTooLarge => "GCB_PAYLOAD_TOO_LARGE", Gcb;
     /// tool_id: the value is not a string.
     ToolIdNotAString => "TOOL_ID_NOT_A_STRING", Gateway;
     /// tool_id: longer than 240 code points.

@@ -34,6 +34,7 @@ pub mod gcb;
 pub mod gcf;
 pub mod gcx;
 pub mod json;
+mod name_index;
 pub mod num;
 pub mod sink;
 mod text;

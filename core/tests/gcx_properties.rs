@@ -111,7 +111,8 @@ proptest! {
     /// Arbitrary bytes never panic the decoder; every failure carries a code and a position.
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
-        let mut decoder = Decoder::from_slice(&bytes, DecodeOptions { max_line_bytes: 64, comments: true });
+        let options = DecodeOptions { max_line_bytes: 64, comments: true, ..DecodeOptions::default() };
+        let mut decoder = Decoder::from_slice(&bytes, options);
         for _ in 0..300 {
             match decoder.next() {
                 Ok(Some(_)) => {}
@@ -123,27 +124,10 @@ proptest! {
 
     /// The one-pass decoder of complete payloads agrees with the line-by-line [`Decoder`] on
     /// hostile line soups (headers, rows, comments, CR, blank lines, stray bytes, long lines),
-    /// sections, error and all; and its JSON writer agrees with the value tree's.
+    /// under small limits too (sections, rows, values), sections, error and all; and its JSON
+    /// writer agrees with the value tree's.
     #[test]
-    fn in_place_decoding_matches_the_decoder(
-        lines in prop::collection::vec(prop_oneof![
-            3 => "GCX1 tool=[a-z]{1,3} fields=[a-c](,[a-c]){0,3}( [a-z]=[a-z\\\\]{0,3})?\r?",
-            6 => "[a-z\t\\\\é😀\u{2028}\"<]{0,24}\r?",
-            1 => "(#|GCX1|\r|)[a-z ]{0,4}",
-        ], 0..8),
-        stray in prop::option::of((any::<usize>(), any::<u8>())),
-        final_lf in any::<bool>(),
-        max_line_bytes in prop_oneof![Just(4 << 20), 8usize..30],
-    ) {
-        let mut payload = lines.join("\n").into_bytes();
-        if final_lf {
-            payload.push(b'\n');
-        }
-        if let (Some((at, byte)), false) = (stray, payload.is_empty()) {
-            let at = at % payload.len();
-            payload[at] = byte;
-        }
-        let options = DecodeOptions { max_line_bytes, comments: false };
+    fn in_place_decoding_matches_the_decoder((payload, options) in line_soup()) {
         let fast = gcx::decode_until_error(&payload, &options);
         prop_assert_eq!(&fast, &decode_with_decoder(&payload, &options), "{:?}", payload);
         if let (sections, None) = gcx::decode_borrowed_until_error(&payload, &options) {
@@ -216,6 +200,75 @@ fn lossless_generator_mostly_round_trips() {
         "only {encoded} of {} encoded",
         encoded + refused
     );
+}
+
+/// Hostile line soups (headers, rows, comments, CR, blank lines, stray bytes, long lines) and
+/// decode options, often with small limits on line length, sections, rows and values.
+fn line_soup() -> impl Strategy<Value = (Vec<u8>, DecodeOptions)> {
+    (
+        prop::collection::vec(
+            prop_oneof![
+                3 => "GCX1 tool=[a-z]{1,3} fields=[a-c](,[a-c]){0,3}( [a-z]=[a-z\\\\]{0,3})?\r?",
+                6 => "[a-z\t\\\\é😀\u{2028}\"<]{0,24}\r?",
+                1 => "(#|GCX1|\r|)[a-z ]{0,4}",
+            ],
+            0..8,
+        ),
+        prop::option::of((any::<usize>(), any::<u8>())),
+        any::<bool>(),
+        prop_oneof![Just(4 << 20), 8usize..30],
+        prop::option::weighted(0.75, (0usize..4, 0usize..6, 0usize..14)),
+        any::<bool>(),
+    )
+        .prop_map(|(lines, stray, final_lf, max_line_bytes, limits, lead)| {
+            // Half the soups start with a valid header, so that rows are read.
+            let lead = if lead { "GCX1 tool=t fields=a,b\n" } else { "" };
+            let mut payload = (String::from(lead) + &lines.join("\n")).into_bytes();
+            if final_lf {
+                payload.push(b'\n');
+            }
+            if let (Some((at, byte)), false) = (stray, payload.is_empty()) {
+                let at = at % payload.len();
+                payload[at] = byte;
+            }
+            let mut options = DecodeOptions {
+                max_line_bytes,
+                ..DecodeOptions::default()
+            };
+            if let Some((max_sections, max_rows, max_cells)) = limits {
+                options.max_sections = max_sections;
+                options.max_rows = max_rows;
+                options.max_cells = max_cells;
+            }
+            (payload, options)
+        })
+}
+
+#[test]
+fn line_soup_reaches_every_limit() {
+    // The agreement property above is only worth something if the soups hit the limits.
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = line_soup();
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    for _ in 0..3000 {
+        let (payload, options) = strategy.new_tree(&mut runner).unwrap().current();
+        if let (_, Some(e)) = gcx::decode_until_error(&payload, &options) {
+            *seen.entry(e.code()).or_default() += 1;
+        }
+    }
+    for code in [
+        "GCX_LINE_TOO_LONG",
+        "GCX_TOO_MANY_SECTIONS",
+        "GCX_TOO_MANY_ROWS",
+        "GCX_TOO_MANY_CELLS",
+    ] {
+        assert!(
+            seen.get(code).copied().unwrap_or(0) >= 50,
+            "{code}: {seen:?}"
+        );
+    }
 }
 
 /// The sections and first error as the push decoder reports them, one item at a time.

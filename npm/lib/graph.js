@@ -1,6 +1,6 @@
 // gcf, gcb, codecs: the graph payload as GCF v1.1 text, GCB1 bytes, or any codec by name.
 
-export function makeGraph({ call, text, bytes, toJsonText }) {
+export function makeGraph({ call, text, optionsText, bytes, toJsonText }) {
   /** GCF v1.1 session: symbols sent in an earlier call are written as bare references. */
   class GcfSession {
     #raw;
@@ -45,14 +45,15 @@ export function makeGraph({ call, text, bytes, toJsonText }) {
       const j = text(json, 'json');
       return call((raw) => raw.gcfEncode(j));
     },
-    /** GCF v1.1 text to a payload. */
-    decode(gcfText) {
-      return JSON.parse(this.decodeToJson(gcfText));
+    /** GCF v1.1 text to a payload (`{maxPayloadBytes}`: the decoded text limit, 64 MiB). */
+    decode(gcfText, options) {
+      return JSON.parse(this.decodeToJson(gcfText, options));
     },
     /** GCF v1.1 text to payload JSON text. */
-    decodeToJson(gcfText) {
+    decodeToJson(gcfText, options) {
       const t = text(gcfText, 'text');
-      return call((raw) => raw.gcfDecode(t));
+      const o = optionsText(options);
+      return call((raw) => raw.gcfDecode(t, o));
     },
     /** A delta (removed/added symbols and edges) to GCF delta text. */
     encodeDelta(delta) {
@@ -80,13 +81,14 @@ export function makeGraph({ call, text, bytes, toJsonText }) {
       const j = text(json, 'json');
       return call((raw) => raw.gcbEncode(j));
     },
-    /** GCB1 bytes to a payload. */
-    decode(input) {
-      return JSON.parse(this.decodeToJson(input));
+    /** GCB1 bytes to a payload (`{maxPayloadBytes}`: the decoded text limit, 64 MiB). */
+    decode(input, options) {
+      return JSON.parse(this.decodeToJson(input, options));
     },
-    decodeToJson(input) {
+    decodeToJson(input, options) {
       const b = bytes(input, 'input');
-      return call((raw) => raw.gcbDecode(b));
+      const o = optionsText(options);
+      return call((raw) => raw.gcbDecode(b, o));
     },
   });
 

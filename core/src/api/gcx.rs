@@ -5,11 +5,11 @@ use alloc::vec::Vec;
 
 use super::{options_value, parse_array, to_json};
 use crate::gcx::document::{
-    encode_document, item_to_value, write_op, write_section_value, write_sections_json,
+    encode_document, item_to_value, write_op, write_section_value, write_sections_json_limited,
 };
 use crate::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use crate::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder, ToolOptions};
-use crate::json::{self, Map, Value};
+use crate::json::{self, Map, ParseOptions, Value};
 use crate::{Error, ErrorKind, Result};
 
 /// GCX1: the row escaper (`\\`, `\t`, `\n`; CR dropped).
@@ -34,7 +34,14 @@ pub fn gcx_cell_text(cell_json: &str) -> Result<String> {
 /// GCX1: encodes a document of sections (see [`gcx::document`]).
 pub fn gcx_encode(document_json: &str, options_json: &str) -> Result<String> {
     let options = EncodeOptions::from_value(&options_value(options_json)?)?;
-    encode_document(&json::parse(document_json)?, &options)
+    let document = json::parse_with(
+        document_json,
+        &ParseOptions {
+            max_depth: options.max_depth,
+            ..ParseOptions::default()
+        },
+    )?;
+    encode_document(&document, &options)
 }
 
 /// GCX1: the generic fallback for any JSON value.
@@ -48,8 +55,9 @@ pub fn gcx_decode(payload: &[u8], options_json: &str) -> Result<String> {
     let options = DecodeOptions::from_value(&options_value(options_json)?)?;
     match gcx::decode_borrowed_until_error(payload, &options) {
         (sections, None) => {
-            let mut out = String::with_capacity(payload.len() + payload.len() / 2);
-            write_sections_json(&mut out, &sections)?;
+            let capacity = (payload.len() + payload.len() / 2).min(options.max_output_bytes);
+            let mut out = String::with_capacity(capacity);
+            write_sections_json_limited(&mut out, &sections, options.max_output_bytes)?;
             Ok(out)
         }
         (_, Some(e)) => Err(e),
@@ -154,29 +162,35 @@ pub fn gcx_error_code_constants() -> String {
 pub struct GcxStreamEncoder {
     encoder: Encoder<String>,
     fields: Vec<String>,
+    parse: ParseOptions,
 }
 
 impl GcxStreamEncoder {
-    /// A new encoder with options JSON (`{"lossless"?: bool}`).
+    /// A new encoder with options JSON (`{"lossless"?: bool, "maxDepth"?}`).
     pub fn new(options_json: &str) -> Result<GcxStreamEncoder> {
         let options = EncodeOptions::from_value(&options_value(options_json)?)?;
+        let parse = ParseOptions {
+            max_depth: options.max_depth,
+            ..ParseOptions::default()
+        };
         Ok(GcxStreamEncoder {
             encoder: Encoder::new(String::new(), options),
             fields: Vec::new(),
+            parse,
         })
     }
 
     /// Starts a section from `{"tool", "fields", "meta"?}` JSON (rows or ops in it are written
     /// too).
     pub fn begin_section(&mut self, section_json: &str) -> Result<()> {
-        let section = json::parse(section_json)?;
+        let section = json::parse_with(section_json, &self.parse)?;
         self.fields = gcx::document::header_from_value(&section)?.fields;
         write_section_value(&mut self.encoder, &section)
     }
 
     /// Writes a row given as JSON (array of cells, or object keyed by field).
     pub fn write_row(&mut self, row_json: &str) -> Result<()> {
-        let row = json::parse(row_json)?;
+        let row = json::parse_with(row_json, &self.parse)?;
         let mut op = Map::new();
         op.insert("row".into(), row);
         write_op(&mut self.encoder, &Value::Object(op), &self.fields)
@@ -206,7 +220,8 @@ pub struct GcxStreamDecoder {
 }
 
 impl GcxStreamDecoder {
-    /// A new decoder with options JSON (`{"maxLineBytes"?, "comments"?}`).
+    /// A new decoder with options JSON (`{"maxLineBytes"?, "maxSections"?, "maxRows"?,
+    /// "maxCells"?, "comments"?}`).
     pub fn new(options_json: &str) -> Result<GcxStreamDecoder> {
         let options = DecodeOptions::from_value(&options_value(options_json)?)?;
         Ok(GcxStreamDecoder {

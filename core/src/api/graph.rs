@@ -3,7 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::to_json;
+use super::{options_value, to_json};
 use crate::codec::Registry;
 use crate::gcb;
 use crate::gcf::{self, DeltaPayload, Payload};
@@ -23,9 +23,10 @@ pub fn gcf_encode(payload_json_text: &str) -> Result<String> {
     gcf::encode(&payload(payload_json_text)?)
 }
 
-/// GCF v1.1: the payload (JSON) of a GCF text.
-pub fn gcf_decode(text: &str) -> Result<String> {
-    payload_json(&gcf::decode(text)?)
+/// GCF v1.1: the payload (JSON) of a GCF text (options: `{"maxPayloadBytes"?}`).
+pub fn gcf_decode(text: &str, options_json: &str) -> Result<String> {
+    let options = gcf::DecodeOptions::from_value(&options_value(options_json)?)?;
+    payload_json(&gcf::decode_with(text, &options)?)
 }
 
 /// GCF v1.1: encodes a delta (JSON: `{"tool", "baseRoot", "newRoot", "removed", "added",
@@ -67,9 +68,10 @@ pub fn gcb_encode(payload_json_text: &str) -> Result<Vec<u8>> {
     Ok(gcb::encode(&payload(payload_json_text)?))
 }
 
-/// GCB1: the payload (JSON) of GCB1 bytes.
-pub fn gcb_decode(bytes: &[u8]) -> Result<String> {
-    payload_json(&gcb::decode(bytes)?)
+/// GCB1: the payload (JSON) of GCB1 bytes (options: `{"maxPayloadBytes"?}`).
+pub fn gcb_decode(bytes: &[u8], options_json: &str) -> Result<String> {
+    let options = gcf::DecodeOptions::from_value(&options_value(options_json)?)?;
+    payload_json(&gcb::decode_with(bytes, &options)?)
 }
 
 /// Codec registry: `[{"name", "aliases", "description", "text"}]` of the built-in codecs.
@@ -97,7 +99,8 @@ pub fn codec_encode(name: &str, payload_json_text: &str) -> Result<Vec<u8>> {
     Registry::builtin().encode_with(name, &payload(payload_json_text)?)
 }
 
-/// Codec registry: the payload (JSON) of `input` decoded with the codec `name`.
+/// Codec registry: the payload (JSON) of `input` decoded with the codec `name` (default
+/// limits).
 pub fn codec_decode(name: &str, input: &[u8]) -> Result<String> {
     payload_json(&Registry::builtin().decode_with(name, input)?)
 }

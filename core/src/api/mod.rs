@@ -84,6 +84,15 @@ pub(crate) fn parse_array<T>(
     }
 }
 
+/// Panics on purpose. Not part of the API: every binding exports it as
+/// `__agentwireInternalPanicForTests`, so tests can check that a Rust panic reaches JavaScript
+/// as an `AgentwireError` with code `INTERNAL` (a caught panic in the addon, a trap in wasm)
+/// and that the module keeps working afterwards.
+#[doc(hidden)]
+pub fn internal_panic_for_tests() -> ! {
+    panic!("agentwire: deliberate panic (__agentwireInternalPanicForTests)")
+}
+
 /// The crate version (the npm package checks that its native addon matches).
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")

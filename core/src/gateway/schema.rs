@@ -108,7 +108,7 @@ mod validator {
     use alloc::sync::Arc;
     use alloc::vec::Vec;
     use std::collections::HashMap;
-    use std::sync::Mutex;
+    use std::sync::{Mutex, PoisonError};
 
     use serde_json::Value as J;
 
@@ -197,18 +197,19 @@ mod validator {
 
         fn compiled(&self, schema: &J) -> Result<Arc<jsonschema::Validator>, String> {
             let key = schema.to_string();
-            if let Ok(cache) = self.cache.lock() {
-                if let Some(found) = cache.get(&key) {
-                    return Ok(found.clone());
-                }
+            // A poisoned lock is taken anyway: the cache only holds finished validators. (In
+            // wasm, where a panic traps, `std::thread::panicking()` stays true after the first
+            // trap, so every later guard would poison the lock and disable the cache.)
+            let cache = || self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(found) = cache().get(&key) {
+                return Ok(found.clone());
             }
             let compiled = Arc::new(jsonschema::validator_for(schema).map_err(|e| e.to_string())?);
-            if let Ok(mut cache) = self.cache.lock() {
-                if cache.len() >= CACHE_LIMIT {
-                    cache.clear();
-                }
-                cache.insert(key, compiled.clone());
+            let mut cache = cache();
+            if cache.len() >= CACHE_LIMIT {
+                cache.clear();
             }
+            cache.insert(key, compiled.clone());
             Ok(compiled)
         }
     }

@@ -13,15 +13,18 @@
 //! names encode as 0 and decode as `unknown_<id>`; an edge endpoint that is not a symbol encodes
 //! as index 0; distance is truncated to a byte; trailing bytes are ignored. The decoder checks
 //! every declared count and length against the bytes left before allocating, so no input makes
-//! it allocate more than a small multiple of its size. Invalid UTF-8 in strings decodes as
-//! U+FFFD (the reference keeps raw bytes).
+//! it allocate more than a small multiple of its size, except for edges: each decodes to its
+//! endpoints' full names, which [`DecodeOptions::max_payload_bytes`] bounds. Invalid UTF-8 in
+//! strings decodes as U+FFFD (the reference keeps raw bytes).
 
 use alloc::borrow::Cow;
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::gcf::model::TextBudget;
+pub use crate::gcf::DecodeOptions;
 use crate::gcf::{Components, Edge, Payload, Symbol};
+use crate::name_index::NameIndex;
 use crate::{Error, ErrorKind, Result};
 
 /// The magic bytes.
@@ -167,9 +170,8 @@ pub fn encode(payload: &Payload) -> Vec<u8> {
     put_uvarint(&mut out, payload.token_budget as u64);
     put_uvarint(&mut out, payload.symbols.len() as u64);
     put_uvarint(&mut out, payload.edges.len() as u64);
-    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, s) in payload.symbols.iter().enumerate() {
-        index.insert(&s.qualified_name, i);
+    let index = NameIndex::new(payload.symbols.iter().map(|s| s.qualified_name.as_str()));
+    for s in &payload.symbols {
         put_str(&mut out, &s.qualified_name);
         out.push(enum_id(&KINDS, &s.kind));
         put_f32(&mut out, s.score);
@@ -182,18 +184,30 @@ pub fn encode(payload: &Payload) -> Vec<u8> {
         put_f32(&mut out, s.components.distance);
     }
     for e in &payload.edges {
-        put_uvarint(
-            &mut out,
-            index.get(e.source.as_str()).copied().unwrap_or(0) as u64,
-        );
-        put_uvarint(
-            &mut out,
-            index.get(e.target.as_str()).copied().unwrap_or(0) as u64,
-        );
+        put_uvarint(&mut out, index.get(&e.source).unwrap_or(0) as u64);
+        put_uvarint(&mut out, index.get(&e.target).unwrap_or(0) as u64);
         out.push(enum_id(&EDGE_TYPES, &e.edge_type));
         out.push(status_id(&e.status));
     }
     out
+}
+
+/// What the reader is reading, for error messages (formatted only when one is raised).
+#[derive(Clone, Copy)]
+enum What {
+    Header(&'static str),
+    Symbol(usize, &'static str),
+    Edge(usize, &'static str),
+}
+
+impl core::fmt::Display for What {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            What::Header(field) => f.write_str(field),
+            What::Symbol(i, field) => write!(f, "symbol[{i}] {field}"),
+            What::Edge(i, field) => write!(f, "edge[{i}] {field}"),
+        }
+    }
 }
 
 /// A cursor over the input that reports where it failed.
@@ -207,7 +221,7 @@ impl<'a> Reader<'a> {
         self.bytes.len() - self.pos
     }
 
-    fn truncated(&self, what: &str) -> Error {
+    fn truncated(&self, what: What) -> Error {
         Error::at_offset(
             ErrorKind::GcbTruncated,
             alloc::format!("gcb: input ends inside {what}"),
@@ -215,7 +229,7 @@ impl<'a> Reader<'a> {
         )
     }
 
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
+    fn take(&mut self, n: usize, what: What) -> Result<&'a [u8]> {
         if self.left() < n {
             return Err(self.truncated(what));
         }
@@ -224,12 +238,12 @@ impl<'a> Reader<'a> {
         Ok(slice)
     }
 
-    fn byte(&mut self, what: &str) -> Result<u8> {
+    fn byte(&mut self, what: What) -> Result<u8> {
         Ok(self.take(1, what)?[0])
     }
 
     /// Go `binary.ReadUvarint`: at most 10 bytes, the 10th at most 1.
-    fn uvarint(&mut self, what: &str) -> Result<u64> {
+    fn uvarint(&mut self, what: What) -> Result<u64> {
         let start = self.pos;
         let mut value = 0u64;
         for i in 0..10 {
@@ -250,7 +264,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A count that must fit in the bytes left, `min_bytes` per item.
-    fn count(&mut self, what: &str, min_bytes: usize) -> Result<usize> {
+    fn count(&mut self, what: What, min_bytes: usize) -> Result<usize> {
         let start = self.pos;
         let n = self.uvarint(what)?;
         let fits = usize::try_from(n)
@@ -265,7 +279,7 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn string(&mut self, what: &str) -> Result<String> {
+    fn string(&mut self, what: What) -> Result<String> {
         let len = self.count(what, 1)?;
         let bytes = self.take(len, what)?;
         Ok(match String::from_utf8_lossy(bytes) {
@@ -274,16 +288,27 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn f32(&mut self, what: &str) -> Result<f64> {
+    fn f32(&mut self, what: What) -> Result<f64> {
         let b = self.take(4, what)?;
         Ok(f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
     }
 }
 
-/// Decodes GCB1 bytes. Every error has a code and the byte offset where it was found.
+/// Decodes GCB1 bytes with the default limits. Every error has a code and the byte offset
+/// where it was found.
 pub fn decode(bytes: &[u8]) -> Result<Payload> {
+    decode_with(bytes, &DecodeOptions::default())
+}
+
+/// [`decode`] with explicit limits ([`DecodeOptions::max_payload_bytes`]: each edge decodes
+/// to its endpoints' full names, checked before they are copied).
+pub fn decode_with(bytes: &[u8], options: &DecodeOptions) -> Result<Payload> {
+    let mut budget = TextBudget::new(options);
+    let too_large = |message: String, at: usize| {
+        Error::at_offset(ErrorKind::GcbPayloadTooLarge, message, at as u64)
+    };
     let mut r = Reader { bytes, pos: 0 };
-    let magic = r.take(4, "the magic")?;
+    let magic = r.take(4, What::Header("the magic"))?;
     if magic != MAGIC {
         return Err(Error::at_offset(
             ErrorKind::GcbBadMagic,
@@ -291,7 +316,7 @@ pub fn decode(bytes: &[u8]) -> Result<Payload> {
             0,
         ));
     }
-    let version = r.byte("the version")?;
+    let version = r.byte(What::Header("the version"))?;
     if version != VERSION {
         return Err(Error::at_offset(
             ErrorKind::GcbUnsupportedVersion,
@@ -299,11 +324,13 @@ pub fn decode(bytes: &[u8]) -> Result<Payload> {
             4,
         ));
     }
-    let tool = r.string("tool")?;
-    let tokens_used = r.uvarint("tokens_used")? as i64;
-    let token_budget = r.uvarint("token_budget")? as i64;
-    let symbol_count = r.count("num_symbols", MIN_SYMBOL_BYTES)?;
-    let edge_count = r.uvarint("num_edges")?;
+    let tool = r.string(What::Header("tool"))?;
+    budget.spend(tool.len()).map_err(|m| too_large(m, 5))?;
+    let tokens_used = r.uvarint(What::Header("tokens_used"))? as i64;
+    let token_budget = r.uvarint(What::Header("token_budget"))? as i64;
+    let symbol_count = r.count(What::Header("num_symbols"), MIN_SYMBOL_BYTES)?;
+    let edge_count_at = r.pos;
+    let edge_count = r.uvarint(What::Header("num_edges"))?;
     // Symbols come first, so the edges must fit in what is left after their minimum size.
     let edge_room = r.left().saturating_sub(symbol_count * MIN_SYMBOL_BYTES) / MIN_EDGE_BYTES;
     let edge_count = usize::try_from(edge_count)
@@ -316,39 +343,44 @@ pub fn decode(bytes: &[u8]) -> Result<Payload> {
                     "gcb: num_edges is {edge_count} but only {} bytes remain",
                     r.left()
                 ),
-                r.pos as u64,
+                edge_count_at as u64,
             )
         })?;
     let mut symbols = Vec::with_capacity(symbol_count);
     for i in 0..symbol_count {
-        let what = |field: &str| alloc::format!("symbol[{i}] {field}");
-        symbols.push(Symbol {
-            qualified_name: r.string(&what("qname"))?,
-            kind: enum_name(&KINDS, r.byte(&what("kind"))?),
-            score: r.f32(&what("score"))?,
-            provenance: enum_name(&PROVENANCES, r.byte(&what("provenance"))?),
-            distance: i64::from(r.byte(&what("distance"))?),
-            signature: r.string(&what("signature"))?,
+        let what = |field| What::Symbol(i, field);
+        let at = r.pos;
+        let symbol = Symbol {
+            qualified_name: r.string(what("qname"))?,
+            kind: enum_name(&KINDS, r.byte(what("kind"))?),
+            score: r.f32(what("score"))?,
+            provenance: enum_name(&PROVENANCES, r.byte(what("provenance"))?),
+            distance: i64::from(r.byte(what("distance"))?),
+            signature: r.string(what("signature"))?,
             components: Components {
-                blast_radius: r.f32(&what("blast_radius"))?,
-                confidence: r.f32(&what("confidence"))?,
-                recency: r.f32(&what("recency"))?,
-                distance: r.f32(&what("distance_comp"))?,
+                blast_radius: r.f32(what("blast_radius"))?,
+                confidence: r.f32(what("confidence"))?,
+                recency: r.f32(what("recency"))?,
+                distance: r.f32(what("distance_comp"))?,
             },
-        });
+        };
+        budget
+            .spend(symbol.qualified_name.len() + symbol.signature.len())
+            .map_err(|m| too_large(m, at))?;
+        symbols.push(symbol);
     }
     let mut edges = Vec::with_capacity(edge_count);
     for i in 0..edge_count {
         let at = r.pos as u64;
-        let source = r.uvarint(&alloc::format!("edge[{i}] source"))?;
-        let target = r.uvarint(&alloc::format!("edge[{i}] target"))?;
-        let edge_type = r.byte(&alloc::format!("edge[{i}] edge_type"))?;
-        let status = r.byte(&alloc::format!("edge[{i}] status"))?;
+        let source = r.uvarint(What::Edge(i, "source"))?;
+        let target = r.uvarint(What::Edge(i, "target"))?;
+        let edge_type = r.byte(What::Edge(i, "edge_type"))?;
+        let status = r.byte(What::Edge(i, "status"))?;
         let name = |index: u64| {
             usize::try_from(index)
                 .ok()
                 .and_then(|i| symbols.get(i))
-                .map(|s| s.qualified_name.clone())
+                .map(|s| s.qualified_name.as_str())
         };
         let (Some(source), Some(target)) = (name(source), name(target)) else {
             return Err(Error::at_offset(
@@ -360,9 +392,13 @@ pub fn decode(bytes: &[u8]) -> Result<Payload> {
                 at,
             ));
         };
+        // Checked before the names are copied.
+        budget
+            .spend(source.len() + target.len())
+            .map_err(|m| too_large(m, at as usize))?;
         edges.push(Edge {
-            source,
-            target,
+            source: source.into(),
+            target: target.into(),
             edge_type: enum_name(&EDGE_TYPES, edge_type),
             status: status_name(status).into(),
         });

@@ -17,8 +17,10 @@
 //! # Ok::<(), agentwire::Error>(())
 //! ```
 
-mod model;
+pub(crate) mod model;
 pub mod v1;
 
-pub use model::{Components, DeltaPayload, Edge, Payload, Symbol};
-pub use v1::{decode, encode, encode_delta, Session};
+pub use model::{
+    Components, DecodeOptions, DeltaPayload, Edge, Payload, Symbol, DEFAULT_MAX_PAYLOAD_BYTES,
+};
+pub use v1::{decode, decode_with, encode, encode_delta, Session};

@@ -7,6 +7,98 @@ use alloc::vec::Vec;
 use crate::json::{Map, Number, Value};
 use crate::{Error, ErrorKind, Result};
 
+/// Limits for decoding a graph payload from GCF text ([`decode_with`](super::v1::decode_with))
+/// or GCB1 bytes ([`gcb::decode_with`](crate::gcb::decode_with)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Most bytes of text the decoded payload may hold: the tool name, every symbol's name
+    /// (and, in GCB1, signature) and every edge's source and target names. An edge names its
+    /// endpoints by a small local id or index but decodes to their full names, so a few bytes
+    /// of edges can stand for gigabytes; past the limit decoding fails with
+    /// [`ErrorKind::GcfPayloadTooLarge`] or [`ErrorKind::GcbPayloadTooLarge`] at the line or
+    /// byte offset that crossed it. Default [`DEFAULT_MAX_PAYLOAD_BYTES`] (64 MiB).
+    /// JS: `maxPayloadBytes`.
+    pub max_payload_bytes: usize,
+}
+
+/// The default [`DecodeOptions::max_payload_bytes`].
+pub const DEFAULT_MAX_PAYLOAD_BYTES: usize = 64 << 20;
+
+impl Default for DecodeOptions {
+    fn default() -> DecodeOptions {
+        DecodeOptions {
+            max_payload_bytes: DEFAULT_MAX_PAYLOAD_BYTES,
+        }
+    }
+}
+
+impl DecodeOptions {
+    /// Reads `{"maxPayloadBytes"?: positive integer}` (null: defaults).
+    pub fn from_value(value: &Value) -> Result<DecodeOptions> {
+        let mut options = DecodeOptions::default();
+        let map = match value {
+            Value::Null => return Ok(options),
+            Value::Object(map) => map,
+            other => {
+                return Err(invalid(alloc::format!(
+                    "expected an options object, got {}",
+                    other.type_name()
+                )))
+            }
+        };
+        if let Some(key) = map.keys().find(|k| *k != "maxPayloadBytes") {
+            return Err(invalid(alloc::format!(
+                "unknown key \"{key}\" in decode options (expected one of: maxPayloadBytes)"
+            )));
+        }
+        match map.get("maxPayloadBytes") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(n)) if n.as_u64().is_some_and(|v| v > 0) => {
+                let v = n.as_u64().unwrap_or(u64::MAX);
+                options.max_payload_bytes = usize::try_from(v).unwrap_or(usize::MAX);
+            }
+            Some(_) => {
+                return Err(invalid(
+                    "option maxPayloadBytes: expected a positive integer",
+                ))
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// The text budget of one decode: [`DecodeOptions::max_payload_bytes`] and what is used.
+#[derive(Debug)]
+pub(crate) struct TextBudget {
+    used: usize,
+    max: usize,
+}
+
+impl TextBudget {
+    pub(crate) fn new(options: &DecodeOptions) -> TextBudget {
+        TextBudget {
+            used: 0,
+            max: options.max_payload_bytes,
+        }
+    }
+
+    /// Takes `bytes` from the budget, or returns the message of the limit error.
+    pub(crate) fn spend(&mut self, bytes: usize) -> core::result::Result<(), String> {
+        match self.used.checked_add(bytes) {
+            Some(used) if used <= self.max => {
+                self.used = used;
+                Ok(())
+            }
+            _ => Err(alloc::format!(
+                "the decoded payload would hold more than {} bytes of names and edge \
+                 endpoints (limit max_payload_bytes / maxPayloadBytes = {})",
+                self.max,
+                self.max
+            )),
+        }
+    }
+}
+
 /// A context pack: the symbols a tool selected and the edges between them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Payload {

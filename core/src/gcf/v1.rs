@@ -8,7 +8,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
 
-use super::model::{DeltaPayload, Edge, Payload, Symbol};
+use super::model::{DecodeOptions, DeltaPayload, Edge, Payload, Symbol, TextBudget};
+use crate::name_index::NameIndex;
+use crate::num::write_u64;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// The 16 kind abbreviations: (full, short).
@@ -70,13 +72,19 @@ fn group_name(out: &mut String, distance: i64) {
     }
 }
 
+/// `@{id}`, without the formatting machinery (the encoder writes one or two per line).
+fn push_ref(out: &mut String, id: usize) {
+    out.push('@');
+    write_u64(out, id as u64);
+}
+
 fn push_symbol(out: &mut String, id: usize, s: &Symbol) {
-    let _ = write!(
-        out,
-        "@{id} {} {} ",
-        abbreviate_kind(&s.kind),
-        s.qualified_name
-    );
+    push_ref(out, id);
+    out.push(' ');
+    out.push_str(abbreviate_kind(&s.kind));
+    out.push(' ');
+    out.push_str(&s.qualified_name);
+    out.push(' ');
     push_fixed(out, s.score, 2);
     out.push(' ');
     out.push_str(&s.provenance);
@@ -84,12 +92,8 @@ fn push_symbol(out: &mut String, id: usize, s: &Symbol) {
 }
 
 /// Qualified name → index of its last occurrence (gcf-go's map overwrite).
-fn symbol_index(symbols: &[Symbol]) -> BTreeMap<&str, usize> {
-    symbols
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.qualified_name.as_str(), i))
-        .collect()
+fn symbol_index(symbols: &[Symbol]) -> NameIndex<'_> {
+    NameIndex::new(symbols.iter().map(|s| s.qualified_name.as_str()))
 }
 
 fn check_distances(symbols: &[Symbol]) -> Result<()> {
@@ -133,10 +137,7 @@ fn encode_payload(p: &Payload, session: bool, known: impl Fn(&Symbol) -> bool) -
             group_name(&mut out, s.distance);
             current = Some(s.distance);
         }
-        let id = index
-            .get(s.qualified_name.as_str())
-            .copied()
-            .unwrap_or_default();
+        let id = index.get(&s.qualified_name).unwrap_or_default();
         if known(s) {
             let _ = writeln!(out, "@{id}  # previously transmitted");
         } else {
@@ -147,12 +148,14 @@ fn encode_payload(p: &Payload, session: bool, known: impl Fn(&Symbol) -> bool) -
     if !p.edges.is_empty() {
         out.push_str("## edges\n");
         for e in &p.edges {
-            let (Some(source), Some(target)) =
-                (index.get(e.source.as_str()), index.get(e.target.as_str()))
-            else {
+            let (Some(source), Some(target)) = (index.get(&e.source), index.get(&e.target)) else {
                 continue;
             };
-            let _ = write!(out, "@{target}<@{source} {}", e.edge_type);
+            push_ref(&mut out, target);
+            out.push('<');
+            push_ref(&mut out, source);
+            out.push(' ');
+            out.push_str(&e.edge_type);
             if !e.status.is_empty() && e.status != "unchanged" {
                 out.push(' ');
                 out.push_str(&e.status);
@@ -312,8 +315,15 @@ fn parse_float(text: &str) -> Option<f64> {
     }
 }
 
-/// Decodes GCF v1.1 text (gcf-go `Decode`, plus the lenient forms above).
+/// Decodes GCF v1.1 text (gcf-go `Decode`, plus the lenient forms above) with the default
+/// limits.
 pub fn decode(text: &str) -> Result<Payload> {
+    decode_with(text, &DecodeOptions::default())
+}
+
+/// [`decode`] with explicit limits ([`DecodeOptions::max_payload_bytes`]).
+pub fn decode_with(text: &str, options: &DecodeOptions) -> Result<Payload> {
+    let mut budget = TextBudget::new(options);
     let mut lines = text.split('\n').scan(0u64, |offset, text| {
         let line = Line {
             text,
@@ -377,6 +387,9 @@ pub fn decode(text: &str) -> Result<Payload> {
             header.text,
         ));
     }
+    budget
+        .spend(payload.tool.len())
+        .map_err(|m| header.error(ErrorKind::GcfPayloadTooLarge, m, header.text))?;
 
     let mut names: BTreeMap<i64, String> = BTreeMap::new();
     let mut bare: BTreeSet<i64> = BTreeSet::new();
@@ -409,12 +422,19 @@ pub fn decode(text: &str) -> Result<Payload> {
         if text.starts_with("# ") {
             continue;
         }
+        let too_large = |m| line.error(ErrorKind::GcfPayloadTooLarge, m, line.text);
         if in_edges {
-            if let Some(edge) = decode_edge(&line, &names, &bare)? {
+            if let Some(edge) = decode_edge(&line, &names, &bare, &mut budget)? {
                 payload.edges.push(edge);
             }
         } else {
+            let count = payload.symbols.len();
             decode_symbol(&line, distance, &mut payload.symbols, &mut names, &mut bare)?;
+            if let Some(symbol) = payload.symbols.get(count) {
+                budget
+                    .spend(symbol.qualified_name.len())
+                    .map_err(too_large)?;
+            }
         }
     }
     Ok(payload)
@@ -490,6 +510,7 @@ fn decode_edge(
     line: &Line<'_>,
     names: &BTreeMap<i64, String>,
     bare: &BTreeSet<i64>,
+    budget: &mut TextBudget,
 ) -> Result<Option<Edge>> {
     let parts: Vec<&str> = line
         .text
@@ -536,12 +557,18 @@ fn decode_edge(
         )
     })?;
     match (names.get(&target), names.get(&source)) {
-        (Some(target), Some(source)) => Ok(Some(Edge {
-            source: source.clone(),
-            target: target.clone(),
-            edge_type: parts[1].into(),
-            status: parts.get(2).map_or_else(String::new, |s| String::from(*s)),
-        })),
+        (Some(target), Some(source)) => {
+            // Checked before the names are copied.
+            budget
+                .spend(source.len() + target.len())
+                .map_err(|m| line.error(ErrorKind::GcfPayloadTooLarge, m, line.text))?;
+            Ok(Some(Edge {
+                source: source.clone(),
+                target: target.clone(),
+                edge_type: parts[1].into(),
+                status: parts.get(2).map_or_else(String::new, |s| String::from(*s)),
+            }))
+        }
         _ if bare.contains(&target) || bare.contains(&source) => Ok(None),
         _ => Err(line.error(
             ErrorKind::GcfUnknownEdgeRef,

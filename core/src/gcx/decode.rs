@@ -9,23 +9,134 @@ use super::header::{Header, TAG};
 use super::DEFAULT_MAX_LINE_BYTES;
 use crate::{Error, ErrorKind, Position, Result};
 
-/// Options for the decoder.
+/// Options for the decoder: what to yield, and the limits that keep hostile input from
+/// taking unbounded memory or time. Every limit fails with its own error code, at the line
+/// that crossed it; a limit error is sticky in [`Decoder`] (every later call returns it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecodeOptions {
-    /// Longest accepted line in bytes, not counting its LF (a CR before the LF counts).
-    /// gcx-go's limit, the default, is 4 MiB − 1 (`bufio.Scanner` with a 4 MiB buffer).
+    /// Line limit: a line (not counting its LF; a CR before the LF counts) must be shorter
+    /// than this many bytes, else [`ErrorKind::GcxLineTooLong`]. The default,
+    /// [`DEFAULT_MAX_LINE_BYTES`] (4 MiB), is gcx-go's `bufio.Scanner` buffer: the longest
+    /// accepted line is 4 MiB − 1 bytes. JS: `maxLineBytes`.
     pub max_line_bytes: usize,
+    /// Most sections (headers) in one payload or stream, else
+    /// [`ErrorKind::GcxTooManySections`] at the first header past it. Default
+    /// [`DEFAULT_MAX_SECTIONS`] (65,536). JS: `maxSections`.
+    pub max_sections: usize,
+    /// Most rows in one payload or stream, all sections together, else
+    /// [`ErrorKind::GcxTooManyRows`] at the first row past it. Default [`DEFAULT_MAX_ROWS`]
+    /// (16,777,216). JS: `maxRows`.
+    pub max_rows: usize,
+    /// Most values in one payload or stream: every row counts one value per field of its
+    /// header, padding included (a 2-byte row under a header of a million fields is a million
+    /// values), else [`ErrorKind::GcxTooManyCells`] at the first row past it. This is what
+    /// bounds the memory of [`decode`] and [`decode_borrowed`]. Default
+    /// [`DEFAULT_MAX_CELLS`] (16,777,216). JS: `maxCells`.
+    pub max_cells: usize,
+    /// Longest JSON text the whole-payload decode to JSON (`api::gcx_decode`, JS
+    /// `gcx.decode`) may produce, else [`ErrorKind::GcxOutputTooLarge`]: every row repeats its
+    /// field names there, so a long field name multiplies. Not used by the Rust decoders.
+    /// Default [`DEFAULT_MAX_OUTPUT_BYTES`] (256 MiB). JS: `maxOutputBytes`.
+    pub max_output_bytes: usize,
     /// Also yield comment lines as [`Item::Comment`] (gcx-go drops them).
     pub comments: bool,
 }
+
+/// The default [`DecodeOptions::max_sections`].
+pub const DEFAULT_MAX_SECTIONS: usize = 1 << 16;
+/// The default [`DecodeOptions::max_rows`].
+pub const DEFAULT_MAX_ROWS: usize = 1 << 24;
+/// The default [`DecodeOptions::max_cells`].
+pub const DEFAULT_MAX_CELLS: usize = 1 << 24;
+/// The default [`DecodeOptions::max_output_bytes`] (V8 strings hold at most about 512 Mi
+/// UTF-16 units, so a JS caller could not take much more).
+pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 256 << 20;
 
 impl Default for DecodeOptions {
     fn default() -> DecodeOptions {
         DecodeOptions {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_sections: DEFAULT_MAX_SECTIONS,
+            max_rows: DEFAULT_MAX_ROWS,
+            max_cells: DEFAULT_MAX_CELLS,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             comments: false,
         }
     }
+}
+
+/// How many sections, rows and values have been read, against the limits.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    sections: usize,
+    rows: usize,
+    cells: usize,
+}
+
+impl Counts {
+    /// Room for one more section, whose header is on `line`.
+    fn section(&mut self, options: &DecodeOptions, line: Line) -> Result<()> {
+        if self.sections >= options.max_sections {
+            return Err(limit_error(
+                ErrorKind::GcxTooManySections,
+                alloc::format!(
+                    "the payload has more than {} sections (limit max_sections / maxSections = {})",
+                    options.max_sections,
+                    options.max_sections
+                ),
+                line,
+            ));
+        }
+        self.sections += 1;
+        Ok(())
+    }
+
+    /// Room for one more row of `fields` values on `line`; counted only by [`Counts::add_row`].
+    fn check_row(&self, options: &DecodeOptions, fields: usize, line: Line) -> Result<()> {
+        if self.rows >= options.max_rows {
+            return Err(limit_error(
+                ErrorKind::GcxTooManyRows,
+                alloc::format!(
+                    "the payload has more than {} rows (limit max_rows / maxRows = {})",
+                    options.max_rows,
+                    options.max_rows
+                ),
+                line,
+            ));
+        }
+        if fields > options.max_cells - self.cells.min(options.max_cells) {
+            return Err(limit_error(
+                ErrorKind::GcxTooManyCells,
+                alloc::format!(
+                    "the payload has more than {} values, counting {fields} per row of this \
+                     section (limit max_cells / maxCells = {})",
+                    options.max_cells,
+                    options.max_cells
+                ),
+                line,
+            ));
+        }
+        Ok(())
+    }
+
+    fn add_row(&mut self, fields: usize) {
+        self.rows += 1;
+        self.cells += fields;
+    }
+}
+
+/// A limit error at the start of `line`.
+fn limit_error(kind: ErrorKind, message: String, line: Line) -> Error {
+    Error::at(
+        kind,
+        message,
+        Position {
+            offset: line.offset,
+            line: line.number,
+            column: 1,
+            column_utf16: 1,
+        },
+    )
 }
 
 /// One thing the decoder read.
@@ -118,6 +229,7 @@ pub struct Decoder<'a> {
     failed: Option<Error>,
     /// The line of the last item returned.
     last: Option<Line>,
+    counts: Counts,
 }
 
 impl core::fmt::Debug for Decoder<'_> {
@@ -156,6 +268,7 @@ impl<'a> Decoder<'a> {
             header: None,
             failed: None,
             last: None,
+            counts: Counts::default(),
         }
     }
 
@@ -226,6 +339,9 @@ impl<'a> Decoder<'a> {
         };
         self.last = Some(line);
         if let LineKind::Header = kind {
+            if let Err(e) = self.counts.section(&self.options, line) {
+                return Err(self.fail(e));
+            }
             let bytes = &self.input.bytes()[line.start..line.end];
             let parsed =
                 line_text(bytes, line).and_then(|t| Header::parse(t, line.number, line.offset));
@@ -243,8 +359,13 @@ impl<'a> Decoder<'a> {
             return Ok(Some(Item::Comment(text.strip_prefix(' ').unwrap_or(text))));
         }
         let fields = self.header.as_ref().map_or(0, |h| h.fields.len());
+        if let Err(e) = self.counts.check_row(&self.options, fields, line) {
+            self.failed = Some(e.clone());
+            return Err(e);
+        }
         let mut values = Vec::with_capacity(fields);
         split_row(text, line, fields, &mut values)?;
+        self.counts.add_row(fields);
         Ok(Some(Item::Row(values)))
     }
 
@@ -272,7 +393,7 @@ impl<'a> Decoder<'a> {
             Some(n) => (n, n + 1),
             // Without LF, a line is complete only at the end of input; an over-long partial
             // line fails now, before its LF arrives (memory stays bounded).
-            None if data.len() >= max || (self.finished && !data.is_empty()) => {
+            None if !data.is_empty() && (data.len() >= max || self.finished) => {
                 (data.len(), data.len())
             }
             None => {
@@ -456,6 +577,7 @@ fn decode_text<'a>(
     let mut cells: Vec<(usize, bool)> = Vec::new();
     let mut line_start = 0;
     let mut number = 1;
+    let mut counts = Counts::default();
     while line_start < bytes.len() {
         let fields = sections.last().map_or(0, |s| s.header.fields.len());
         cells.clear();
@@ -498,14 +620,22 @@ fn decode_text<'a>(
         let content = &text[line.start..line.end];
         match LineKind::of(content.as_bytes(), !sections.is_empty(), false) {
             None | Some(LineKind::Comment) => {}
-            Some(LineKind::Header) => match Header::parse(content, line.number, line.offset) {
-                Ok(header) => sections.push(BorrowedSection::new(header)),
-                Err(e) => return (sections, Some(e)),
-            },
+            Some(LineKind::Header) => {
+                if let Err(e) = counts.section(options, line) {
+                    return (sections, Some(e));
+                }
+                match Header::parse(content, line.number, line.offset) {
+                    Ok(header) => sections.push(BorrowedSection::new(header)),
+                    Err(e) => return (sections, Some(e)),
+                }
+            }
             Some(LineKind::Row) => {
                 let Some(section) = sections.last_mut() else {
                     continue;
                 };
+                if let Err(e) = counts.check_row(options, fields, line) {
+                    return (sections, Some(e));
+                }
                 if tabs >= fields {
                     // More values than fields: the slow path builds the error.
                     let mut ignored = Vec::new();
@@ -523,6 +653,7 @@ fn decode_text<'a>(
                     let padded = section.values.len() + fields - filled;
                     section.values.resize(padded, Cow::Borrowed(""));
                 }
+                counts.add_row(fields);
             }
         }
     }
@@ -683,7 +814,7 @@ mod tests {
     fn line_limit_is_configurable_and_bounded() {
         let options = DecodeOptions {
             max_line_bytes: 24,
-            comments: false,
+            ..DecodeOptions::default()
         };
         let mut dec = Decoder::new(options.clone());
         dec.push(b"GCX1 tool=x fields=a\n1234567\n123456789012345678901234");

@@ -11,6 +11,7 @@
 //! Decode output: `{"sections": [{"tool", "fields", "meta", "version": 1, "rows": [{field:
 //! value}]}]}`.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -353,18 +354,14 @@ impl RowWriter {
     /// A writer for rows of a section with these fields.
     pub fn new(fields: &[String]) -> RowWriter {
         let mut members: Vec<(String, usize)> = Vec::with_capacity(fields.len());
+        // Field name → its member's slot: O(n log n), as a header may hold millions of fields.
+        let mut slots: BTreeMap<&str, usize> = BTreeMap::new();
         for (index, field) in fields.iter().enumerate() {
-            match fields[..index].iter().position(|f| f == field) {
-                // The member sits where the field first appeared.
-                Some(first) => {
-                    let slot = fields[..first]
-                        .iter()
-                        .enumerate()
-                        .filter(|&(i, f)| !fields[..i].contains(f))
-                        .count();
-                    members[slot].1 = index;
-                }
+            match slots.get(field.as_str()) {
+                // The member sits where the field first appeared and takes the last value.
+                Some(&slot) => members[slot].1 = index,
                 None => {
+                    slots.insert(field, members.len());
                     let mut key = String::with_capacity(field.len() + 3);
                     json::write_string(&mut key, field, false);
                     key.push(':');
@@ -394,23 +391,50 @@ impl RowWriter {
 /// writer makes of [`sections_to_value`], without the value tree (the decode hot path of
 /// every binding).
 pub fn write_sections_json(out: &mut String, sections: &[BorrowedSection<'_>]) -> Result<()> {
+    write_sections_json_limited(out, sections, usize::MAX)
+}
+
+/// [`write_sections_json`] that fails with [`ErrorKind::GcxOutputTooLarge`] once the text it
+/// appends passes `max_bytes` ([`DecodeOptions::max_output_bytes`]); `out` then holds at most
+/// one row more than the limit. Every row repeats the field names, so a small payload with a
+/// long field name can ask for an enormous text.
+pub fn write_sections_json_limited(
+    out: &mut String,
+    sections: &[BorrowedSection<'_>],
+    max_bytes: usize,
+) -> Result<()> {
+    let start = out.len();
+    let check = |out: &String| {
+        if out.len() - start > max_bytes {
+            return Err(Error::new(
+                ErrorKind::GcxOutputTooLarge,
+                alloc::format!(
+                    "the decoded JSON would be longer than {max_bytes} bytes \
+                     (limit max_output_bytes / maxOutputBytes = {max_bytes})"
+                ),
+            ));
+        }
+        Ok(())
+    };
     out.push_str("{\"sections\":[");
     for (i, section) in sections.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_section_open(out, &section.header)?;
+        check(out)?;
         let rows = RowWriter::new(&section.header.fields);
         for (r, row) in section.rows().enumerate() {
             if r > 0 {
                 out.push(',');
             }
             rows.write(out, row);
+            check(out)?;
         }
         out.push_str("]}");
     }
     out.push_str("]}");
-    Ok(())
+    check(out)
 }
 
 /// Decodes a payload to `{"sections": [...]}`.
@@ -454,13 +478,18 @@ fn option_bool(map: &Map, key: &str) -> Result<Option<bool>> {
 }
 
 impl EncodeOptions {
-    /// Reads `{"lossless"?: boolean, "literalNumbers"?: boolean}` (null or absent: defaults).
+    /// Reads `{"lossless"?: boolean, "literalNumbers"?: boolean, "maxDepth"?: 1…1024}` (null
+    /// or absent: defaults).
     pub fn from_value(value: &Value) -> Result<EncodeOptions> {
         if let Value::Null = value {
             return Ok(EncodeOptions::default());
         }
         let map = expect_object(value, "an options")?;
-        check_keys(map, &["lossless", "literalNumbers"], "encode options")?;
+        check_keys(
+            map,
+            &["lossless", "literalNumbers", "maxDepth"],
+            "encode options",
+        )?;
         EncodeOptions::read(map)
     }
 }
@@ -474,7 +503,35 @@ impl EncodeOptions {
         if let Some(literal) = option_bool(map, "literalNumbers")? {
             options.literal_numbers = literal;
         }
+        if let Some(depth) = option_limit(map, "maxDepth", json::MAX_DEPTH_CEILING)? {
+            options.max_depth = depth;
+        }
         Ok(options)
+    }
+}
+
+/// A limit option: absent or null is `None`, else an integer from 1 to `ceiling`.
+pub(crate) fn option_limit(map: &Map, key: &str, ceiling: usize) -> Result<Option<usize>> {
+    let bad = || match ceiling {
+        usize::MAX => invalid(alloc::format!("option {key}: expected a positive integer")),
+        _ => invalid(alloc::format!(
+            "option {key}: expected an integer from 1 to {ceiling}"
+        )),
+    };
+    match map.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => match n.as_u64() {
+            // Past the address space (wasm32) there is no limit to speak of.
+            Some(v) if v > 0 => {
+                let v = usize::try_from(v).unwrap_or(usize::MAX);
+                if v > ceiling {
+                    return Err(bad());
+                }
+                Ok(Some(v))
+            }
+            _ => Err(bad()),
+        },
+        Some(_) => Err(bad()),
     }
 }
 
@@ -496,6 +553,7 @@ impl ToolOptions {
                 "builtinLayouts",
                 "lossless",
                 "literalNumbers",
+                "maxDepth",
             ],
             "tool options",
         )?;
@@ -534,21 +592,37 @@ impl ToolOptions {
 }
 
 impl DecodeOptions {
-    /// Reads `{"maxLineBytes"?: positive integer, "comments"?: boolean}`.
+    /// Reads `{"maxLineBytes"?, "maxSections"?, "maxRows"?, "maxCells"?, "maxOutputBytes"?:
+    /// positive integer, "comments"?: boolean}`.
     pub fn from_value(value: &Value) -> Result<DecodeOptions> {
         let mut options = DecodeOptions::default();
         if let Value::Null = value {
             return Ok(options);
         }
         let map = expect_object(value, "an options")?;
-        check_keys(map, &["maxLineBytes", "comments"], "decode options")?;
-        match map.get("maxLineBytes") {
-            None | Some(Value::Null) => {}
-            Some(Value::Number(n)) if n.as_u64().is_some_and(|v| v > 0) => {
-                options.max_line_bytes =
-                    usize::try_from(n.as_u64().unwrap_or(0)).unwrap_or(usize::MAX);
+        check_keys(
+            map,
+            &[
+                "maxLineBytes",
+                "maxSections",
+                "maxRows",
+                "maxCells",
+                "maxOutputBytes",
+                "comments",
+            ],
+            "decode options",
+        )?;
+        let limits: [(&str, &mut usize); 5] = [
+            ("maxLineBytes", &mut options.max_line_bytes),
+            ("maxSections", &mut options.max_sections),
+            ("maxRows", &mut options.max_rows),
+            ("maxCells", &mut options.max_cells),
+            ("maxOutputBytes", &mut options.max_output_bytes),
+        ];
+        for (key, slot) in limits {
+            if let Some(v) = option_limit(map, key, usize::MAX)? {
+                *slot = v;
             }
-            Some(_) => return Err(invalid("option maxLineBytes: expected a positive integer")),
         }
         if let Some(comments) = option_bool(map, "comments")? {
             options.comments = comments;

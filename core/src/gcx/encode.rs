@@ -5,13 +5,14 @@ use alloc::string::String;
 use super::escape::escape_into;
 use super::header::{Header, TAG};
 use super::DEFAULT_MAX_LINE_BYTES;
+use crate::json::{ParseOptions, DEFAULT_MAX_DEPTH};
 use crate::num::{write_go_g_f32, write_go_g_f64, write_i64, write_u64};
 use crate::sink::Sink;
 use crate::text::go_quote;
 use crate::{Error, ErrorKind, Result};
 
 /// Options for every GCX1 encoder.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeOptions {
     /// Off (the default): byte parity with gcx-go, quirks included. On: protect a first cell
     /// that starts with `#` or `GCX1` (written `\#…`, `\GCX1…`, which every decoder reads
@@ -22,6 +23,31 @@ pub struct EncodeOptions {
     /// When the input is JSON text, keep every number's source text (Go `json.Number`), as
     /// the upstream GCX1 benchmark did: `1.0` stays `1.0`. Off: typed numbers (`1.0` → `1`).
     pub literal_numbers: bool,
+    /// Deepest nesting of arrays and objects accepted in JSON input text (documents, tool
+    /// responses, generic values, rows), else [`ErrorKind::JsonDepth`] at the bracket that
+    /// crossed it. Default [`DEFAULT_MAX_DEPTH`] (512); the JSON options (`maxDepth`) accept
+    /// 1 to [`MAX_DEPTH_CEILING`](crate::json::MAX_DEPTH_CEILING) (1024), since values are walked recursively afterwards.
+    pub max_depth: usize,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> EncodeOptions {
+        EncodeOptions {
+            lossless: false,
+            literal_numbers: false,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+impl EncodeOptions {
+    /// The JSON parse options for input text under these options.
+    pub fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            max_depth: self.max_depth,
+            literal_numbers: self.literal_numbers,
+        }
+    }
 }
 
 /// One typed row value, stringified the way gcx-go's `stringify` does.

@@ -36,7 +36,8 @@ mod tool;
 
 pub use decode::{
     decode, decode_borrowed, decode_borrowed_until_error, decode_until_error, BorrowedSection,
-    DecodeOptions, Decoder, Item, Section,
+    DecodeOptions, Decoder, Item, Section, DEFAULT_MAX_CELLS, DEFAULT_MAX_OUTPUT_BYTES,
+    DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
 pub use encode::{Cell, EncodeOptions, Encoder};
 pub use generic::{encode_generic, encode_generic_json, write_generic};
@@ -46,8 +47,8 @@ pub use tool::{
     encode_tool, encode_tool_checked, encode_tool_json, Strategy, ToolOptions, ToolOutput,
 };
 
-/// gcx-go's line limit: `bufio.Scanner` with a 4 MiB buffer accepts a line of at most
-/// 4 MiB − 1 bytes plus its LF.
+/// The default [`DecodeOptions::max_line_bytes`], gcx-go's line limit: `bufio.Scanner` with a
+/// 4 MiB buffer accepts a line of at most 4 MiB − 1 bytes plus its LF.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The response format an MCP tool argument selects (gcx-go `ParseFormat`).

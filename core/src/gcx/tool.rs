@@ -9,7 +9,7 @@ use super::encode::{EncodeOptions, Encoder};
 use super::header::Header;
 use super::layout::{Layouts, RowsLayout, SectionLayout, ToolLayout};
 use super::plan::{self, array_rows, meta_of, meta_text, SectionPlan};
-use crate::json::{self, Map, ParseOptions, Value};
+use crate::json::{self, Map, Value};
 use crate::{Error, ErrorKind, Result};
 
 /// How [`encode_tool`] maps a response onto sections.
@@ -81,11 +81,7 @@ pub fn encode_tool_json(tool: &str, response_json: &str, options: &ToolOptions) 
 }
 
 pub(crate) fn parse_response(response_json: &str, options: &EncodeOptions) -> Result<Value> {
-    let parse = ParseOptions {
-        literal_numbers: options.literal_numbers,
-        ..ParseOptions::default()
-    };
-    json::parse_with(response_json, &parse)
+    json::parse_with(response_json, &options.parse_options())
 }
 
 /// What [`encode_tool_checked`] produced.

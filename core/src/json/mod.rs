@@ -7,6 +7,8 @@ mod parse;
 mod value;
 mod write;
 
-pub use parse::{parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH};
+pub use parse::{
+    parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING,
+};
 pub use value::{Map, Number, Value, MAX_SAFE_INTEGER};
 pub use write::{to_string, write, write_string, WriteOptions};

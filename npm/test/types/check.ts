@@ -39,6 +39,7 @@ import type * as WasmEventsRaw from '../../wasm/events/nodejs/agentwire_wasm_eve
 /** What lib/api.js calls on a raw backend. */
 interface RawBackend {
   version(): string;
+  __agentwireInternalPanicForTests(): void;
   errorCodes(): string;
   gcxEncode(document: string, options: string): string;
   gcxEncodeGeneric(tool: string, value: string, options: string): string;
@@ -59,10 +60,10 @@ interface RawBackend {
   gcxCheckRequest(definitions: string, request: string, workspaceRepos: string): string;
   gcxErrorCodeConstants(): string;
   gcfEncode(payload: string): string;
-  gcfDecode(text: string): string;
+  gcfDecode(text: string, options: string): string;
   gcfEncodeDelta(delta: string): string;
   gcbEncode(payload: string): Uint8Array;
-  gcbDecode(bytes: Uint8Array): string;
+  gcbDecode(bytes: Uint8Array, options: string): string;
   codecsList(): string;
   codecEncode(name: string, payload: string): Uint8Array;
   codecDecode(name: string, input: Uint8Array): string;
@@ -83,6 +84,7 @@ interface RawBackend {
 
 /** Gateway functions both builds export with the same signature. */
 interface RawGatewayCommon {
+  __agentwireInternalPanicForTests(): void;
   gatewayToolIdDerivation(tool: string, options: string): string;
   gatewayToolId(tool: string, options: string): string;
   gatewayParseToolId(value: string): string;
@@ -92,6 +94,7 @@ interface RawGatewayCommon {
 
 /** The event protocol: the addon and the events wasm module export the same functions. */
 interface RawEvents {
+  __agentwireInternalPanicForTests(): void;
   eventsParse(input: Uint8Array, options: string): string;
   eventsAccumulate(events: string): string;
   eventsSerialize(events: string, form: string): string;
@@ -155,11 +158,17 @@ export async function usage(): Promise<void> {
     [{ tool: 'search_symbols', fields: ['id', 'line'], meta: { total: '1' }, rows: [['a.go::Foo', 10n], { id: 'b', line: { int: '3' } }] }],
     { lossless: true },
   );
-  const sections: Section[] = gcx.decode(payload, { maxLineBytes: 1 << 20 }).sections;
+  const sections: Section[] = gcx.decode(payload, {
+    maxLineBytes: 1 << 20,
+    maxSections: 10,
+    maxRows: 1000,
+    maxCells: 10_000,
+    maxOutputBytes: 1 << 20,
+  }).sections;
   const tool: string = sections[0].tool;
   const version: 1 = sections[0].version;
   const cell: string | undefined = sections[0].rows[0]['id'];
-  const generic: string = gcx.encodeGeneric('t', { any: ['thing'] }) + gcx.encodeGenericJson('t', '[1]');
+  const generic: string = gcx.encodeGeneric('t', { any: ['thing'] }) + gcx.encodeGenericJson('t', '[1]', { maxDepth: 8 });
   const enc = new gcx.Encoder();
   enc.beginSection({ tool: 't', fields: ['a'] });
   enc.writeRow([{ float64: '1e6' }]);
@@ -206,10 +215,11 @@ export async function usage(): Promise<void> {
   const session = gcf.createSession();
   const sessionText: string = session.encode(graph);
   const binary: Uint8Array = gcb.encode(graph);
-  const back: DecodedGraphPayload = gcb.decode(binary);
+  const back: DecodedGraphPayload = gcb.decode(binary, { maxPayloadBytes: 1 << 20 });
+  const backText: string = gcf.decodeToJson(gcfText, { maxPayloadBytes: 1 << 20 });
   const viaCodec: string | Uint8Array = codecs.encode('gcf', graph);
   void [tool, version, cell, generic, text, b, w, codes, viaLayout, repo, code, constant, format, counted];
-  void [signature, blast, sessionText, back, viaCodec];
+  void [signature, blast, sessionText, back, backText, viaCodec];
 
   const toolId: string = gateway.toolId({ name: 'gh.create_issue', description: 'Create.' }).tool_id;
   const parts: ToolIdParts = gateway.parseToolId(toolId);
@@ -235,6 +245,8 @@ export async function usage(): Promise<void> {
   // @ts-expect-error onInvalid is skip or raise
   browser.register([], { onInvalid: 'ignore' });
 
+  // @ts-expect-error limits are numbers
+  gcx.decode('', { maxRows: '10' });
   // @ts-expect-error lossless is a boolean
   gcx.encode([], { lossless: 'yes' });
   // @ts-expect-error a section needs fields

@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Gathers one `make bench` run into bench/results/latest.json and latest.md, and copies the
+// summary table into the README's Speed section (between the bench:begin/end markers).
+//
+// Inputs: criterion's estimates (target/criterion/**/new/), the npm suite's records
+// (bench/results/npm.json, from `npm run bench -- --out`), the streaming memory check
+// (bench/results/memory.json, from bench/stream-memory.mjs) and the default wasm module.
+//
+// latest.json: {machine, command, date, results: [{name, runtime, impl, op, bytes, ns_per_op,
+// mb_per_s}], ratios: {name: {value, target, bound, met, what}}}. A speed ratio is how many times
+// faster agentwire is than the peer (peer time / agentwire time) on the same data.
+import { execSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const results = join(root, 'bench/results');
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+/** Every criterion benchmark of the last run, as records. */
+function criterionRecords() {
+  const records = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      if (!statSync(path).isDirectory()) continue;
+      if (entry === 'new' && existsSync(join(path, 'benchmark.json'))) {
+        const meta = readJson(join(path, 'benchmark.json'));
+        const estimates = readJson(join(path, 'estimates.json'));
+        const [op, impl] = meta.function_id.split('/');
+        const bytes = meta.throughput?.Bytes;
+        const ns = estimates.mean.point_estimate;
+        if (bytes === undefined) throw new Error(`${meta.full_id}: no byte throughput`);
+        records.push({
+          name: `${meta.group_id}/${op}/rust/${impl}`,
+          runtime: 'rust',
+          impl,
+          op,
+          bytes,
+          ns_per_op: ns,
+          mb_per_s: bytes / 1e6 / (ns / 1e9),
+        });
+      } else if (entry !== 'report' && entry !== 'base' && entry !== 'change') {
+        walk(path);
+      }
+    }
+  };
+  const dir = join(root, 'target/criterion');
+  if (!existsSync(dir)) throw new Error('no criterion results: run `make bench-rust` first');
+  walk(dir);
+  return records.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function machine() {
+  const cpu = cpus();
+  const rustc = execSync('rustc --version', { encoding: 'utf8' }).trim();
+  return `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; ${process.platform} ${process.arch}; ${rustc}; Node ${process.version}`;
+}
+
+const npmPath = join(results, 'npm.json');
+const memoryPath = join(results, 'memory.json');
+for (const [path, step] of [[npmPath, 'npm run bench -- --out'], [memoryPath, 'node bench/stream-memory.mjs']]) {
+  if (!existsSync(path)) throw new Error(`${path} is missing (run \`${step}\`; \`make bench\` runs every step)`);
+}
+const records = [...criterionRecords(), ...readJson(npmPath)];
+const memory = readJson(memoryPath);
+const wasmGzip = gzipSync(readFileSync(join(root, 'npm/wasm/web/agentwire_wasm_bg.wasm')), { level: 9 }).length;
+
+const find = (name) => {
+  const record = records.find((r) => r.name === name);
+  if (!record) throw new Error(`benchmark ${name} is missing from this run`);
+  return record;
+};
+/** How many times faster `ours` is than `peer` (peer time / our time). */
+const speedup = (ours, peer) => find(peer).ns_per_op / find(ours).ns_per_op;
+const gbps = (name) => find(name).mb_per_s / 1000;
+
+const ratios = {};
+/** `bound`: the value must be at least (`min`) or at most (`max`) the target; `none`: shown only. */
+const ratio = (name, value, target, what, bound = 'min') => {
+  const met = bound === 'none' ? null : bound === 'max' ? value <= target : value >= target;
+  ratios[name] = { value: Number(value.toPrecision(4)), target: bound === 'none' ? null : target, bound, met, what };
+};
+
+ratio('rust_gcx1_10mb_decode_gb_per_s', gbps('gcx1-10mb/decode/rust/agentwire'), 1, 'Rust GCX1 decode of the 10 MB corpus (in place), GB/s');
+ratio('rust_gcx1_10mb_encode_gb_per_s', gbps('gcx1-10mb/encode/rust/agentwire'), 1, 'Rust GCX1 encode of the 10 MB corpus, GB/s');
+ratio('rust_gcx1_bench20_decode_gb_per_s', gbps('bench-inputs-20/gcx-decode/rust/agentwire'), 1, 'Rust GCX1 decode of the 20 bench responses, GB/s');
+ratio('rust_gcx1_bench20_encode_gb_per_s', gbps('bench-inputs-20/gcx-encode/rust/agentwire'), 1, 'Rust GCX1 encode of the 20 bench responses (layout + encode of parsed values), GB/s');
+ratio('rust_gcx1_bench20_encode_from_json_gb_per_s', gbps('bench-inputs-20/gcx-encode-from-json/rust/agentwire'), 0, 'Rust GCX1 encode of the 20 bench responses from their JSON text (parse + layout + encode), GB/s', 'none');
+ratio('rust_gcx1_decode_vs_serde_json', speedup('gcx1-10mb/decode/rust/agentwire', 'json-10mb/decode/rust/serde_json'), 1, 'Rust: GCX1 decode vs serde_json parsing the same rows as JSON objects');
+ratio('rust_gcx1_encode_vs_serde_json', speedup('gcx1-10mb/encode/rust/agentwire', 'json-10mb/encode/rust/serde_json'), 1, 'Rust: GCX1 encode vs serde_json writing the same rows');
+ratio('rust_gcx1_bench20_decode_vs_serde_json', speedup('bench-inputs-20/gcx-decode/rust/agentwire', 'bench-inputs-20/json-decode/rust/serde_json'), 1, 'Rust: GCX1 decode of the 20 responses vs serde_json parsing their JSON');
+ratio('rust_gcx1_bench20_encode_vs_serde_json', speedup('bench-inputs-20/gcx-encode/rust/agentwire', 'bench-inputs-20/json-encode/rust/serde_json'), 1, 'Rust: GCX1 encode of the 20 responses vs serde_json writing them (both from parsed values)');
+for (const op of ['encode', 'decode']) {
+  ratio(`rust_gcf_${op}_vs_gcf_crate`, speedup(`graph-500/gcf-${op}/rust/agentwire`, `graph-500/gcf-${op}/rust/gcf-crate`), 5, `Rust: GCF ${op} of the 500-symbol graph vs the gcf crate`);
+  ratio(`rust_gcb1_${op}_vs_gcf_crate`, speedup(`graph-500/gcb-${op}/rust/agentwire`, `graph-500/gcf-${op}/rust/gcf-crate`), 5, `Rust: GCB1 ${op} of the same graph vs the gcf crate's GCF ${op}`);
+}
+ratio('node_native_gcx1_decode_vs_json_parse', speedup('gcx1-10mb/decode/node-native/agentwire', 'gcx1-10mb/decode/node-js/JSON'), 0.8, 'Node native gcx.decode vs JSON.parse of the equivalent JSON (10 MB corpus)');
+ratio('node_native_gcx1_bench20_decode_vs_json_parse', speedup('gcx1-bench20/decode/node-native/agentwire', 'gcx1-bench20/decode/node-js/JSON'), 0.8, 'Node native gcx.decode vs JSON.parse (20 bench responses)');
+for (const runtime of ['native', 'wasm']) {
+  const target = runtime === 'native' ? 3 : 1.5;
+  for (const op of ['encode', 'decode']) {
+    ratio(`node_${runtime}_gcx1_${op}_vs_toon`, speedup(`gcx1-10mb/${op}/node-${runtime}/agentwire`, `gcx1-10mb/${op}/node-js/@toon-format/toon`), target, `Node ${runtime} GCX1 ${op} vs @toon-format/toon on the same rows`);
+    ratio(`node_${runtime}_gcf_${op}_vs_blackwell_gcf`, speedup(`graph-500/${op}/node-${runtime}/agentwire`, `graph-500/${op}/node-js/@blackwell-systems/gcf`), target, `Node ${runtime} gcf.${op} vs @blackwell-systems/gcf on the same graph`);
+  }
+  ratio(`node_${runtime}_gcx1_encode_vs_json_stringify`, speedup(`gcx1-10mb/encode/node-${runtime}/agentwire`, 'gcx1-10mb/encode/node-js/JSON'), 0, `Node ${runtime} gcx.encodeGeneric vs JSON.stringify of the same rows (for information)`, 'none');
+}
+ratio('cli_stream_decode_100mb_peak_rss_mib', memory.peak_rss_bytes / 2 ** 20, 64, `Peak RSS of \`agentwire gcx decode\` streaming a ${(memory.payload_bytes / 1e6).toFixed(0)} MB payload, MiB`, 'max');
+ratio('wasm_default_gzip_kib', wasmGzip / 1024, 150, 'Default wasm module after wasm-opt -Oz, gzip -9, KiB', 'max');
+
+const report = {
+  machine: machine(),
+  command: 'make bench',
+  date: new Date().toISOString(),
+  results: records,
+  ratios,
+};
+writeFileSync(join(results, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+
+// ---- Markdown ---------------------------------------------------------------------------------
+const fmtTime = (ns) => (ns < 1e3 ? `${ns.toFixed(0)} ns` : ns < 1e6 ? `${(ns / 1e3).toFixed(1)} µs` : `${(ns / 1e6).toFixed(2)} ms`);
+const summary = [
+  '| ratio | measured | target | met |',
+  '| --- | ---: | ---: | :---: |',
+  ...Object.values(ratios).map((r) => {
+    const target = { min: `≥ ${r.target}`, max: `≤ ${r.target}`, none: '—' }[r.bound];
+    const met = r.met === null ? '' : r.met ? 'yes' : '**no**';
+    return `| ${r.what} | ${r.value} | ${target} | ${met} |`;
+  }),
+].join('\n');
+const table = [
+  '| benchmark | runtime | impl | bytes | time/op | MB/s |',
+  '| --- | --- | --- | ---: | ---: | ---: |',
+  ...records.map((r) => `| ${r.name.split('/').slice(0, 2).join(' ')} | ${r.runtime} | ${r.impl} | ${r.bytes.toLocaleString('en-US')} | ${fmtTime(r.ns_per_op)} | ${r.mb_per_s.toFixed(1)} |`),
+].join('\n');
+const heading = `Machine: ${report.machine}. Command: \`make bench\` (${report.date.slice(0, 10)}).`;
+writeFileSync(join(results, 'latest.md'), `# agentwire benchmarks\n\n${heading}\n\n## Targets\n\n${summary}\n\n## Every benchmark\n\n${table}\n`);
+
+const readmePath = join(root, 'README.md');
+const readme = readFileSync(readmePath, 'utf8');
+const begin = '<!-- bench:begin -->';
+const end = '<!-- bench:end -->';
+if (readme.includes(begin) && readme.includes(end)) {
+  const updated = `${readme.slice(0, readme.indexOf(begin) + begin.length)}\n${heading}\n\n${summary}\n${readme.slice(readme.indexOf(end))}`;
+  writeFileSync(readmePath, updated);
+}
+const missed = Object.entries(ratios).filter(([, r]) => r.met === false);
+process.stderr.write(`bench/results/latest.json: ${records.length} benchmarks, ${Object.keys(ratios).length} ratios, ${missed.length} below target${missed.length ? `: ${missed.map(([n]) => n).join(', ')}` : ''}\n`);

@@ -1,0 +1,7 @@
+//! Fuzz target `events_push`: the check is `agentwire_fuzz::checks::events_push` (shared with the
+//! regression test tests/tests/fuzz_regressions.rs).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    agentwire_fuzz::checks::events_push(data);
+});

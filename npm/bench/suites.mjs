@@ -1,0 +1,175 @@
+// The benchmark suites: each loads its data, checks every implementation's output once (see
+// check.mjs) and returns the tasks to time. agentwire runs twice, as the native addon
+// (`agentwire`) and as the wasm build (`agentwire/wasm`), on the same values.
+//
+// A task's `bytes` is the size of the encoded form the operation handles, in UTF-8 bytes (GCB1:
+// raw bytes): for decode the encoded input, for encode the produced output. So MB/s is
+// "encoded bytes per second" and differs between formats for the same data; compare
+// implementations by time per op, which `group` makes comparable (same data, same op).
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as toon from '@toon-format/toon';
+import * as blackwellGcf from '@blackwell-systems/gcf';
+import * as native from 'agentwire';
+import * as wasm from 'agentwire/wasm';
+import { assert, assertGcxRows, assertGraph, genericRows } from './check.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CORPUS_HELP =
+  'generate it from the repository root: node tests/corpus/generate.mjs && ' +
+  'cargo run -q --release -p agentwire-cli -- gcx encode tests/corpus/out/gcx-10mb.sections.json > tests/corpus/out/gcx-10mb.gcx';
+
+function read(path) {
+  try {
+    return readFileSync(join(ROOT, path), 'utf8');
+  } catch (e) {
+    throw new Error(`${path}: ${e.code ?? e.message}${path.includes('corpus/out') ? `; ${CORPUS_HELP}` : ''}`);
+  }
+}
+
+const size = (encoded) => (typeof encoded === 'string' ? Buffer.byteLength(encoded) : encoded.byteLength);
+const sum = (list) => list.reduce((n, encoded) => n + size(encoded), 0);
+
+/** `group` names the data a task works on: tasks of one group and op are compared. */
+const task = (bench, runtime, impl, op, bytes, fn, group = bench) => ({
+  name: `${bench}/${op}/${runtime}/${impl}`,
+  bench,
+  group,
+  runtime,
+  impl,
+  op,
+  bytes,
+  fn,
+});
+
+/** Both agentwire builds; fails instead of silently measuring the wasm fallback twice. */
+export function agentwireBuilds() {
+  if (native.backend !== 'native') {
+    throw new Error(`the native addon did not load (${native.nativeLoadError?.message}); run \`npm run build\``);
+  }
+  assert.equal(wasm.backend, 'wasm');
+  return [
+    ['node-native', native],
+    ['node-wasm', wasm],
+  ];
+}
+
+/** GCX1 on the ~10 MB corpus: 6 sections of 6 fields, ~59k rows. */
+function gcx10mb(builds) {
+  const payload = read('tests/corpus/out/gcx-10mb.gcx');
+  const jsonText = read('tests/corpus/out/gcx-10mb.json');
+  const sectionsText = read('tests/corpus/out/gcx-10mb.sections.json');
+  const data = JSON.parse(jsonText); // [{tool, rows: [{id, kind, name, path, line, sig}]}]
+  const sections = JSON.parse(sectionsText); // [{tool, fields, meta, rows: [[cell, …]]}]
+  const tasks = [];
+
+  for (const [runtime, { gcx }] of builds) {
+    assertGcxRows(gcx.decode(payload), data);
+    tasks.push(task('gcx1-10mb', runtime, 'agentwire', 'decode', size(payload), () => gcx.decode(payload)));
+
+    // "Encode these rows": the generic fallback on the same row objects JSON.stringify gets,
+    // one call per section (a section per tool, as in the payload).
+    const encodeRows = () => data.map((s) => gcx.encodeGeneric(s.tool, s.rows));
+    const generic = encodeRows().join('');
+    assertGcxRows(gcx.decode(generic), data);
+    tasks.push(task('gcx1-10mb', runtime, 'agentwire', 'encode', size(generic), encodeRows));
+
+    // The sections encoder on the sections document: must give the CLI's bytes exactly.
+    assert.ok(gcx.encode(sections) === payload, `${runtime}: gcx.encode(sections) differs from gcx-10mb.gcx`);
+    tasks.push(task('gcx1-10mb-sections', runtime, 'agentwire', 'encode', size(payload), () => gcx.encode(sections)));
+  }
+
+  assert.ok(JSON.stringify(data) === jsonText, 'JSON.stringify(data) differs from gcx-10mb.json');
+  tasks.push(task('gcx1-10mb', 'node-js', 'JSON', 'decode', size(jsonText), () => JSON.parse(jsonText)));
+  tasks.push(task('gcx1-10mb', 'node-js', 'JSON', 'encode', size(jsonText), () => JSON.stringify(data)));
+  assert.ok(JSON.stringify(sections) === sectionsText, 'JSON.stringify(sections) differs from the file');
+  tasks.push(task('gcx1-10mb-sections', 'node-js', 'JSON', 'encode', size(sectionsText), () => JSON.stringify(sections)));
+
+  const toonText = toon.encode(data);
+  assert.deepEqual(toon.decode(toonText), data, 'TOON round trip');
+  tasks.push(task('gcx1-10mb', 'node-js', '@toon-format/toon', 'decode', size(toonText), () => toon.decode(toonText)));
+  tasks.push(task('gcx1-10mb', 'node-js', '@toon-format/toon', 'encode', size(toonText), () => toon.encode(data)));
+
+  return { title: 'GCX1, ~10 MB corpus (tests/corpus/out/gcx-10mb.*)', size: 'large', tasks };
+}
+
+/** GCX1 on the upstream benchmark's 20 tool responses; each op runs over all 20 (sum of bytes). */
+function gcxBench20(builds) {
+  const dir = 'tests/fixtures/gcx1/bench-inputs';
+  const tools = new Map(JSON.parse(read('tests/fixtures/gcx1/bench.json')).vectors.map((v) => [v.name, v.input.tool]));
+  const inputs = readdirSync(join(ROOT, dir))
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const name = file.slice(0, -'.json'.length);
+      assert.ok(tools.has(name), `${file}: no vector in bench.json`);
+      return { name, tool: tools.get(name), value: JSON.parse(read(`${dir}/${file}`)) };
+    });
+  assert.equal(inputs.length, 20, 'bench inputs');
+  const tasks = [];
+
+  for (const [runtime, { gcx }] of builds) {
+    const encodeAll = () => inputs.map((i) => gcx.encodeGeneric(i.tool, i.value));
+    const payloads = encodeAll();
+    payloads.forEach((p, k) => {
+      const { name, tool, value } = inputs[k];
+      try {
+        assertGcxRows(gcx.decode(p), [{ tool, rows: genericRows(value) }]);
+      } catch (e) {
+        e.message = `${runtime} ${name}: ${e.message}`;
+        throw e;
+      }
+    });
+    tasks.push(task('gcx1-bench20', runtime, 'agentwire', 'decode', sum(payloads), () => payloads.map((p) => gcx.decode(p))));
+    tasks.push(task('gcx1-bench20', runtime, 'agentwire', 'encode', sum(payloads), encodeAll));
+  }
+
+  // Compact JSON, as the scorecard measures it (the files themselves are pretty-printed).
+  const jsonTexts = inputs.map((i) => JSON.stringify(i.value));
+  tasks.push(task('gcx1-bench20', 'node-js', 'JSON', 'decode', sum(jsonTexts), () => jsonTexts.map((t) => JSON.parse(t))));
+  tasks.push(task('gcx1-bench20', 'node-js', 'JSON', 'encode', sum(jsonTexts), () => inputs.map((i) => JSON.stringify(i.value))));
+
+  const toonTexts = inputs.map((i) => toon.encode(i.value));
+  toonTexts.forEach((t, k) => assert.deepEqual(toon.decode(t), inputs[k].value, `TOON round trip of ${inputs[k].name}`));
+  tasks.push(task('gcx1-bench20', 'node-js', '@toon-format/toon', 'decode', sum(toonTexts), () => toonTexts.map((t) => toon.decode(t))));
+  tasks.push(task('gcx1-bench20', 'node-js', '@toon-format/toon', 'encode', sum(toonTexts), () => inputs.map((i) => toon.encode(i.value))));
+
+  return { title: 'GCX1, the 20 benchmark responses (tests/fixtures/gcx1/bench-inputs)', size: 'small', tasks };
+}
+
+/** The 500-symbol, 1000-edge graph: GCF text, GCB1 binary, the pure-JS GCF peer, JSON. */
+function graph500(builds) {
+  const jsonText = read('tests/corpus/out/graph-500.json');
+  const graph = JSON.parse(jsonText);
+  const tasks = [];
+
+  for (const [runtime, { gcf, gcb }] of builds) {
+    const text = gcf.encode(graph);
+    assertGraph(gcf.decode(text), graph); // GCF carries no signatures
+    tasks.push(task('graph-500', runtime, 'agentwire', 'decode', size(text), () => gcf.decode(text)));
+    tasks.push(task('graph-500', runtime, 'agentwire', 'encode', size(text), () => gcf.encode(graph)));
+
+    const bytes = gcb.encode(graph);
+    assertGraph(gcb.decode(bytes), graph, { signature: true, float32: true });
+    tasks.push(task('graph-500-gcb', runtime, 'agentwire', 'decode', size(bytes), () => gcb.decode(bytes), 'graph-500'));
+    tasks.push(task('graph-500-gcb', runtime, 'agentwire', 'encode', size(bytes), () => gcb.encode(graph), 'graph-500'));
+  }
+
+  // Same field names as agentwire's payload, so the graph goes in as it is.
+  const peerText = blackwellGcf.encode(graph);
+  assertGraph(blackwellGcf.decode(peerText), graph);
+  const peer = '@blackwell-systems/gcf';
+  tasks.push(task('graph-500', 'node-js', peer, 'decode', size(peerText), () => blackwellGcf.decode(peerText)));
+  tasks.push(task('graph-500', 'node-js', peer, 'encode', size(peerText), () => blackwellGcf.encode(graph)));
+
+  assert.ok(JSON.stringify(graph) === jsonText, 'JSON.stringify(graph) differs from graph-500.json');
+  tasks.push(task('graph-500', 'node-js', 'JSON', 'decode', size(jsonText), () => JSON.parse(jsonText)));
+  tasks.push(task('graph-500', 'node-js', 'JSON', 'encode', size(jsonText), () => JSON.stringify(graph)));
+
+  return { title: 'Graph, 500 symbols / 1000 edges (tests/corpus/out/graph-500.json)', size: 'small', tasks };
+}
+
+/** The suites in run order; each takes the agentwire builds and checks before returning. */
+export const SUITES = [gcx10mb, gcxBench20, graph500];

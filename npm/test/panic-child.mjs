@@ -1,0 +1,147 @@
+// Run in its own process by hostile.test.mjs (so an abort fails that test instead of the test
+// runner): provokes real Rust panics through `__agentwireInternalPanicForTests` in the native
+// addon and in every separately loaded wasm module, through the package's own error boundary
+// (lib/call.js), then checks that each module still gives the right answers. Prints a JSON
+// report: {module: {panics, codes, name, message, afterwards, expected}}.
+//
+// The addon catches the panic (`#[napi(catch_unwind)]`). A wasm module is built with
+// panic=abort, so the panic is a trap (`RuntimeError: unreachable`); the instance is kept, and
+// what the trapped call held (its shadow-stack frames included) is not given back. Objects
+// made before the panics keep working in both. Last, a fresh instance of the default module is
+// panicked until it runs out of shadow stack, to pin down when that happens and what it does.
+import { createRequire } from 'node:module';
+import { makeBoundary } from '../lib/call.js';
+import { nativeFileName } from '../lib/node-backend.js';
+
+const require = createRequire(import.meta.url);
+const native = await import('agentwire');
+const wasm = await import('agentwire/wasm');
+const schema = await import('agentwire/schema');
+
+// The same instances the package entries use (require caches them by path).
+const modules = {
+  native: require(`../native/${nativeFileName()}`),
+  wasm: require('../wasm/nodejs/agentwire_wasm.js'),
+  events: require('../wasm/events/nodejs/agentwire_wasm_events.js'),
+  gateway: require('../wasm/gateway/nodejs/agentwire_wasm_gateway.js'),
+  schema: require('../wasm/schema/nodejs/agentwire_wasm_schema.js'),
+  'tokens-cl100k': require('../wasm/tokens-cl100k/nodejs/agentwire_wasm_tokens.js'),
+  'tokens-o200k': require('../wasm/tokens-o200k/nodejs/agentwire_wasm_tokens.js'),
+};
+
+const decodeOk = (api) => api.gcx.decode('GCX1 tool=x fields=a\nv\n').sections[0].rows[0].a;
+const decodeError = (api) => {
+  try {
+    api.gcx.decode('GCX1 tool=x fields=a\né\t2\n');
+    return null;
+  } catch (e) {
+    return [e.code, e.line, e.column, e.offset];
+  }
+};
+const schemaText = '{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}';
+const sessionCheck = (api, options) => {
+  const tool = { name: 'gh.create_issue', description: 'Create an issue.', inputSchema: JSON.parse(schemaText) };
+  const session = new api.gateway.BrowseSession(options);
+  session.register([tool]);
+  const toolId = api.gateway.toolId(tool).tool_id;
+  session.view(toolId);
+  const bad = session.execute(toolId, { n: 'x' });
+  const good = session.execute(toolId, { n: 1 }, { dryRun: true });
+  session.free();
+  return [toolId, bad.isError, bad.text, good.isError];
+};
+
+/** What each module must still answer after its panics (computed before them too). */
+const probes = {
+  native: () => [decodeOk(native), decodeError(native), native.tokens.count('hello world'), sessionCheck(native, {})],
+  wasm: () => [decodeOk(wasm), decodeError(wasm), wasm.gcf.decode(wasm.gcf.encode({ tool: 't', symbols: [] })).tool],
+  events: () => {
+    const verdict = wasm.events.parse('{"type":"response.output_text.delta","delta":"hi"}\nnot json\n');
+    return [verdict.valid, verdict.result.text, verdict.diagnostics.map((d) => [d.line, d.code])];
+  },
+  gateway: () => [wasm.gateway.parseToolId('gh:x@1').name, wasm.gateway.parsePath('/a/b')],
+  schema: () => [
+    schema.check(JSON.parse(schemaText), { n: 1 }).valid,
+    schema.check(JSON.parse(schemaText), { n: 'x' }).valid,
+    sessionCheck(wasm, { validator: schema.validator }),
+  ],
+  'tokens-cl100k': () => wasm.tokens.count('hello world, agentwire', 'cl100k_base'),
+  'tokens-o200k': () => wasm.tokens.count('hello world, agentwire', 'o200k_base'),
+};
+
+const PANICS = { native: 20, wasm: 1000, events: 20, gateway: 20, schema: 20, 'tokens-cl100k': 20, 'tokens-o200k': 20 };
+
+/** An object made before the panics, and what using it afterwards gives. */
+const madeBefore = {
+  native: () => {
+    const session = native.gcf.createSession();
+    session.encode({ tool: 't', symbols: [{ qualifiedName: 'a', kind: 'function', score: 1, provenance: 'x', distance: 0 }] });
+    return () => session.size();
+  },
+  wasm: () => {
+    const session = wasm.gcf.createSession();
+    session.encode({ tool: 't', symbols: [{ qualifiedName: 'a', kind: 'function', score: 1, provenance: 'x', distance: 0 }] });
+    return () => session.size();
+  },
+  events: () => {
+    const decoder = wasm.events.createDecoder();
+    return () => decoder.push('{"type":"response.created"}\n').length;
+  },
+};
+
+const outcome = (fn) => {
+  try {
+    return { ok: fn() };
+  } catch (e) {
+    return { code: e.code, name: e.name, message: e.message };
+  }
+};
+
+const report = {};
+for (const [name, module] of Object.entries(modules)) {
+  const expected = probes[name]();
+  const useOld = madeBefore[name]?.();
+  const { call } = makeBoundary({ raw: () => module });
+  const codes = new Set();
+  let last = null;
+  for (let i = 0; i < PANICS[name]; i++) {
+    try {
+      call((raw) => raw.__agentwireInternalPanicForTests());
+      codes.add('no error');
+    } catch (e) {
+      codes.add(e.code);
+      last = e;
+    }
+  }
+  report[name] = {
+    panics: PANICS[name],
+    codes: [...codes],
+    name: last?.name,
+    message: last?.message,
+    afterwards: probes[name](),
+    expected,
+    madeBefore: useOld ? outcome(useOld) : null,
+  };
+}
+// Exhaustion, on a separate instance of the default module (the package's stays usable): each
+// trap keeps the shadow stack its frames took (about 96 bytes of 1 MiB for this panic), so
+// after some ten thousand traps every call fails, still as an INTERNAL AgentwireError.
+const path = require.resolve('../wasm/nodejs/agentwire_wasm.js');
+delete require.cache[path];
+const fresh = require(path);
+delete require.cache[path];
+require(path); // give the cache a working instance again
+const { call } = makeBoundary({ raw: () => fresh });
+let traps = 0;
+let failure = null;
+while (traps < 100_000 && !failure) {
+  try {
+    call((raw) => raw.__agentwireInternalPanicForTests());
+  } catch (e) {
+    if (/unreachable/.test(e.message)) traps++;
+    else failure = { code: e.code, name: e.name, message: e.message };
+  }
+}
+const afterwards = outcome(() => call((raw) => raw.gcxDecode('GCX1 tool=x fields=a\nv\n', '')));
+report.exhaustion = { traps, failure, afterwards: { code: afterwards.code, name: afterwards.name } };
+process.stdout.write(JSON.stringify(report));
