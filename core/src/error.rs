@@ -185,6 +185,81 @@ error_kinds! {
     GcfNegativeDistance => "GCF_NEGATIVE_DISTANCE", Gcf;
     /// GCF: the decoded payload's text (names, edge endpoints) passes `max_payload_bytes`.
     GcfPayloadTooLarge => "GCF_PAYLOAD_TOO_LARGE", Gcf;
+    /// GCF v3: the first line does not start with `GCF`.
+    GcfMissingHeader => "GCF_MISSING_HEADER", Gcf;
+    /// GCF v3: the header has no `profile=` field first.
+    GcfMissingProfile => "GCF_MISSING_PROFILE", Gcf;
+    /// GCF v3: `profile` is neither `generic` nor `graph`.
+    GcfUnknownProfile => "GCF_UNKNOWN_PROFILE", Gcf;
+    /// GCF v3: a header token has no `=`.
+    GcfMalformedHeaderField => "GCF_MALFORMED_HEADER_FIELD", Gcf;
+    /// GCF v3: a header key appears twice.
+    GcfDuplicateHeaderField => "GCF_DUPLICATE_HEADER_FIELD", Gcf;
+    /// GCF v3: a quoted string has no closing `"`.
+    GcfUnterminatedQuote => "GCF_UNTERMINATED_QUOTE", Gcf;
+    /// GCF v3: an escape outside the JSON set, or a raw control character in a quoted string.
+    GcfInvalidEscape => "GCF_INVALID_ESCAPE", Gcf;
+    /// GCF v3: characters after the closing quote of a quoted scalar or key.
+    GcfTrailingCharacters => "GCF_TRAILING_CHARACTERS", Gcf;
+    /// GCF v3: `~` outside a tabular row cell.
+    GcfInvalidMissing => "GCF_INVALID_MISSING", Gcf;
+    /// GCF v3: `^` or `^{…}` outside a tabular row cell, or a malformed inline declaration.
+    GcfInvalidAttachmentMarker => "GCF_INVALID_ATTACHMENT_MARKER", Gcf;
+    /// GCF v3: an isolated or malformed `\u` surrogate escape.
+    GcfInvalidSurrogate => "GCF_INVALID_SURROGATE", Gcf;
+    /// GCF v3: the input is not valid UTF-8.
+    GcfInvalidUtf8 => "GCF_INVALID_UTF8", Gcf;
+    /// GCF v3: a key appears twice in one object, or a member key twice in one keyed map.
+    GcfDuplicateKey => "GCF_DUPLICATE_KEY", Gcf;
+    /// GCF v3: a field name appears twice in one field declaration.
+    GcfDuplicateFieldName => "GCF_DUPLICATE_FIELD_NAME", Gcf;
+    /// GCF v3: a row has a different number of cells than its header declares fields.
+    GcfRowWidthMismatch => "GCF_ROW_WIDTH_MISMATCH", Gcf;
+    /// GCF v3: a section has a different number of items than its `[count]` or the summary.
+    GcfCountMismatch => "GCF_COUNT_MISMATCH", Gcf;
+    /// GCF v3: a `[count]` is not `0`, a decimal without leading zeros, or `?` (or is a
+    /// keyed map's `[0:]`).
+    GcfInvalidCount => "GCF_INVALID_COUNT", Gcf;
+    /// GCF v3: a tab in leading indentation.
+    GcfTabIndentation => "GCF_TAB_INDENTATION", Gcf;
+    /// GCF v3: indentation grows by more than one level, or is not a multiple of two spaces.
+    GcfInvalidIndent => "GCF_INVALID_INDENT", Gcf;
+    /// GCF v3: an `@N` item or row id differs from its zero-based index.
+    GcfInvalidItemId => "GCF_INVALID_ITEM_ID", Gcf;
+    /// GCF v3: a `.field` attachment without a matching `^` cell in its row.
+    GcfOrphanAttachment => "GCF_ORPHAN_ATTACHMENT", Gcf;
+    /// GCF v3: a positional inline body without an eligible `^` cell.
+    GcfOrphanInlineAttachment => "GCF_ORPHAN_INLINE_ATTACHMENT", Gcf;
+    /// GCF v3: a `^` cell without its attachment body.
+    GcfMissingAttachment => "GCF_MISSING_ATTACHMENT", Gcf;
+    /// GCF v3: two attachments for the same field of one row.
+    GcfDuplicateAttachment => "GCF_DUPLICATE_ATTACHMENT", Gcf;
+    /// GCF v3: a positional inline body has a different width than its inline schema.
+    GcfInlineWidthMismatch => "GCF_INLINE_WIDTH_MISMATCH", Gcf;
+    /// GCF v3: a line that no production of its context accepts (unknown line form, bad
+    /// key, bad section header, keyed-map header with fewer than two fields).
+    GcfInvalidLine => "GCF_INVALID_LINE", Gcf;
+    /// GCF v3: an integer outside int64, or a number that is not finite (encode or decode).
+    GcfOutOfRange => "GCF_OUT_OF_RANGE", Gcf;
+    /// GCF v3 graph: a symbol line without exactly 5 fields.
+    GcfInvalidNodeLine => "GCF_INVALID_NODE_LINE", Gcf;
+    /// GCF v3 graph: `@` followed by something other than a decimal id.
+    GcfInvalidSymbolId => "GCF_INVALID_SYMBOL_ID", Gcf;
+    /// GCF v3 graph: a score that is not `[-]DIGITS.2DIGIT`.
+    GcfInvalidScore => "GCF_INVALID_SCORE", Gcf;
+    /// GCF v3 graph: an edge line without `<`.
+    GcfInvalidEdgeSyntax => "GCF_INVALID_EDGE_SYNTAX", Gcf;
+    /// GCF v3 graph: an edge refers to a symbol id not declared before it.
+    GcfUnknownEdgeReference => "GCF_UNKNOWN_EDGE_REFERENCE", Gcf;
+    /// GCF v3 graph: a delta with an unknown section or a line form invalid for its section.
+    GcfMalformedDelta => "GCF_MALFORMED_DELTA", Gcf;
+    /// GCF v3 delta: the base holds a different root, or an operation contradicts the base
+    /// (adding a symbol or row that exists, removing or changing one that does not).
+    GcfDeltaConflict => "GCF_DELTA_CONFLICT", Gcf;
+    /// GCF v3 delta: the pack root of the applied snapshot differs from `new_root`.
+    GcfRootMismatch => "GCF_ROOT_MISMATCH", Gcf;
+    /// GCF v3: nesting deeper than the decoder's or encoder's depth limit.
+    GcfTooDeep => "GCF_TOO_DEEP", Gcf;
     /// GCB1: the input does not start with `GCB1`.
     GcbBadMagic => "GCB_BAD_MAGIC", Gcb;
     /// GCB1: a version byte other than 1.

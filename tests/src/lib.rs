@@ -9,13 +9,16 @@ use std::path::Path;
 
 mod events;
 mod gateway;
+mod gcf;
 mod gcx1;
 mod graph;
 mod support;
 mod tokens;
 
 /// Suites this runner knows.
-pub const SUITES: &[&str] = &["gcx1", "tokens", "gcf-v1.1", "gcb1", "gateway", "events"];
+pub const SUITES: &[&str] = &[
+    "gcx1", "tokens", "gcf", "gcf-v1.1", "gcb1", "gateway", "events",
+];
 
 /// One failed vector.
 #[derive(Debug, Clone)]
@@ -69,6 +72,7 @@ pub fn run(suite: &str, dir: &Path) -> Result<Report, String> {
     match suite {
         "gcx1" => gcx1::run(dir),
         "tokens" => tokens::run(dir),
+        "gcf" => gcf::run(dir),
         "gcf-v1.1" => {
             let mut notes = Vec::new();
             let mut report = graph::run_gcf_v1(dir, &mut notes)?;

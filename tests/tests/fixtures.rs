@@ -62,3 +62,9 @@ fn gcf_v11_graph_fixtures() {
 fn gcb1_vectors() {
     run_bundled("gcb1", "gcb1", 20);
 }
+
+#[test]
+fn gcf_v3_conformance_fixtures() {
+    // SPEC v3.5.3's 281 upstream fixtures, all 16 operations; none skipped.
+    run_bundled("gcf", "gcf/conformance", 281);
+}

@@ -19,8 +19,61 @@
 
 pub(crate) mod model;
 pub mod v1;
+pub mod v3;
 
 pub use model::{
     Components, DecodeOptions, DeltaPayload, Edge, Payload, Symbol, DEFAULT_MAX_PAYLOAD_BYTES,
 };
 pub use v1::{decode, decode_with, encode, encode_delta, Session};
+
+/// Which GCF version a payload is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Version {
+    /// GCF v1.1 (`GCF tool=…`, gcf-go v0.1.2).
+    V1_1,
+    /// GCF v3.5.3 (`GCF profile=…`).
+    V3,
+}
+
+impl Version {
+    /// `1.1` or `3.5.3`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::V1_1 => "1.1",
+            Version::V3 => "3.5.3",
+        }
+    }
+}
+
+/// The version a payload's header announces: `GCF profile=` is v3, any other `GCF ` header
+/// v1.1. `None` when the input does not start with a GCF header.
+pub fn detect_version(input: &[u8]) -> Option<Version> {
+    if input.starts_with(b"GCF profile=") {
+        Some(Version::V3)
+    } else if input.starts_with(b"GCF ") {
+        Some(Version::V1_1)
+    } else {
+        None
+    }
+}
+
+/// Decodes a GCF payload of either version and says which it read: v1.1 payloads decode to
+/// [`v3::Document::Graph`]. Input without a GCF header is a v3 `missing_header` error.
+pub fn decode_any(input: &[u8], options: &DecodeOptions) -> crate::Result<(Version, v3::Document)> {
+    match detect_version(input) {
+        Some(Version::V1_1) => {
+            let text = core::str::from_utf8(input).map_err(|e| {
+                crate::Error::at(
+                    crate::ErrorKind::InvalidUtf8,
+                    "invalid UTF-8 in GCF input",
+                    crate::Position::in_text(input, e.valid_up_to()),
+                )
+            })?;
+            Ok((
+                Version::V1_1,
+                v3::Document::Graph(decode_with(text, options)?),
+            ))
+        }
+        _ => Ok((Version::V3, v3::decode(input)?)),
+    }
+}

@@ -1,0 +1,291 @@
+//! GCF v3.5.3 (`GCF profile=…`): the generic profile (any JSON value, lossless) and the
+//! graph profile (symbols and edges, sessions, deltas, pack roots, streaming).
+//!
+//! [`decode`] reads either profile and says which it read; encoders are per profile. The
+//! decoder is strict (SPEC §16.5): every malformed input is an [`Error`] whose
+//! [`code`](Error::code) is `GCF_` + the upper-case SPEC category (`GCF_COUNT_MISMATCH` for
+//! `count_mismatch`), with a position.
+//!
+//! ```
+//! use agentwire::gcf::v3;
+//! use agentwire::json;
+//! let value = json::parse(r#"{"rows":[{"id":1,"name":"Ada"},{"id":2,"name":"Bo"}]}"#)?;
+//! let text = v3::encode_generic(&value)?;
+//! assert_eq!(text, "GCF profile=generic\n## rows [2]{id,name}\n1|Ada\n2|Bo\n");
+//! assert_eq!(v3::decode_generic(&text)?, value);
+//! # Ok::<(), agentwire::Error>(())
+//! ```
+
+use alloc::vec::Vec;
+
+use crate::json::Value;
+use crate::{Error, ErrorKind, Position, Result};
+
+use super::Payload;
+
+mod generic_decode;
+mod generic_encode;
+pub mod graph;
+pub mod keyed;
+pub(crate) mod scalar;
+
+pub use generic_decode::DecodeOptions;
+pub use generic_encode::encode_generic;
+pub use graph::{GraphDelta, GraphSession, StreamOptions};
+pub use keyed::GenericDelta;
+
+/// The two v3 profiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// `profile=generic`: any JSON value (SPEC §7).
+    Generic,
+    /// `profile=graph`: symbols and edges (SPEC §4–6).
+    Graph,
+}
+
+impl Profile {
+    /// `generic` or `graph`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Generic => "generic",
+            Profile::Graph => "graph",
+        }
+    }
+}
+
+/// What a v3 payload decoded to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Document {
+    /// A generic payload: the JSON value.
+    Generic(Value),
+    /// A generic delta payload (`delta=true`, SPEC §10a).
+    GenericDelta(GenericDelta),
+    /// A graph payload.
+    Graph(Payload),
+    /// A graph delta payload (`delta=true`, SPEC §10).
+    GraphDelta(GraphDelta),
+}
+
+impl Document {
+    /// The profile of the payload.
+    pub fn profile(&self) -> Profile {
+        match self {
+            Document::Generic(_) | Document::GenericDelta(_) => Profile::Generic,
+            Document::Graph(_) | Document::GraphDelta(_) => Profile::Graph,
+        }
+    }
+}
+
+/// Decodes a v3 payload of either profile, with the default limits.
+pub fn decode(input: &[u8]) -> Result<Document> {
+    decode_with(input, &DecodeOptions::default())
+}
+
+/// Decodes a v3 payload of either profile. Invalid UTF-8 is [`ErrorKind::GcfInvalidUtf8`].
+pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Document> {
+    let text = core::str::from_utf8(input).map_err(|e| {
+        Error::at(
+            ErrorKind::GcfInvalidUtf8,
+            "invalid_utf8: the payload is not valid UTF-8",
+            Position::in_text(input, e.valid_up_to()),
+        )
+    })?;
+    let header = Header::parse(text)?;
+    let delta = header.get("delta") == Some("true");
+    Ok(match (header.profile, delta) {
+        (Profile::Generic, false) => {
+            Document::Generic(generic_decode::decode(text, &header, options)?)
+        }
+        (Profile::Generic, true) => Document::GenericDelta(keyed::decode_delta(text, &header)?),
+        (Profile::Graph, false) => Document::Graph(graph::decode(text, &header, options)?),
+        (Profile::Graph, true) => Document::GraphDelta(graph::decode_delta(text, &header)?),
+    })
+}
+
+/// Decodes a generic-profile payload to its JSON value (a graph payload is
+/// [`ErrorKind::GcfUnknownProfile`]).
+pub fn decode_generic(text: &str) -> Result<Value> {
+    match decode(text.as_bytes())? {
+        Document::Generic(value) => Ok(value),
+        other => Err(wrong_profile(other.profile(), "a generic (non-delta)")),
+    }
+}
+
+/// Decodes a graph-profile payload (not a delta).
+pub fn decode_graph(text: &str) -> Result<Payload> {
+    match decode(text.as_bytes())? {
+        Document::Graph(payload) => Ok(payload),
+        other => Err(wrong_profile(other.profile(), "a graph (non-delta)")),
+    }
+}
+
+fn wrong_profile(found: Profile, wanted: &str) -> Error {
+    Error::new(
+        ErrorKind::GcfUnknownProfile,
+        alloc::format!(
+            "unknown_profile: expected {wanted} payload, found profile={}",
+            found.as_str()
+        ),
+    )
+}
+
+/// The header line: `GCF profile=<p>` then unique `key=value` pairs (SPEC §3).
+#[derive(Clone, Debug)]
+pub(crate) struct Header<'a> {
+    /// The profile.
+    pub profile: Profile,
+    /// Every `key=value` pair after `profile`, in order.
+    pub fields: Vec<(&'a str, &'a str)>,
+    /// Byte offset of the first body line.
+    pub body_offset: usize,
+}
+
+impl<'a> Header<'a> {
+    /// Reads the header of `text`.
+    pub fn parse(text: &'a str) -> Result<Header<'a>> {
+        let end = text.find('\n').unwrap_or(text.len());
+        let line = text[..end].strip_suffix('\r').unwrap_or(&text[..end]);
+        let body_offset = (end + 1).min(text.len());
+        let at = |i: usize| Position::in_line(line.as_bytes(), 1, 0, i);
+        let Some(rest) = line.strip_prefix("GCF") else {
+            return Err(Error::at(
+                ErrorKind::GcfMissingHeader,
+                "missing_header: the first line must start with `GCF profile=`",
+                at(0),
+            ));
+        };
+        if !(rest.is_empty() || rest.starts_with(' ')) {
+            return Err(Error::at(
+                ErrorKind::GcfMissingHeader,
+                "missing_header: the first line must start with `GCF profile=` (unknown format version)",
+                at(3),
+            ));
+        }
+        let mut profile = None;
+        let mut fields: Vec<(&'a str, &'a str)> = Vec::new();
+        let mut offset = 3;
+        for token in rest.split(' ') {
+            let token_at = offset + 1;
+            offset += 1 + token.len();
+            if token.is_empty() {
+                continue;
+            }
+            let Some((key, value)) = token.split_once('=') else {
+                return Err(Error::at(
+                    ErrorKind::GcfMalformedHeaderField,
+                    alloc::format!("malformed_header_field: {token:?} has no `=`"),
+                    at(token_at),
+                ));
+            };
+            if key.is_empty() {
+                return Err(Error::at(
+                    ErrorKind::GcfMalformedHeaderField,
+                    alloc::format!("malformed_header_field: {token:?} has an empty key"),
+                    at(token_at),
+                ));
+            }
+            if profile.is_none() {
+                if key != "profile" {
+                    return Err(Error::at(
+                        ErrorKind::GcfMissingProfile,
+                        "missing_profile: `profile=` must be the first header field",
+                        at(token_at),
+                    ));
+                }
+                profile = Some(match value {
+                    "generic" => Profile::Generic,
+                    "graph" => Profile::Graph,
+                    other => {
+                        return Err(Error::at(
+                            ErrorKind::GcfUnknownProfile,
+                            alloc::format!(
+                                "unknown_profile: {other:?} is neither generic nor graph"
+                            ),
+                            at(token_at + 8),
+                        ))
+                    }
+                });
+                continue;
+            }
+            if key == "profile" || fields.iter().any(|(k, _)| *k == key) {
+                return Err(Error::at(
+                    ErrorKind::GcfDuplicateHeaderField,
+                    alloc::format!("duplicate_header_field: {key:?} appears twice"),
+                    at(token_at),
+                ));
+            }
+            fields.push((key, value));
+        }
+        let Some(profile) = profile else {
+            return Err(Error::at(
+                ErrorKind::GcfMissingProfile,
+                "missing_profile: the header has no `profile=` field",
+                at(line.len()),
+            ));
+        };
+        Ok(Header {
+            profile,
+            fields,
+            body_offset,
+        })
+    }
+
+    /// The value of header field `key`.
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+}
+
+/// One body line: its 1-based number, byte offset, and text without the line break.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Line<'a> {
+    /// 1-based line number in the payload.
+    pub number: u64,
+    /// Byte offset of the line's first byte in the payload.
+    pub offset: usize,
+    /// The line without `\n` and one trailing `\r`.
+    pub text: &'a str,
+}
+
+impl Line<'_> {
+    /// The position of byte `at` of this line.
+    pub fn position(&self, at: usize) -> Position {
+        Position::in_line(self.text.as_bytes(), self.number, self.offset as u64, at)
+    }
+
+    /// `error` placed at byte `at` of this line (keeps a position it already has).
+    pub fn place(&self, error: Error, at: usize) -> Error {
+        if error.position().is_some() {
+            error
+        } else {
+            error.with_position(self.position(at))
+        }
+    }
+}
+
+/// The body lines of `text` after the header, blank lines included (callers skip them).
+pub(crate) fn body_lines<'a>(text: &'a str, header: &Header<'_>) -> impl Iterator<Item = Line<'a>> {
+    let mut offset = header.body_offset;
+    let mut number = 1u64;
+    core::iter::from_fn(move || {
+        if offset >= text.len() {
+            return None;
+        }
+        number += 1;
+        let rest = &text[offset..];
+        let end = rest.find('\n').unwrap_or(rest.len());
+        let raw = &rest[..end];
+        let line = Line {
+            number,
+            offset,
+            text: raw.strip_suffix('\r').unwrap_or(raw),
+        };
+        offset += end + 1;
+        Some(line)
+    })
+}
+
+/// True for a comment line (`# …` after indentation, SPEC §11).
+pub(crate) fn is_comment(trimmed: &str) -> bool {
+    trimmed == "#" || trimmed.starts_with("# ")
+}
