@@ -716,7 +716,7 @@ mod tests {
     #[test]
     fn canonical_doubles() {
         assert_eq!(double(-0.0), "0");
-        assert_eq!(double(3.14), "3.14");
+        assert_eq!(double(12.75), "12.75");
         assert_eq!(double(1e-6), "0.000001");
         assert_eq!(double(4e-7), "4e-7");
         assert_eq!(double(1e10), "10000000000");
