@@ -89,7 +89,7 @@ build-wasm: setup-rust setup-wasm-bindgen
 	    $$([ $$enc = o200k ] && echo --features o200k); \
 	  $(MAKE) -s wasm-bindgen-out WASM_IN=$(WASM_TOKENS_ARTIFACT) WASM_OUT=$(NPM_DIR)/wasm/tokens-$$enc; \
 	done
-	@for m in events gateway schema; do \
+	@for m in events gateway schema gcf; do \
 	  $(CARGO) build -q -p agentwire-wasm-$$m --target $(WASM_TARGET) --profile wasm; \
 	  $(MAKE) -s wasm-bindgen-out WASM_IN=target/$(WASM_TARGET)/wasm/agentwire_wasm_$$m.wasm WASM_OUT=$(NPM_DIR)/wasm/$$m; \
 	  printf "%s wasm: %s bytes, %s gzipped\n" $$m "$$(wc -c < $(NPM_DIR)/wasm/$$m/web/agentwire_wasm_$${m}_bg.wasm)" \
@@ -129,9 +129,10 @@ lint:
 
 test-rust:
 	@echo "== test: rust (core, CLI, conformance)"
-	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm --exclude agentwire-wasm-tokens --exclude agentwire-wasm-schema --exclude agentwire-wasm-gateway --exclude agentwire-wasm-events --exclude agentwire-bench
+	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm --exclude agentwire-wasm-tokens --exclude agentwire-wasm-schema --exclude agentwire-wasm-gateway --exclude agentwire-wasm-events --exclude agentwire-wasm-gcf --exclude agentwire-bench
 	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
 	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
+	@printf "gcf rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf tests/fixtures/gcf/conformance | tail -n 1
 	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 tests/fixtures/gcf/conformance-v1.1 | tail -n 1
 	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 tests/fixtures/gcb1
 	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway tests/fixtures/gateway | tail -n 1

@@ -81,6 +81,8 @@ else
 
   gcf_texts='(.. | strings | select(startswith("GCF "))), (.input? | strings)'
   strings gcf_decode '' "$gcf_texts" "${gcf_json[@]}"
+  strings gcf3_decode '' '(.. | strings | select(startswith("GCF ")))' \
+    "$FIXTURES"/gcf/conformance/*/*.json
   strings gcf_roundtrip '' '.. | strings | select(startswith("GCF "))' \
     "$FIXTURES"/gcf/conformance-v1.1/encode/*.json
 

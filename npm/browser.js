@@ -5,6 +5,7 @@ import initWasm, * as raw from './wasm/web/agentwire_wasm.js';
 import { createApi } from './lib/api.js';
 import { argumentError } from './lib/errors.js';
 import { browserEventsBackend } from './lib/events-browser.js';
+import { browserGcf3Backend } from './lib/gcf3-browser.js';
 import { browserGatewayBackend } from './lib/gateway-browser.js';
 import { browserTokenBackend } from './lib/tokens-browser.js';
 
@@ -25,7 +26,7 @@ const api = createApi({
     return raw;
   },
   name: 'wasm',
-}, browserTokenBackend, { gateway: browserGatewayBackend, events: browserEventsBackend });
+}, browserTokenBackend, { gateway: browserGatewayBackend, events: browserEventsBackend, gcf3: browserGcf3Backend });
 
 export { AgentwireError } from './lib/errors.js';
 export const { gcx, gcf, gcb, codecs, tokens, gateway, events, errorCodes, coreVersion } = api;

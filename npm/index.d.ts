@@ -322,7 +322,81 @@ export declare class GcfSession {
   [Symbol.dispose](): void;
 }
 
-/** GCF v1.1 graph text (byte-identical to gcf-go v0.1.2). */
+/** How decoded integers beyond ±(2^53 − 1) reach JavaScript (SPEC §2.3.2). */
+export interface GcfDecodeOptions {
+  /** `'error'` (default): `GCF_OUT_OF_RANGE`; `'string'`: decimal strings; `'number'`: approximate numbers. */
+  largeInt?: 'error' | 'string' | 'number';
+}
+
+/** What `gcf.decodeAny` read. */
+export interface GcfDocument {
+  version: '1.1' | '3.5.3';
+  profile: 'graph' | 'generic';
+  kind: 'generic' | 'graph' | 'genericDelta' | 'graphDelta';
+  value: unknown;
+}
+
+/** Graph encoding options: `version` is 3.5.3 by default; `stream` writes `## edges [?]` and the `##! summary` trailer. */
+export interface GcfGraphEncodeOptions {
+  version?: '3.5.3' | '1.1';
+  stream?: boolean;
+  /** The trailer's counts as `targets:2,edges:1` (stream only). */
+  labeledCounts?: boolean;
+}
+
+/** A graph snapshot for pack roots and deltas. */
+export interface GraphSnapshot {
+  symbols: GraphSymbol[];
+  edges?: GraphEdge[];
+}
+
+/** A keyed set (SPEC §10a): rows of scalars with one identity field. */
+export interface KeyedSet {
+  key: string;
+  fields: string[];
+  rows: Record<string, null | boolean | number | string>[];
+  /** Table name in full payloads. */
+  name?: string;
+}
+
+/** A generic delta between two keyed sets. */
+export interface KeyedDelta {
+  tool?: string;
+  key: string;
+  fields: string[];
+  baseRoot: string;
+  newRoot: string;
+  added?: KeyedSet['rows'];
+  changed?: KeyedSet['rows'];
+  removed?: (null | boolean | number | string)[];
+  deltaTokens?: number;
+  fullTokens?: number;
+}
+
+/** GCF v3.5.3 graph session: stable ids across calls, already-sent symbols as bare references. */
+export declare class GcfGraphSession {
+  encode(payload: GraphPayload): string;
+  size(): number;
+  reset(): void;
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** A producer's keyed-set delta session. */
+export declare class GcfKeyedSession {
+  constructor(options?: { tool?: string; policy?: { mode: 'fixedN'; n: number } | { mode: 'sizeGuard' } });
+  /** The next payload for the current set: the full payload or a delta. */
+  emit(set: KeyedSet): { isFull: boolean; wire: string };
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/**
+ * GCF: v1.1 graph text (byte-identical to gcf-go v0.1.2: `encode`, `decode`, `encodeDelta`,
+ * `createSession`) and GCF v3.5.3 (everything else: the generic profile, the v3 graph profile,
+ * keyed-set deltas, and `decodeAny`, which reads both versions). In browsers call
+ * `await gcf.load()` before the v3 functions.
+ */
 export declare const gcf: {
   encode(payload: GraphPayload): string;
   encodeJson(json: string): string;
@@ -332,6 +406,36 @@ export declare const gcf: {
   encodeDeltaJson(json: string): string;
   createSession(): GcfSession;
   readonly Session: typeof GcfSession;
+  /** Browsers: fetches the GCF v3 wasm module (Node: resolves at once). */
+  load(input?: unknown): Promise<void>;
+  /** Any JSON value → GCF v3.5.3 generic text (JS numbers are doubles). */
+  encodeGeneric(value: unknown): string;
+  /** JSON text → generic text (integer lexemes are int64: `GCF_OUT_OF_RANGE` beyond). */
+  encodeGenericJson(json: string): string;
+  decodeGeneric(text: string | Uint8Array, options?: GcfDecodeOptions): unknown;
+  /** Generic text → JSON text, members in payload order. */
+  decodeGenericToJson(text: string | Uint8Array, options?: GcfDecodeOptions): string;
+  /** GCF v1.1 or v3.5.3, either profile: says which it read. */
+  decodeAny(input: string | Uint8Array | ArrayBuffer, options?: GcfDecodeOptions): GcfDocument;
+  decodeAnyToJson(input: string | Uint8Array | ArrayBuffer, options?: GcfDecodeOptions): string;
+  encodeGraph(payload: GraphPayload, options?: GcfGraphEncodeOptions): string;
+  decodeGraph(text: string | Uint8Array, options?: GcfDecodeOptions): DecodedGraphPayload;
+  /** A v3.5.3 graph delta (`added` symbols carry their distance). */
+  encodeGraphDelta(delta: GraphDelta): string;
+  /** Applies a delta (GCF text) to a base snapshot atomically, verifying `new_root`. */
+  applyGraphDelta(base: GraphSnapshot, delta: string): DecodedGraphPayload;
+  /** The canonical `gcf-pack-root-v1` root and the records it hashes. */
+  graphPackRoot(snapshot: GraphSnapshot): { root: string; canonical: string };
+  createGraphSession(): GcfGraphSession;
+  readonly GraphSession: typeof GcfGraphSession;
+  readonly keyed: {
+    packRoot(set: KeyedSet): { root: string; canonical: string };
+    encodeFull(set: KeyedSet, options?: { tool?: string }): string;
+    encodeDelta(delta: KeyedDelta): string;
+    applyDelta(base: KeyedSet, delta: KeyedDelta | string): { set: KeyedSet; root: string };
+    createSession(options?: ConstructorParameters<typeof GcfKeyedSession>[0]): GcfKeyedSession;
+    readonly Session: typeof GcfKeyedSession;
+  };
 };
 
 /** GCB1 binary (byte-identical to knowing's codec). */

@@ -6,6 +6,7 @@ const loaded = loadNodeBackend();
 const api = createApi({ raw: () => loaded.raw, name: loaded.name }, nodeTokenBackend(loaded), {
   gateway: nodeAreaBackend(loaded, 'gateway'),
   events: nodeAreaBackend(loaded, 'events'),
+  gcf3: nodeAreaBackend(loaded, 'gcf'),
 });
 
 export { AgentwireError } from './lib/errors.js';

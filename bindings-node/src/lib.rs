@@ -13,6 +13,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub mod events;
 pub mod gateway;
+pub mod gcf3;
 pub mod gcx;
 pub mod graph;
 pub mod tokens;

@@ -7,26 +7,70 @@ use std::process::ExitCode;
 use agentwire::codec::Registry;
 use agentwire::gcf::{self, DeltaPayload, Payload};
 use agentwire::json::{self, WriteOptions};
-use agentwire::{gcb, Error, ErrorKind};
+use agentwire::{api, gcb, Error, ErrorKind};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
 pub enum GcfCommand {
-    /// Payload JSON (camelCase keys) → GCF v1.1 text.
+    /// JSON → GCF text. Without --profile/--gcf-version: a graph payload (camelCase keys) as
+    /// GCF v1.1. With --profile: GCF 3.5.3 unless --gcf-version 1.1 (graph only).
     Encode {
+        /// `generic` (any JSON value) or `graph` (a payload); setting it selects GCF 3.5.3.
+        #[arg(long)]
+        profile: Option<Profile>,
+        /// `3.5.3` or `1.1` (graph only).
+        #[arg(long = "gcf-version")]
+        gcf_version: Option<GcfVersion>,
+        /// Graph, 3.5.3: streaming form (`## edges [?]` and the `##! summary` trailer).
+        #[arg(long)]
+        stream: bool,
+        /// With --stream: the trailer's counts in the labeled form (`targets:2,edges:1`).
+        #[arg(long)]
+        labeled_counts: bool,
         /// Input file (default: stdin).
         file: Option<PathBuf>,
     },
-    /// GCF v1.1 text → payload JSON.
+    /// GCF text of either version and profile → JSON (the payload or the value). The version
+    /// and profile read go to stderr; --envelope prints `{version, profile, kind, value}`.
     Decode {
+        /// Print `{"version", "profile", "kind", "value"}` instead of the value.
+        #[arg(long)]
+        envelope: bool,
         /// Input file (default: stdin).
         file: Option<PathBuf>,
     },
-    /// Delta JSON (`baseRoot`, `newRoot`, `removed`, `added`, …) → GCF delta text.
+    /// Delta JSON (`baseRoot`, `newRoot`, `removed`, `added`, …) → GCF delta text (v1.1, or
+    /// 3.5.3 with --gcf-version 3.5.3).
     EncodeDelta {
+        /// `1.1` (default) or `3.5.3`.
+        #[arg(long = "gcf-version")]
+        gcf_version: Option<GcfVersion>,
         /// Input file (default: stdin).
         file: Option<PathBuf>,
     },
+    /// The canonical `gcf-pack-root-v1` of a graph snapshot (`{symbols, edges}`) or, with
+    /// --profile generic, of a keyed set (`{key, fields, rows}`).
+    PackRoot {
+        /// `graph` (default) or `generic`.
+        #[arg(long)]
+        profile: Option<Profile>,
+        /// Input file (default: stdin).
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum Profile {
+    Generic,
+    Graph,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum GcfVersion {
+    #[value(name = "3.5.3")]
+    V3,
+    #[value(name = "1.1")]
+    V1_1,
 }
 
 #[derive(Subcommand)]
@@ -112,14 +156,83 @@ fn from_hex(text: &[u8]) -> Result<Vec<u8>, Error> {
 
 pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
     match command {
-        GcfCommand::Encode { file } => {
+        GcfCommand::Encode {
+            profile: None,
+            gcf_version: None | Some(GcfVersion::V1_1),
+            stream: false,
+            labeled_counts: false,
+            file,
+        } => {
             let payload = payload_from_json(&crate::read_input(file.as_ref())?)?;
             write_out(gcf::encode(&payload)?.as_bytes())
         }
-        GcfCommand::Decode { file } => write_json(&gcf::decode(&crate::read_text(file.as_ref())?)?),
-        GcfCommand::EncodeDelta { file } => {
-            let value = json::parse_bytes(&crate::read_input(file.as_ref())?, &Default::default())?;
-            write_out(gcf::encode_delta(&DeltaPayload::from_value(&value)?).as_bytes())
+        GcfCommand::Encode {
+            profile,
+            gcf_version,
+            stream,
+            labeled_counts,
+            file,
+        } => {
+            let text = crate::read_text(file.as_ref())?;
+            let out = match (profile.unwrap_or(Profile::Graph), gcf_version) {
+                (Profile::Generic, Some(GcfVersion::V1_1)) => {
+                    return Err(Error::new(
+                        ErrorKind::InvalidArgument,
+                        "--profile generic exists only in GCF 3.5.3",
+                    ))
+                }
+                (Profile::Generic, _) => api::gcf_v3_encode_generic(&text, "")?,
+                (Profile::Graph, version) => {
+                    let version = match version {
+                        Some(GcfVersion::V1_1) => "1.1",
+                        _ => "3.5.3",
+                    };
+                    let options = format!(
+                        r#"{{"version":"{version}","stream":{stream},"labeledCounts":{labeled_counts}}}"#
+                    );
+                    api::gcf_v3_encode_graph(&text, &options)?
+                }
+            };
+            write_out(out.as_bytes())
+        }
+        GcfCommand::Decode { envelope, file } => {
+            let document = api::gcf_v3_decode(&crate::read_input(file.as_ref())?, "")?;
+            if envelope {
+                return write_out(format!("{document}\n").as_bytes());
+            }
+            let value = json::parse(&document)?;
+            let field = |key: &str| value.get(key).and_then(|v| v.as_str()).unwrap_or("");
+            eprintln!(
+                "gcf decode: GCF {} profile={} ({})",
+                field("version"),
+                field("profile"),
+                field("kind")
+            );
+            let text = json::to_string(value.get("value").unwrap_or(&json::Value::Null), WriteOptions::PLAIN)?;
+            write_out(format!("{text}\n").as_bytes())
+        }
+        GcfCommand::EncodeDelta { gcf_version, file } => {
+            match gcf_version {
+                Some(GcfVersion::V3) => {
+                    let text = crate::read_text(file.as_ref())?;
+                    write_out(api::gcf_v3_encode_graph_delta(&text)?.as_bytes())
+                }
+                _ => {
+                    let input = crate::read_input(file.as_ref())?;
+                    let value = json::parse_bytes(&input, &Default::default())?;
+                    write_out(gcf::encode_delta(&DeltaPayload::from_value(&value)?).as_bytes())
+                }
+            }
+        }
+        GcfCommand::PackRoot { profile, file } => {
+            let text = crate::read_text(file.as_ref())?;
+            let roots = match profile.unwrap_or(Profile::Graph) {
+                Profile::Graph => api::gcf_v3_graph_pack_root(&text)?,
+                Profile::Generic => api::gcf_v3_keyed_pack_root(&text)?,
+            };
+            let value = json::parse(&roots)?;
+            let root = value.get("root").and_then(|v| v.as_str()).unwrap_or("");
+            write_out(format!("{root}\n").as_bytes())
         }
     }
 }

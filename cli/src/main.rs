@@ -51,7 +51,7 @@ enum Command {
     /// Run a fixture suite on a directory of vectors; prints one line per failure and
     /// `N passed, M failed`; exits 1 when any vector fails.
     Conformance {
-        /// Suite name: gcx1, tokens, gcf-v1.1, gcb1, gateway, events.
+        /// Suite name: gcx1, tokens, gcf (v3.5.3), gcf-v1.1, gcb1, gateway, events.
         suite: String,
         /// Directory holding the suite's vector files.
         dir: PathBuf,

@@ -23,6 +23,7 @@ use agentwire::gateway::runtime::Catalog;
 use agentwire::gateway::{format_tool_id, parse_tool_id, Item, Kind, ToolIdParts};
 use agentwire::gcb::{self, EDGE_TYPES, KINDS, PROVENANCES};
 use agentwire::gcf::v1::{abbreviate_kind, expand_kind};
+use agentwire::gcf::v3::{self, Document};
 use agentwire::gcf::{self, Edge, Payload, Session, Symbol};
 use agentwire::gcx::{
     self, scope, Cell, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Item as GcxItem,
@@ -38,6 +39,7 @@ pub const TARGETS: &[&str] = &[
     "gcx1_roundtrip",
     "gcf_decode",
     "gcf_roundtrip",
+    "gcf3_decode",
     "gcb1_decode",
     "gcb1_roundtrip",
     "tool_id_parse",
@@ -55,6 +57,7 @@ pub fn run(target: &str, data: &[u8]) -> Option<String> {
         "gcx1_roundtrip" => gcx1_roundtrip(data),
         "gcf_decode" => gcf_decode(data),
         "gcf_roundtrip" => gcf_roundtrip(data),
+        "gcf3_decode" => gcf3_decode(data),
         "gcb1_decode" => gcb1_decode(data),
         "gcb1_roundtrip" => gcb1_roundtrip(data),
         "tool_id_parse" => tool_id_parse(data),
@@ -667,6 +670,44 @@ pub fn gcf_decode(data: &[u8]) -> String {
     let normalised: Vec<Edge> = p.edges.iter().map(normalise_gcf_edge).collect();
     assert_eq!(p1.edges, normalised, "{t1:?}");
     format!("ok symbols={} edges={}", p.symbols.len(), p.edges.len())
+}
+
+/// GCF v3 (either profile) from arbitrary bytes: errors are GCF errors with a line; a decoded
+/// generic value re-encodes, decodes to the same value (order and numbers by value) and its
+/// encoding is a fixed point; a decoded graph payload re-encodes and decodes to the same
+/// symbols and edges.
+pub fn gcf3_decode(data: &[u8]) -> String {
+    let document = match v3::decode(data) {
+        Err(e) => {
+            assert_eq!(e.format(), Format::Gcf, "{e:?}");
+            assert!(e.line().is_some(), "GCF v3 decode errors carry a line: {e:?}");
+            return format!("err {}", e.code());
+        }
+        Ok(document) => document,
+    };
+    match document {
+        Document::Generic(value) => {
+            let text = v3::encode_generic(&value)
+                .unwrap_or_else(|e| panic!("a decoded value must encode: {e} {value:?}"));
+            let back = v3::decode_generic(&text)
+                .unwrap_or_else(|e| panic!("encoded {text:?} does not decode: {e}"));
+            assert!(same_value(&value, &back), "{text:?}: {value:?} != {back:?}");
+            let again = v3::encode_generic(&back).expect("a decoded encoding re-encodes");
+            assert_eq!(text, again, "encode(decode(encode(v))) != encode(v)");
+            format!("ok generic {} bytes", text.len())
+        }
+        Document::Graph(p) => {
+            let text = v3::graph::encode(&p)
+                .unwrap_or_else(|e| panic!("a decoded graph must encode: {e} {p:?}"));
+            let back = v3::decode_graph(&text)
+                .unwrap_or_else(|e| panic!("encoded {text:?} does not decode: {e}"));
+            assert_eq!(back.symbols.len(), p.symbols.len(), "{text:?}");
+            assert_eq!(back.edges.len(), p.edges.len(), "{text:?}");
+            format!("ok graph symbols={} edges={}", p.symbols.len(), p.edges.len())
+        }
+        Document::GraphDelta(_) => "ok graph delta".into(),
+        Document::GenericDelta(_) => "ok generic delta".into(),
+    }
 }
 
 /// What GCF keeps of a score: Go `%.2f`, read back.

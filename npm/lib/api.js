@@ -14,16 +14,16 @@ import { makeTokens } from './tokens.js';
  *   (or throws an AgentwireError when it is not ready).
  * @param {{ count: (text: string, encoding: string) => number, load: (encoding: string) => unknown }}
  *   tokenBackend  exact token counts (the addon, or the per-encoding wasm modules)
- * @param {{ gateway?: AreaBackend, events?: AreaBackend }} [areas]  where the gateway and events
+ * @param {{ gateway?: AreaBackend, events?: AreaBackend, gcf3?: AreaBackend }} [areas]  where the gateway, events and GCF v3
  *   functions live: the addon itself, or their separately loaded wasm modules
  * @typedef {{ raw: () => any, load: (input?: unknown) => unknown }} AreaBackend
  */
 export function createApi(backend, tokenBackend, areas = {}) {
   const same = { raw: backend.raw, load: () => undefined };
-  const { gateway = same, events = same } = areas;
+  const { gateway = same, events = same, gcf3 = same } = areas;
   const boundary = makeBoundary(backend);
   const { call } = boundary;
-  const { gcf, gcb, codecs } = makeGraph(boundary);
+  const { gcf, gcb, codecs } = makeGraph(boundary, makeBoundary(gcf3), { load: gcf3.load });
   const tokens = makeTokens(boundary, tokenBackend);
   return {
     gcx: makeGcx(boundary),

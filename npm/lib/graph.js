@@ -1,6 +1,13 @@
 // gcf, gcb, codecs: the graph payload as GCF v1.1 text, GCB1 bytes, or any codec by name.
 
-export function makeGraph({ call, text, optionsText, bytes, toJsonText }) {
+import { makeGcf3 } from './gcf3.js';
+
+/**
+ * @param {ReturnType<import('./call.js').makeBoundary>} boundary  the default module
+ * @param {ReturnType<import('./call.js').makeBoundary>} gcf3Boundary  where GCF v3 lives
+ * @param {{ load: (input?: unknown) => unknown }} gcf3Env
+ */
+export function makeGraph({ call, text, optionsText, bytes, toJsonText }, gcf3Boundary, gcf3Env) {
   /** GCF v1.1 session: symbols sent in an earlier call are written as bare references. */
   class GcfSession {
     #raw;
@@ -35,6 +42,7 @@ export function makeGraph({ call, text, optionsText, bytes, toJsonText }) {
   }
 
   const gcf = Object.freeze({
+    ...makeGcf3(gcf3Boundary, gcf3Env),
     /** A graph payload to GCF v1.1 text (byte-identical to gcf-go v0.1.2). */
     encode(payload) {
       const json = toJsonText(payload, 'payload');

@@ -4,11 +4,13 @@
 import { Mismatch, deepEqual, fail, newReport, same, sameText, show } from './conformance-check.mjs';
 import { EVENTS_FILES, runEventsSuite } from './conformance-events.mjs';
 import { GATEWAY_FILES, runGatewaySuite } from './conformance-gateway.mjs';
+import { GCF_DIRECTORIES, runGcfSuite } from './conformance-gcf.mjs';
 
 /** Vector files of each suite with fixed names, in run order. */
 export const SUITE_FILES = {
   gcx1: ['encode.json', 'decode.json', 'generic.json', 'roundtrip.json', 'primitives.json', 'bench.json'],
   tokens: ['token_counts.json'],
+  gcf: [],
   'gcf-v1.1': [],
   gcb1: [],
   gateway: [...GATEWAY_FILES, 'python_quirks.json'],
@@ -19,6 +21,8 @@ export const SUITE_FILES = {
 const SUITE_DIRECTORIES = {
   gcx1: { scope: '.gcx' },
   tokens: {},
+  // GCF v3 fixtures stay text: the runner needs their raw members (see conformance-gcf.mjs).
+  gcf: Object.fromEntries(GCF_DIRECTORIES.map((d) => [d, '.json'])),
   'gcf-v1.1': { encode: '.json', decode: '.json', session: '.json', delta: '.json', errors: '.json', generic: '.json' },
   gcb1: { vectors: '.json' },
   gateway: {},
@@ -42,6 +46,7 @@ export async function loadSuiteFiles(suite, listDir, readText, readBytes = async
     for (const name of (await listDir(dir)).filter((n) => [].concat(extensions).some((e) => n.endsWith(e))).sort()) {
       const path = `${dir}/${name}`;
       if (name.endsWith('.jsonl')) files[path] = new Uint8Array(await readBytes(path));
+      else if (suite === 'gcf') files[path] = await readText(path);
       else if (name.endsWith('.json')) files[path] = JSON.parse(await readText(path));
       else files[path] = await readText(path);
     }
@@ -387,6 +392,7 @@ export function runSuite(api, suite, files, options = {}) {
   if (!(suite in SUITE_FILES)) throw new Error(`unknown suite ${show(suite)} (known: ${Object.keys(SUITE_FILES).join(', ')})`);
   if (suite === 'gateway') return runGatewaySuite(api, files, options);
   if (suite === 'events') return runEventsSuite(api, files);
+  if (suite === 'gcf') return runGcfSuite(api, files);
   const { report, record } = newReport();
   const keys = Object.keys(files);
   if (keys.length === 0) throw new Error(`no ${suite} vector file found`);

@@ -25,6 +25,15 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
     assert.equal(report.passed, 36);
   });
 
+  test(`GCF v3.5.3 fixtures, all 16 operations (${runtime})`, async () => {
+    const report = runSuite(api, 'gcf', await loadSuite('gcf', 'gcf/conformance'));
+    console.log(`gcf ${runtime}: ${summary(report)}`);
+    for (const f of report.failures) console.log(`FAIL ${f.id}: ${f.message}`);
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.passed, 281);
+    counts[runtime] = { ...counts[runtime], gcf3: report.passed };
+  });
+
   test(`GCF v1.1 graph fixtures (${runtime})`, async () => {
     const report = runSuite(api, 'gcf-v1.1', await loadSuite('gcf-v1.1', 'gcf/conformance-v1.1'));
     console.log(`gcf-v1.1 ${runtime}: ${summary(report)}`);

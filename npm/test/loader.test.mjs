@@ -71,14 +71,17 @@ test('the raw builds export the same functions and classes', () => {
   const rawWasm = require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js'));
   const rawGateway = require(join(packageDir, 'wasm', 'gateway', 'nodejs', 'agentwire_wasm_gateway.js'));
   const rawEvents = require(join(packageDir, 'wasm', 'events', 'nodejs', 'agentwire_wasm_events.js'));
+  const rawGcf3 = require(join(packageDir, 'wasm', 'gcf', 'nodejs', 'agentwire_wasm_gcf.js'));
   // Token counting, the gateway and events live in the addon, and in separately loaded wasm
   // modules (agentwire/tokens, gateway.load(), events.load()) so the default one stays small.
   const isGateway = (k) => k.startsWith('gateway') || k === 'GatewaySession';
   const isEvents = (k) => k.startsWith('events') || k === 'EventsDecoder';
+  const isGcf3 = (k) => k.startsWith('gcf3') || k.startsWith('Gcf3');
   const api = (m, keep = () => true) => Object.keys(m).filter((k) => !k.startsWith('__') && keep(k)).sort();
-  assert.deepEqual(api(rawWasm), api(rawNative, (k) => k !== 'tokensCount' && !isGateway(k) && !isEvents(k)));
+  assert.deepEqual(api(rawWasm), api(rawNative, (k) => k !== 'tokensCount' && !isGateway(k) && !isEvents(k) && !isGcf3(k)));
   assert.deepEqual(api(rawGateway, (k) => k !== 'version'), api(rawNative, isGateway));
   assert.deepEqual(api(rawEvents, (k) => k !== 'version'), api(rawNative, isEvents));
+  assert.deepEqual(api(rawGcf3, (k) => k !== 'version'), api(rawNative, isGcf3));
   assert.equal(typeof rawNative.tokensCount, 'function');
   const methods = (c) => Object.getOwnPropertyNames(c.prototype).filter((k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__')).sort();
   for (const cls of ['GcxEncoder', 'GcxDecoder', 'GcfSession']) {
@@ -86,6 +89,9 @@ test('the raw builds export the same functions and classes', () => {
   }
   assert.deepEqual(methods(rawGateway.GatewaySession), methods(rawNative.GatewaySession));
   assert.deepEqual(methods(rawEvents.EventsDecoder), methods(rawNative.EventsDecoder));
+  for (const cls of ['Gcf3GraphSession', 'Gcf3KeyedSession']) {
+    assert.deepEqual(methods(rawGcf3[cls]), methods(rawNative[cls]), cls);
+  }
 });
 
 test('browser entry: API refuses before init(), works after init(bytes)', async () => {

@@ -23,6 +23,7 @@ const modules = {
   native: require(`../native/${nativeFileName()}`),
   wasm: require('../wasm/nodejs/agentwire_wasm.js'),
   events: require('../wasm/events/nodejs/agentwire_wasm_events.js'),
+  gcf: require('../wasm/gcf/nodejs/agentwire_wasm_gcf.js'),
   gateway: require('../wasm/gateway/nodejs/agentwire_wasm_gateway.js'),
   schema: require('../wasm/schema/nodejs/agentwire_wasm_schema.js'),
   'tokens-cl100k': require('../wasm/tokens-cl100k/nodejs/agentwire_wasm_tokens.js'),
@@ -60,6 +61,7 @@ const probes = {
     return [verdict.valid, verdict.result.text, verdict.diagnostics.map((d) => [d.line, d.code])];
   },
   gateway: () => [wasm.gateway.parseToolId('gh:x@1').name, wasm.gateway.parsePath('/a/b')],
+  gcf: () => [wasm.gcf.encodeGenericJson('{"a":[1,2]}'), wasm.gcf.decodeAny('GCF profile=generic\n=1\n').value],
   schema: () => [
     schema.check(JSON.parse(schemaText), { n: 1 }).valid,
     schema.check(JSON.parse(schemaText), { n: 'x' }).valid,
@@ -69,7 +71,7 @@ const probes = {
   'tokens-o200k': () => wasm.tokens.count('hello world, agentwire', 'o200k_base'),
 };
 
-const PANICS = { native: 20, wasm: 1000, events: 20, gateway: 20, schema: 20, 'tokens-cl100k': 20, 'tokens-o200k': 20 };
+const PANICS = { native: 20, wasm: 1000, events: 20, gateway: 20, gcf: 20, schema: 20, 'tokens-cl100k': 20, 'tokens-o200k': 20 };
 
 /** An object made before the panics, and what using it afterwards gives. */
 const madeBefore = {

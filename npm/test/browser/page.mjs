@@ -1,5 +1,5 @@
 // Runs every suite through the package's browser entry (wasm, web target): GCX1 (with the
-// scope files), GCF v1.1, GCB1, and, after loading `agentwire/tokens` and `agentwire/schema`
+// scope files), GCF v1.1, GCB1, and, after loading the GCF v3 module, GCF v3.5.3; after loading `agentwire/tokens` and `agentwire/schema`
 // separately, token counts and the gateway contracts; the event protocol vectors.
 import * as agentwire from 'agentwire';
 import * as schema from 'agentwire/schema';
@@ -24,6 +24,8 @@ try {
   suites.gcx1 = runSuite(agentwire, 'gcx1', await loadSuite('gcx1', 'gcx1'));
   suites['gcf-v1.1'] = runSuite(agentwire, 'gcf-v1.1', await loadSuite('gcf-v1.1', 'gcf/conformance-v1.1'));
   suites.gcb1 = runSuite(agentwire, 'gcb1', await loadSuite('gcb1', 'gcb1'));
+  await agentwire.gcf.load();
+  suites.gcf = runSuite(agentwire, 'gcf', await loadSuite('gcf', 'gcf/conformance'));
   await agentwire.tokens.load('cl100k_base');
   suites.tokens = runSuite(agentwire, 'tokens', await loadSuite('tokens', 'gateway'));
   // The gateway counts with the cl100k module loaded above and validates with agentwire/schema.

@@ -23,6 +23,8 @@ import {
   type MetaToolReply,
   type ToolIdParts,
   type DecodedGraphPayload,
+  type GcfDocument,
+  type GcfGraphSession,
   type GraphPayload,
   type Section,
   type ToolLayout,
@@ -35,6 +37,8 @@ import type * as WebRaw from '../../wasm/web/agentwire_wasm';
 import type * as WasmGatewayRaw from '../../wasm/gateway/nodejs/agentwire_wasm_gateway';
 import type * as WebGatewayRaw from '../../wasm/gateway/web/agentwire_wasm_gateway';
 import type * as WasmEventsRaw from '../../wasm/events/nodejs/agentwire_wasm_events';
+import type * as WasmGcfRaw from '../../wasm/gcf/nodejs/agentwire_wasm_gcf';
+import type * as WebGcfRaw from '../../wasm/gcf/web/agentwire_wasm_gcf';
 
 /** What lib/api.js calls on a raw backend. */
 interface RawBackend {
@@ -106,8 +110,25 @@ interface RawEvents {
   EventsDecoder: new (options: string) => { push(chunk: Uint8Array): string; finish(): string };
 }
 
+/** GCF v3.5.3: the addon and the gcf wasm module export the same functions. */
+interface RawGcf3 {
+  __agentwireInternalPanicForTests(): void;
+  gcf3EncodeGeneric(json: string, options: string): string;
+  gcf3Decode(input: Uint8Array, options: string): string;
+  gcf3EncodeGraph(payload: string, options: string): string;
+  gcf3EncodeGraphDelta(delta: string): string;
+  gcf3GraphPackRoot(snapshot: string): string;
+  gcf3ApplyGraphDelta(base: string, delta: string): string;
+  gcf3KeyedPackRoot(set: string): string;
+  gcf3KeyedEncodeFull(set: string, options: string): string;
+  gcf3KeyedEncodeDelta(delta: string): string;
+  gcf3KeyedApplyDelta(base: string, delta: string): string;
+  Gcf3GraphSession: new () => { encode(payload: string): string; size(): number; reset(): void };
+  Gcf3KeyedSession: new (options: string) => { emit(set: string): string };
+}
+
 /** The addon also counts tokens (the default wasm module does not), and measures cards itself. */
-interface NativeOnly extends RawGatewayCommon, RawEvents {
+interface NativeOnly extends RawGatewayCommon, RawEvents, RawGcf3 {
   tokensCount(text: string, encoding: string): number;
   gatewayCard(item: string, options: string): string;
   gatewayTruncate(text: string, budget: number): string;
@@ -150,6 +171,10 @@ export const fromWasmGateway: WasmGateway = wasmGatewayRaw;
 export const fromWebGateway: WasmGateway = webGatewayRaw;
 declare const wasmEventsRaw: typeof WasmEventsRaw;
 export const fromWasmEvents: RawEvents = wasmEventsRaw;
+declare const wasmGcfRaw: typeof WasmGcfRaw;
+declare const webGcfRaw: typeof WebGcfRaw;
+export const fromWasmGcf: RawGcf3 = wasmGcfRaw;
+export const fromWebGcf: RawGcf3 = webGcfRaw;
 
 export async function usage(): Promise<void> {
   await init();
@@ -217,6 +242,19 @@ export async function usage(): Promise<void> {
   const binary: Uint8Array = gcb.encode(graph);
   const back: DecodedGraphPayload = gcb.decode(binary, { maxPayloadBytes: 1 << 20 });
   const backText: string = gcf.decodeToJson(gcfText, { maxPayloadBytes: 1 << 20 });
+  await gcf.load();
+  const genericText: string = gcf.encodeGeneric({ rows: [{ id: 1 }, { id: 2 }] });
+  const genericValue: unknown = gcf.decodeGeneric(genericText, { largeInt: 'string' });
+  const document: GcfDocument = gcf.decodeAny(gcfText);
+  const v3Text: string = gcf.encodeGraph(graph, { version: '3.5.3', stream: true, labeledCounts: true });
+  const root: string = gcf.graphPackRoot({ symbols: [], edges: [] }).root;
+  const graphSession: GcfGraphSession = gcf.createGraphSession();
+  graphSession.encode(graph);
+  graphSession.free();
+  const keyedRoot: string = gcf.keyed.packRoot({ key: 'id', fields: ['id'], rows: [{ id: 1 }] }).root;
+  const keyedSession = gcf.keyed.createSession({ tool: 't', policy: { mode: 'fixedN', n: 3 } });
+  const emission: { isFull: boolean; wire: string } = keyedSession.emit({ key: 'id', fields: ['id'], rows: [] });
+  void [genericValue, document, v3Text, root, keyedRoot, emission];
   const viaCodec: string | Uint8Array = codecs.encode('gcf', graph);
   void [tool, version, cell, generic, text, b, w, codes, viaLayout, repo, code, constant, format, counted];
   void [signature, blast, sessionText, back, backText, viaCodec];

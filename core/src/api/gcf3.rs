@@ -1,0 +1,359 @@
+//! GCF v3.5.3 over JSON text: the generic and graph profiles, version detection, sessions,
+//! deltas and pack roots.
+
+use alloc::string::String;
+
+use super::{options_value, to_json};
+use crate::gcf::v3::{self, Document};
+use crate::gcf::{self, Payload, Version};
+use crate::json::{self, Map, Number, ParseOptions, Value, MAX_SAFE_INTEGER};
+use crate::{Error, ErrorKind, Result};
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidArgument, message)
+}
+
+/// How numbers of the input JSON text are read by [`gcf_v3_encode_generic`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NumberModel {
+    /// Every lexeme decides its type: integer lexemes are int64 (out of range beyond), any
+    /// other lexeme is a double (SPEC §2.3.2). For JSON text.
+    Literal,
+    /// The text came from JavaScript numbers (binary64): integer lexemes past 2^53 − 1 are the
+    /// doubles they were, not integers (SPEC §2.3.2, JavaScript encode rule).
+    Host,
+}
+
+fn string_option<'a>(options: &'a Value, key: &str, allowed: &[&str]) -> Result<Option<&'a str>> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s)),
+        Some(other) => Err(invalid(alloc::format!(
+            "options.{key}: expected one of {allowed:?}, got {}",
+            json_text(other)
+        ))),
+    }
+}
+
+fn json_text(value: &Value) -> String {
+    to_json(value).unwrap_or_default()
+}
+
+/// Re-types literal numbers read from JavaScript text: integer lexemes beyond 2^53 − 1 become
+/// doubles, every other literal its typed reading.
+fn retype_host_numbers(value: &mut Value) {
+    match value {
+        Value::Number(n) => {
+            if let Some(text) = n.as_literal() {
+                let integer = !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'));
+                let parsed: f64 = text.parse().unwrap_or(f64::NAN);
+                *n = if integer && parsed.abs() <= MAX_SAFE_INTEGER {
+                    Number::from_i64(parsed as i64)
+                } else {
+                    Number::from_f64(parsed)
+                };
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(retype_host_numbers),
+        Value::Object(map) => {
+            let members = core::mem::take(map);
+            *map = members
+                .into_iter()
+                .map(|(k, mut v)| {
+                    retype_host_numbers(&mut v);
+                    (k, v)
+                })
+                .collect();
+        }
+        _ => {}
+    }
+}
+
+/// GCF v3.5.3 generic profile: encodes any JSON value (options: `{"numbers": "literal" |
+/// "host"}`; `literal`, the default, reads integer lexemes as int64 and rejects those outside
+/// it; `host` reads the text as JavaScript numbers).
+pub fn gcf_v3_encode_generic(json_text_in: &str, options_json: &str) -> Result<String> {
+    let options = options_value(options_json)?;
+    let model = match string_option(&options, "numbers", &["literal", "host"])? {
+        Some("host") => NumberModel::Host,
+        _ => NumberModel::Literal,
+    };
+    let parse = ParseOptions {
+        literal_numbers: true,
+        ..ParseOptions::default()
+    };
+    let mut value = json::parse_with(json_text_in, &parse)?;
+    if model == NumberModel::Host {
+        retype_host_numbers(&mut value);
+    }
+    v3::encode_generic(&value)
+}
+
+/// What decoded integers beyond ±(2^53 − 1) become in JSON output for a JavaScript host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LargeInt {
+    /// Written exactly (the host parses them approximately): Rust and CLI callers.
+    Number,
+    /// `GCF_OUT_OF_RANGE`: the JavaScript default (SPEC §2.3.2).
+    Error,
+    /// Written as decimal strings.
+    String,
+}
+
+fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
+    match value {
+        Value::Number(n) if policy != LargeInt::Number => {
+            let large = n.as_i64().is_some_and(|v| v.unsigned_abs() > MAX_SAFE_INTEGER as u64);
+            if large {
+                let mut digits = String::new();
+                n.write_json(&mut digits)?;
+                if policy == LargeInt::Error {
+                    return Err(Error::new(
+                        ErrorKind::GcfOutOfRange,
+                        alloc::format!(
+                            "out_of_range: integer {digits} is beyond JavaScript's exact range \
+                             (±2^53 − 1); decode with {{largeInt: 'string'}} to get it as a string, \
+                             or {{largeInt: 'number'}} to accept an approximate number"
+                        ),
+                    ));
+                }
+                *value = Value::String(digits);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                apply_large_int(item, policy)?;
+            }
+        }
+        Value::Object(map) => {
+            let members = core::mem::take(map);
+            let mut out = alloc::vec::Vec::with_capacity(members.len());
+            for (k, mut v) in members {
+                apply_large_int(&mut v, policy)?;
+                out.push((k, v));
+            }
+            *map = Map::from_members(out);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Decodes GCF of either version and profile (options: `{"largeInt": "number" | "error" |
+/// "string"}`, default `number`). Returns `{"version": "1.1" | "3.5.3", "profile": "graph" |
+/// "generic", "kind": "generic" | "graph" | "genericDelta" | "graphDelta", "value": …}`, or
+/// with `{"expect": "generic" | "graph"}` only the value, when the payload is a v3.5.3 one of
+/// that kind (`GCF_UNKNOWN_PROFILE` otherwise).
+pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
+    let options = options_value(options_json)?;
+    let large_int = match string_option(&options, "largeInt", &["number", "error", "string"])? {
+        Some("error") => LargeInt::Error,
+        Some("string") => LargeInt::String,
+        _ => LargeInt::Number,
+    };
+    let (version, document) = gcf::decode_any(input, &gcf::DecodeOptions::default())?;
+    let profile = document.profile();
+    let (kind, mut value) = match document {
+        Document::Generic(value) => ("generic", value),
+        Document::Graph(payload) => ("graph", payload.to_value()),
+        Document::GraphDelta(delta) => ("graphDelta", delta.to_value()),
+        Document::GenericDelta(delta) => ("genericDelta", delta.to_value()),
+    };
+    apply_large_int(&mut value, large_int)?;
+    if let Some(expected) = string_option(&options, "expect", &["generic", "graph"])? {
+        if version != Version::V3 || kind != expected {
+            return Err(Error::new(
+                ErrorKind::GcfUnknownProfile,
+                alloc::format!(
+                    "unknown_profile: expected a GCF 3.5.3 {expected} payload, got {kind} (GCF {})",
+                    version.as_str()
+                ),
+            ));
+        }
+        return to_json(&value);
+    }
+    let mut map = Map::new();
+    map.insert("version".into(), version.as_str().into());
+    map.insert("profile".into(), profile.as_str().into());
+    map.insert("kind".into(), kind.into());
+    map.insert("value".into(), value);
+    to_json(&Value::Object(map))
+}
+
+fn graph_version(options: &Value) -> Result<Version> {
+    Ok(match string_option(options, "version", &["3.5.3", "3", "1.1"])? {
+        Some("1.1") => Version::V1_1,
+        _ => Version::V3,
+    })
+}
+
+/// Encodes a graph payload (JSON, camelCase keys). Options: `{"version": "3.5.3" | "1.1"}`
+/// (default 3.5.3), `{"stream": true}` for the streaming form and `{"labeledCounts": true}`
+/// for its labeled trailer (v3.5.3 only).
+pub fn gcf_v3_encode_graph(payload_json: &str, options_json: &str) -> Result<String> {
+    let options = options_value(options_json)?;
+    let payload = Payload::from_value(&json::parse(payload_json)?)?;
+    let stream = matches!(options.get("stream"), Some(Value::Bool(true)));
+    let labeled = matches!(options.get("labeledCounts"), Some(Value::Bool(true)));
+    match graph_version(&options)? {
+        Version::V1_1 if stream || labeled => Err(invalid(
+            "options: stream and labeledCounts need version 3.5.3",
+        )),
+        Version::V1_1 => gcf::encode(&payload),
+        Version::V3 if stream => v3::graph::encode_stream(
+            &payload,
+            &v3::StreamOptions {
+                labeled_counts: labeled,
+            },
+        ),
+        Version::V3 => v3::graph::encode(&payload),
+    }
+}
+
+fn snapshot(json_text_in: &str) -> Result<Payload> {
+    Payload::from_value(&json::parse(json_text_in)?)
+}
+
+fn root_json(root: String, canonical: String) -> Result<String> {
+    let mut map = Map::new();
+    map.insert("root".into(), root.into());
+    map.insert("canonical".into(), canonical.into());
+    to_json(&Value::Object(map))
+}
+
+/// Encodes a v3.5.3 graph delta (JSON: `{"tool", "baseRoot", "newRoot", "removed", "added",
+/// "removedEdges", "addedEdges", "deltaTokens", "fullTokens"}`; added symbols carry their
+/// `distance`).
+pub fn gcf_v3_encode_graph_delta(delta_json: &str) -> Result<String> {
+    v3::graph::encode_delta(&gcf::DeltaPayload::from_value(&json::parse(delta_json)?)?)
+}
+
+/// The canonical pack root (`gcf-pack-root-v1`) of a graph snapshot (JSON `{"symbols",
+/// "edges"}`): `{"root": "sha256:…", "canonical": "<the hashed records>"}`.
+pub fn gcf_v3_graph_pack_root(snapshot_json: &str) -> Result<String> {
+    let payload = snapshot(snapshot_json)?;
+    root_json(
+        v3::graph::pack_root(&payload.symbols, &payload.edges)?,
+        v3::graph::canonical_bytes(&payload.symbols, &payload.edges)?,
+    )
+}
+
+/// Applies a graph delta (GCF text) to a base snapshot (JSON) atomically and verifies
+/// `new_root`: the new snapshot (JSON).
+pub fn gcf_v3_apply_graph_delta(base_json: &str, delta_text: &str) -> Result<String> {
+    let base = snapshot(base_json)?;
+    let delta = match v3::decode(delta_text.as_bytes())? {
+        Document::GraphDelta(delta) => delta,
+        other => {
+            return Err(invalid(alloc::format!(
+                "delta: expected a graph delta payload, got a {} {}",
+                other.profile().as_str(),
+                if matches!(other, Document::GenericDelta(_)) { "delta" } else { "payload" }
+            )))
+        }
+    };
+    to_json(&v3::graph::apply_delta(&base, &delta)?.to_value())
+}
+
+/// GCF v3.5.3 graph session: stable symbol ids across calls, already-sent symbols as bare
+/// references.
+#[derive(Debug, Default)]
+pub struct GcfV3GraphSession(v3::GraphSession);
+
+impl GcfV3GraphSession {
+    /// An empty session.
+    pub fn new() -> GcfV3GraphSession {
+        GcfV3GraphSession::default()
+    }
+
+    /// Encodes a payload (JSON) in this session.
+    pub fn encode(&mut self, payload_json: &str) -> Result<String> {
+        self.0.encode(&snapshot(payload_json)?)
+    }
+
+    /// Number of symbols with a session id.
+    pub fn size(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Forgets every id (the next payload starts a new session).
+    pub fn reset(&mut self) {
+        self.0.reset();
+    }
+}
+
+fn keyed_set(json_text_in: &str) -> Result<v3::keyed::KeyedSet> {
+    v3::keyed::KeyedSet::from_value(&json::parse(json_text_in)?)
+}
+
+/// The canonical pack root of a keyed set (JSON `{"key", "fields", "rows", "name"?}`):
+/// `{"root", "canonical"}`.
+pub fn gcf_v3_keyed_pack_root(set_json: &str) -> Result<String> {
+    let set = keyed_set(set_json)?;
+    root_json(v3::keyed::pack_root(&set)?, v3::keyed::canonical_bytes(&set)?)
+}
+
+/// The full delta-participating payload of a keyed set (options: `{"tool"}`).
+pub fn gcf_v3_keyed_encode_full(set_json: &str, options_json: &str) -> Result<String> {
+    let options = options_value(options_json)?;
+    let tool = match options.get("tool") {
+        None | Some(Value::Null) => "",
+        Some(Value::String(s)) => s,
+        Some(other) => return Err(invalid(alloc::format!("options.tool: expected a string, got {}", other.type_name()))),
+    };
+    v3::keyed::encode_full(&keyed_set(set_json)?, tool)
+}
+
+/// Encodes a generic delta (JSON: `{"tool", "key", "fields", "baseRoot", "newRoot", "added",
+/// "changed", "removed", "deltaTokens", "fullTokens"}`).
+pub fn gcf_v3_keyed_encode_delta(delta_json: &str) -> Result<String> {
+    v3::keyed::encode_delta(&v3::GenericDelta::from_value(&json::parse(delta_json)?)?)
+}
+
+/// Applies a generic delta (GCF text, or the delta as JSON) to a base keyed set (JSON)
+/// atomically and verifies `new_root`: `{"set", "root"}`.
+pub fn gcf_v3_keyed_apply_delta(base_json: &str, delta: &str) -> Result<String> {
+    let base = keyed_set(base_json)?;
+    let delta = if delta.trim_start().starts_with('{') {
+        v3::GenericDelta::from_value(&json::parse(delta)?)?
+    } else {
+        match v3::decode(delta.as_bytes())? {
+            Document::GenericDelta(delta) => delta,
+            other => {
+                return Err(invalid(alloc::format!(
+                    "delta: expected a generic delta payload, got a {} payload",
+                    other.profile().as_str()
+                )))
+            }
+        }
+    };
+    let set = v3::keyed::apply_delta(&base, &delta)?;
+    let mut map = Map::new();
+    map.insert("root".into(), v3::keyed::pack_root(&set)?.into());
+    map.insert("set".into(), set.to_value());
+    to_json(&Value::Object(map))
+}
+
+/// A producer's keyed-set delta session: each `emit` returns the full payload or a delta,
+/// by the re-anchor policy (options: `{"tool", "policy": {"mode": "fixedN", "n"} |
+/// {"mode": "sizeGuard"}}`).
+#[derive(Debug)]
+pub struct GcfV3KeyedSession(v3::keyed::DeltaSession);
+
+impl GcfV3KeyedSession {
+    /// A new session.
+    pub fn new(options_json: &str) -> Result<GcfV3KeyedSession> {
+        Ok(GcfV3KeyedSession(v3::keyed::DeltaSession::from_options(
+            &options_value(options_json)?,
+        )?))
+    }
+
+    /// The next payload for `set` (JSON): `{"isFull", "wire"}`.
+    pub fn emit(&mut self, set_json: &str) -> Result<String> {
+        let emission = self.0.emit(&keyed_set(set_json)?)?;
+        let mut map = Map::new();
+        map.insert("isFull".into(), Value::Bool(emission.is_full));
+        map.insert("wire".into(), emission.wire.into());
+        to_json(&Value::Object(map))
+    }
+}

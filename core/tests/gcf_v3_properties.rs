@@ -1,0 +1,236 @@
+//! GCF v3 generic profile: `decode(encode(v)) == v` on random JSON (SPEC §1.1), with key order,
+//! keys that look like numbers or syntax, every scalar edge case, tabular-shaped arrays, keyed
+//! maps and deep nesting; and the decoder never panics on arbitrary input.
+
+use agentwire::gcf::v3::{self, decode_generic, encode_generic};
+use agentwire::json::{Map, Number, Value};
+use proptest::prelude::*;
+
+/// Keys chosen to hit every quoting and ordering rule: numeric-looking keys (which JavaScript
+/// objects would reorder), syntax characters, the keyed-map label `key`, path separators.
+const KEYS: &[&str] = &[
+    "id", "name", "key", "_key", "a", "b", "0", "1", "10", "2", "01", "-1", "1e5", "1.5", "",
+    " ", "a b", "a>b", ">", "a|b", "a,b", "a=b", "\"q\"", "#c", "@id", ".dot", "[1]:", "~", "^",
+    "-", "true", "null", "é", "😀", "x\ny", "tab\there",
+];
+
+const STRINGS: &[&str] = &[
+    "", " ", "-", "~", "^", "^{a,b}", "true", "false", "null", "0", "-0", "01", "+1", ".5",
+    "-.5", "1e5", "1.", "1.\u{665}", "123abc", "a|b", "a,b", "a\"b", "a\\b", "#x", "@x", ".x",
+    " lead", "trail ", "ERR[404]: Not Found", "[Speaker 1]: hi", "line\nbreak", "cr\r",
+    "\u{0}\u{1f}", "\u{85}", "\u{a0}", "\u{2028}", "\u{feff}", "é", "😀", "ௗx", "plain text",
+    "a>b", "{}", "[]", "[2]", "=x", "x=y",
+];
+
+fn number() -> impl Strategy<Value = Number> {
+    prop_oneof![
+        any::<i64>().prop_map(Number::from_i64),
+        prop_oneof![
+            Just(i64::MIN),
+            Just(i64::MAX),
+            Just(0),
+            Just(-1),
+            Just(9_007_199_254_740_993)
+        ]
+        .prop_map(Number::from_i64),
+        prop_oneof![
+            Just(0.1),
+            Just(-0.0),
+            Just(1e-7),
+            Just(1e-6),
+            Just(1e21),
+            Just(5e18),
+            Just(9_007_199_254_740_992.0),
+            Just(1.5),
+            Just(-2.5e-300),
+            Just(f64::MAX),
+            Just(f64::MIN_POSITIVE)
+        ]
+        .prop_map(Number::from_f64),
+        any::<f64>()
+            .prop_filter("finite", |v| v.is_finite())
+            .prop_map(Number::from_f64),
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(STRINGS).prop_map(str::to_string),
+        1 => "[ -~]{0,12}",
+        1 => "\\PC{0,6}",
+    ]
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(KEYS).prop_map(str::to_string),
+        1 => "[a-z_]{1,4}",
+        1 => "\\PC{0,4}",
+    ]
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        number().prop_map(Value::Number),
+        text().prop_map(Value::String),
+    ]
+}
+
+/// An object with unique keys in generation order.
+fn object(inner: impl Strategy<Value = Value> + Clone, keys: usize) -> impl Strategy<Value = Value> {
+    prop::collection::vec((key(), inner), 0..keys).prop_map(|members| {
+        let mut map = Map::new();
+        for (k, v) in members {
+            if map.get(&k).is_none() {
+                map.insert(k, v);
+            }
+        }
+        Value::Object(map)
+    })
+}
+
+/// Objects over a small shared key pool, so arrays of them are tabular and maps of them keyed.
+fn record(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = Value> {
+    prop::collection::vec(
+        (prop::sample::select(&KEYS[..8]), prop_oneof![3 => scalar(), 1 => inner]),
+        0..5,
+    )
+    .prop_map(|members| {
+        let mut map = Map::new();
+        for (k, v) in members {
+            if map.get(k).is_none() {
+                map.insert(k.to_string(), v);
+            }
+        }
+        Value::Object(map)
+    })
+}
+
+fn value() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(6, 96, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            object(inner.clone(), 5),
+            prop::collection::vec(record(inner.clone()), 1..5).prop_map(Value::Array),
+            prop::collection::vec((key(), record(inner)), 1..5).prop_map(|members| {
+                let mut map = Map::new();
+                for (k, v) in members {
+                    if map.get(&k).is_none() {
+                        map.insert(k, v);
+                    }
+                }
+                Value::Object(map)
+            }),
+        ]
+    })
+}
+
+/// Structural equality with member order, numbers by value (`5.0` equals `5`, `-0.0` equals `0`).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_value(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x
+                    .iter()
+                    .zip(y.iter())
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
+        }
+        _ => a == b,
+    }
+}
+
+fn assert_round_trip(value: &Value) -> Result<(), TestCaseError> {
+    let text = encode_generic(value)
+        .map_err(|e| TestCaseError::fail(format!("encode failed: {e} for {value:?}")))?;
+    let back = decode_generic(&text)
+        .map_err(|e| TestCaseError::fail(format!("decode failed: {e}\n{text}")))?;
+    prop_assert!(
+        same_value(value, &back),
+        "round trip differs\n{text}\ninput {value:?}\noutput {back:?}"
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generic_round_trip_is_lossless(value in value()) {
+        assert_round_trip(&value)?;
+    }
+
+    #[test]
+    fn decoding_arbitrary_bytes_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let mut input = b"GCF profile=generic\n".to_vec();
+        input.extend_from_slice(&bytes);
+        let _ = v3::decode(&input);
+        let _ = v3::decode(&bytes);
+    }
+
+    #[test]
+    fn decoding_line_soup_never_panics(lines in prop::collection::vec(line(), 0..12)) {
+        let mut input = String::from("GCF profile=generic\n");
+        for l in lines {
+            input.push_str(&l);
+            input.push('\n');
+        }
+        let _ = v3::decode(input.as_bytes());
+    }
+}
+
+/// Lines built from GCF syntax fragments, so random input reaches deep decoder states.
+fn line() -> impl Strategy<Value = String> {
+    let fragment = prop::sample::select(&[
+        "## ", "##! summary counts=", "@0 ", "@1 ", ".f ", "{}", "[2]", "[?]", "[1:]", "[0]",
+        "{a,b}", "{key,x}", "^", "^{a,b,c}", "~", "-", "|", ",", "=", "\"", "\\", "a", "x>y",
+        "\"a>b\"", ": ", "  ", "    ", "\t", "# c", "1", "true", "=x",
+    ][..]);
+    prop::collection::vec(fragment, 0..8).prop_map(|parts| parts.concat())
+}
+
+#[test]
+fn deep_nesting_round_trips() {
+    // 100 levels alternating objects, arrays of records and plain arrays.
+    let mut value = Value::String("leaf".into());
+    for depth in 0..100 {
+        value = match depth % 3 {
+            0 => Value::Object([("k".to_string(), value)].into_iter().collect()),
+            1 => Value::Array(vec![Value::Object(
+                [("id".to_string(), Value::Number(Number::from_i64(depth))), ("v".to_string(), value)]
+                    .into_iter()
+                    .collect(),
+            )]),
+            _ => Value::Array(vec![value, Value::Null]),
+        };
+    }
+    assert_round_trip(&value).unwrap();
+}
+
+#[test]
+fn numeric_looking_keys_keep_their_order() {
+    let value = agentwire::json::parse(r#"{"10":1,"2":2,"01":3,"-1":{"1e5":[{"0":1,"1":2},{"1":3}]}}"#)
+        .unwrap();
+    assert_round_trip(&value).unwrap();
+    let text = encode_generic(&value).unwrap();
+    // Numeric-looking keys are quoted; the order is the input's, not numeric.
+    assert!(text.starts_with("GCF profile=generic\n\"10\"=1\n\"2\"=2\n\"01\"=3\n"), "{text}");
+}
+
+#[test]
+fn the_property_is_not_vacuous() {
+    // A value the round trip must reject if the decoder dropped order or types.
+    let value = agentwire::json::parse(r#"{"b":"1","a":1}"#).unwrap();
+    let text = encode_generic(&value).unwrap();
+    assert_eq!(text, "GCF profile=generic\nb=\"1\"\na=1\n");
+    let swapped = agentwire::json::parse(r#"{"a":1,"b":"1"}"#).unwrap();
+    assert!(!same_value(&swapped, &decode_generic(&text).unwrap()));
+}

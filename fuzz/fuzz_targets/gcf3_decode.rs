@@ -1,0 +1,7 @@
+//! Fuzz target `gcf3_decode`: the check is `agentwire_fuzz::checks::gcf3_decode` (shared with the
+//! regression test tests/tests/fuzz_regressions.rs).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    agentwire_fuzz::checks::gcf3_decode(data);
+});

@@ -1,0 +1,282 @@
+// The GCF v3.5.3 suite of the JS fixture runner: the same checks as tests/src/gcf, through the
+// public `gcf` API. Browser-safe. Fixture files arrive as text: generic encoder inputs must
+// reach the encoder as their raw JSON text (key order, including keys that look like numbers,
+// which JavaScript objects would reorder, and number lexemes: `1e+20` is a double,
+// `100000000000000000000` an out-of-range integer), and decoded values are compared with an
+// order-keeping reading of the expectation.
+
+import { fail, newReport, same, sameText, show } from './conformance-check.mjs';
+
+/** The fixture directories of conformance/, each holding `*.json` fixtures. */
+export const GCF_DIRECTORIES = [
+  'arrays', 'attachments', 'containers', 'decode', 'errors-v2', 'flatten', 'generic-delta',
+  'generic-delta-session', 'generic-pack-root', 'graph-decode', 'graph-delta', 'graph-encode',
+  'graph-pack-root', 'graph-session', 'inline-schema', 'keyed-map', 'keys', 'numbers', 'roots',
+  'scalar', 'streaming-v2', 'whitespace',
+];
+
+// ---- an order-keeping JSON reader -----------------------------------------------------------
+
+/**
+ * Reads JSON text into `{t: 'object', members: [[key, value]]}`, `{t: 'array', items}`,
+ * `{t: 'number', text}` or plain strings, booleans and null; `raw` keeps each top-level
+ * member's source text. Fixture files are trusted, so errors are plain exceptions.
+ */
+export function readOrdered(text) {
+  let at = 0;
+  const space = () => {
+    while (' \t\r\n'.includes(text[at]) && at < text.length) at += 1;
+  };
+  const value = () => {
+    space();
+    const c = text[at];
+    if (c === '{') {
+      at += 1;
+      const members = [];
+      space();
+      if (text[at] === '}') {
+        at += 1;
+        return { t: 'object', members };
+      }
+      for (;;) {
+        space();
+        const key = string();
+        space();
+        if (text[at] !== ':') throw new Error(`expected : at ${at}`);
+        at += 1;
+        const start = at;
+        const v = value();
+        members.push([key, v, text.slice(start, at).trim()]);
+        space();
+        if (text[at] === ',') at += 1;
+        else if (text[at] === '}') {
+          at += 1;
+          return { t: 'object', members };
+        } else throw new Error(`expected , or } at ${at}`);
+      }
+    }
+    if (c === '[') {
+      at += 1;
+      const items = [];
+      space();
+      if (text[at] === ']') {
+        at += 1;
+        return { t: 'array', items };
+      }
+      for (;;) {
+        items.push(value());
+        space();
+        if (text[at] === ',') at += 1;
+        else if (text[at] === ']') {
+          at += 1;
+          return { t: 'array', items };
+        } else throw new Error(`expected , or ] at ${at}`);
+      }
+    }
+    if (c === '"') return string();
+    for (const [word, v] of [['true', true], ['false', false], ['null', null]]) {
+      if (text.startsWith(word, at)) {
+        at += word.length;
+        return v;
+      }
+    }
+    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at, at + 400));
+    if (!m) throw new Error(`unexpected ${show(text.slice(at, at + 10))} at ${at}`);
+    at += m[0].length;
+    return { t: 'number', text: m[0] };
+  };
+  const string = () => {
+    const start = at;
+    at += 1;
+    while (text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
+    at += 1;
+    return JSON.parse(text.slice(start, at));
+  };
+  const v = value();
+  space();
+  if (at !== text.length) throw new Error(`trailing text at ${at}`);
+  return v;
+}
+
+const isInteger = (t) => !/[.eE]/.test(t);
+
+/** Equality of order-kept values: members in the same order, numbers by value (integers exactly). */
+export function sameOrdered(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || a.t !== b.t) return false;
+  if (a.t === 'number') {
+    if (isInteger(a.text) && isInteger(b.text)) return BigInt(a.text) === BigInt(b.text);
+    return Number(a.text) === Number(b.text);
+  }
+  if (a.t === 'array') return a.items.length === b.items.length && a.items.every((x, i) => sameOrdered(x, b.items[i]));
+  return (
+    a.members.length === b.members.length &&
+    a.members.every(([k, v], i) => k === b.members[i][0] && sameOrdered(v, b.members[i][1]))
+  );
+}
+
+/** Every member of `expected` is in `got` with an equal value: the graph decode contract. */
+function isSubset(expected, got) {
+  if (Array.isArray(expected)) {
+    return Array.isArray(got) && expected.length === got.length && expected.every((x, i) => isSubset(x, got[i]));
+  }
+  if (expected !== null && typeof expected === 'object') {
+    return (
+      got !== null &&
+      typeof got === 'object' &&
+      Object.entries(expected).every(([k, v]) => Object.hasOwn(got, k) && isSubset(v, got[k]))
+    );
+  }
+  return expected === got;
+}
+
+// ---- checks ---------------------------------------------------------------------------------
+
+/** One fixture: its parsed members and each member's raw JSON text. */
+function fixture(text) {
+  const parsed = JSON.parse(text);
+  const top = readOrdered(text);
+  const raw = Object.fromEntries(top.members.map(([k, , r]) => [k, r]));
+  return { ...parsed, raw };
+}
+
+function expectError(expected, run) {
+  let error = null;
+  try {
+    run();
+  } catch (e) {
+    error = e;
+  }
+  if (!error) fail(`expected error ${show(expected)}, but it succeeded`);
+  const code = `GCF_${expected.toUpperCase()}`;
+  if (error.code !== code && !String(error.message).includes(expected)) {
+    fail(`expected error ${show(expected)}, got ${error.code}: ${error.message}`);
+  }
+}
+
+const exact = { largeInt: 'number' };
+
+function encodeGeneric(gcf, f, expected) {
+  const text = gcf.encodeGenericJson(f.raw.input);
+  sameText('encode', expected, text);
+  const decoded = gcf.decodeGenericToJson(text, exact);
+  if (!sameOrdered(readOrdered(f.raw.input), readOrdered(decoded))) {
+    fail(`round trip: expected ${f.raw.input}, got ${decoded}`);
+  }
+}
+
+function base64Bytes(text) {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+const OPERATIONS = {
+  encode(gcf, f) {
+    if (f.expected.startsWith('GCF profile=graph')) sameText('encode', f.expected, gcf.encodeGraph(f.input));
+    else encodeGeneric(gcf, f, f.expected);
+  },
+  decode(gcf, f) {
+    const document = readOrdered(gcf.decodeAnyToJson(f.input, exact));
+    const member = (k) => document.members.find(([key]) => key === k)?.[1];
+    const kind = member('kind');
+    if (kind === 'generic') {
+      const expected = readOrdered(f.raw.expected);
+      if (!sameOrdered(expected, member('value'))) fail(`decode: expected ${f.raw.expected}, got ${show(gcf.decodeAny(f.input, exact).value)}`);
+    } else if (kind === 'graph') {
+      const got = gcf.decodeAny(f.input, exact).value;
+      if (!isSubset(f.expected, got)) fail(`decode: expected (subset) ${show(f.expected)}, got ${show(got)}`);
+    } else fail(`decode: unexpected ${kind} document`);
+  },
+  error(gcf, f) {
+    const input = 'inputBase64' in f ? base64Bytes(f.inputBase64) : f.input;
+    expectError(f.expectedError, () => gcf.decodeAny(input, exact));
+  },
+  'encode-error'(gcf, f) {
+    expectError(f.expectedError, () => gcf.encodeGenericJson(f.raw.input));
+  },
+  roundtrip(gcf, f) {
+    encodeGeneric(gcf, f, f.expected);
+  },
+  'roundtrip-wire'(gcf, f) {
+    sameText('re-encode', f.expected, gcf.encodeGenericJson(gcf.decodeGenericToJson(f.input, exact)));
+  },
+  session(gcf, f) {
+    const session = gcf.createGraphSession();
+    try {
+      f.calls.forEach((call, i) => sameText(`call ${i}`, call.expected, session.encode(call.input)));
+    } finally {
+      session.free();
+    }
+  },
+  delta(gcf, f) {
+    if (typeof f.input === 'string') {
+      const snapshot = gcf.applyGraphDelta(f.base_snapshot, f.input);
+      same('snapshot', sortedSnapshot(f.expected_snapshot), sortedSnapshot(snapshot));
+      sameText('new root', f.new_root, gcf.graphPackRoot(snapshot).root);
+    } else sameText('delta', f.expected, gcf.encodeGraphDelta(f.input));
+  },
+  'delta-verify'(gcf, f) {
+    expectError(f.expectedError, () => gcf.applyGraphDelta(f.base_snapshot, f.input));
+  },
+  'pack-root'(gcf, f) {
+    const { root, canonical } = gcf.graphPackRoot(f.input);
+    sameText('canonical bytes', f.canonicalBytes, canonical);
+    sameText('pack root', f.expected, root);
+  },
+  'graph-stream-encode'(gcf, f) {
+    const options = { stream: true, labeledCounts: f.options?.labeledTrailerCounts === true };
+    sameText('stream', f.expected, gcf.encodeGraph(f.input, options));
+  },
+  'generic-delta'(gcf, f) {
+    sameText('delta', f.expected, gcf.keyed.encodeDelta(f.input));
+  },
+  'generic-delta-verify'(gcf, f) {
+    const apply = () => gcf.keyed.applyDelta(f.input.base, f.input.delta);
+    if ('expectedError' in f) expectError(f.expectedError, apply);
+    else sameText('new root', f.expected, apply().root);
+  },
+  'generic-delta-decode'(gcf, f) {
+    const apply = () => gcf.keyed.applyDelta(f.input.base, f.input.wire);
+    if ('expectedError' in f) expectError(f.expectedError, apply);
+    else sameText('new root', f.expected, apply().root);
+  },
+  'generic-delta-session'(gcf, f) {
+    const { base, tool, policy, updates } = f.input;
+    const session = gcf.keyed.createSession({ tool, policy });
+    try {
+      const first = session.emit(base);
+      same('initial', { isFull: true, wire: f.expected.initialFull }, first);
+      const emissions = updates.map((set) => session.emit(set));
+      same('emissions', f.expected.emissions, emissions);
+    } finally {
+      session.free();
+    }
+  },
+  'generic-pack-root'(gcf, f) {
+    sameText('pack root', f.expected, gcf.keyed.packRoot(f.input).root);
+  },
+};
+
+/** A snapshot with symbols and edges in a fixed order (set semantics, SPEC §10.4). */
+function sortedSnapshot({ symbols = [], edges = [] }) {
+  const key = (o) => JSON.stringify(Object.entries(o).filter(([, v]) => v !== '' && v != null).sort());
+  return {
+    symbols: symbols.map((s) => ({ qualifiedName: s.qualifiedName, kind: s.kind, score: s.score, provenance: s.provenance, distance: s.distance ?? 0 })).sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+    edges: edges.map((e) => ({ source: e.source, target: e.target, edgeType: e.edgeType })).sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+  };
+}
+
+/** Runs every `<dir>/<name>.json` of `files` (path → text) by its `operation`. */
+export function runGcfSuite(api, files) {
+  const { report, record } = newReport();
+  const paths = Object.keys(files).filter((p) => p.endsWith('.json')).sort();
+  if (paths.length === 0) throw new Error('no GCF fixtures');
+  for (const path of paths) {
+    record(`gcf/${path}`, () => {
+      const f = fixture(files[path]);
+      const run = OPERATIONS[f.operation];
+      if (!run) fail(`unknown operation ${show(f.operation)}`);
+      run(api.gcf, f);
+    });
+  }
+  return report;
+}
