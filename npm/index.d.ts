@@ -386,7 +386,7 @@ export declare class GcfGraphSession {
 export declare class GcfKeyedSession {
   constructor(options?: { tool?: string; policy?: { mode: 'fixedN'; n: number } | { mode: 'sizeGuard' } });
   /** The next payload for the current set: the full payload or a delta. */
-  emit(set: KeyedSet): { isFull: boolean; wire: string };
+  emit(set: KeyedSet): { isFull: boolean; kind: "full" | "delta" | "unchanged"; wire: string };
   free(): void;
   [Symbol.dispose](): void;
 }

@@ -290,18 +290,16 @@ fn keyed_set(json_text_in: &str) -> Result<v3::keyed::KeyedSet> {
 /// `{"root", "canonical"}`.
 pub fn gcf_v3_keyed_pack_root(set_json: &str) -> Result<String> {
     let set = keyed_set(set_json)?;
-    root_json(v3::keyed::pack_root(&set)?, v3::keyed::canonical_bytes(&set)?)
+    root_json(
+        v3::keyed::pack_root(&set)?,
+        v3::keyed::canonical_records(&set)?.concat(),
+    )
 }
 
 /// The full delta-participating payload of a keyed set (options: `{"tool"}`).
 pub fn gcf_v3_keyed_encode_full(set_json: &str, options_json: &str) -> Result<String> {
     let options = options_value(options_json)?;
-    let tool = match options.get("tool") {
-        None | Some(Value::Null) => "",
-        Some(Value::String(s)) => s,
-        Some(other) => return Err(invalid(alloc::format!("options.tool: expected a string, got {}", other.type_name()))),
-    };
-    v3::keyed::encode_full(&keyed_set(set_json)?, tool)
+    v3::keyed::encode_full(&keyed_set(set_json)?, tool_option(&options)?.as_deref())
 }
 
 /// Encodes a generic delta (JSON: `{"tool", "key", "fields", "baseRoot", "newRoot", "added",
@@ -329,31 +327,87 @@ pub fn gcf_v3_keyed_apply_delta(base_json: &str, delta: &str) -> Result<String> 
     };
     let set = v3::keyed::apply_delta(&base, &delta)?;
     let mut map = Map::new();
-    map.insert("root".into(), v3::keyed::pack_root(&set)?.into());
+    map.insert("root".into(), set.pack_root()?.into());
     map.insert("set".into(), set.to_value());
     to_json(&Value::Object(map))
 }
 
-/// A producer's keyed-set delta session: each `emit` returns the full payload or a delta,
-/// by the re-anchor policy (options: `{"tool", "policy": {"mode": "fixedN", "n"} |
-/// {"mode": "sizeGuard"}}`).
+fn tool_option(options: &Value) -> Result<Option<String>> {
+    match options.get("tool") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.is_empty() => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(invalid(alloc::format!(
+            "options.tool: expected a string, got {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn reanchor_policy(options: &Value) -> Result<v3::keyed::ReanchorPolicy> {
+    let Some(policy) = options.get("policy").filter(|p| !matches!(p, Value::Null)) else {
+        return Ok(v3::keyed::ReanchorPolicy::default());
+    };
+    match policy.get("mode").and_then(Value::as_str) {
+        Some("fixedN") => match policy.get("n") {
+            Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n >= 1) => Ok(
+                v3::keyed::ReanchorPolicy::FixedN(usize::try_from(n.as_u64().unwrap_or(1)).unwrap_or(usize::MAX)),
+            ),
+            _ => Err(invalid("options.policy.n: expected an integer ≥ 1")),
+        },
+        Some("sizeGuard") => Ok(v3::keyed::ReanchorPolicy::SizeGuard),
+        _ => Err(invalid(
+            "options.policy.mode: expected \"fixedN\" (with n) or \"sizeGuard\"",
+        )),
+    }
+}
+
+/// A producer's keyed-set delta session: the first `emit` returns the full payload, each later
+/// one a delta, an `unchanged` response or a full payload by the re-anchor policy (options:
+/// `{"tool", "policy": {"mode": "fixedN", "n"} | {"mode": "sizeGuard"}}`, default fixedN 15).
 #[derive(Debug)]
-pub struct GcfV3KeyedSession(v3::keyed::DeltaSession);
+pub struct GcfV3KeyedSession {
+    tool: Option<String>,
+    policy: v3::keyed::ReanchorPolicy,
+    session: Option<v3::keyed::DeltaSession>,
+}
 
 impl GcfV3KeyedSession {
     /// A new session.
     pub fn new(options_json: &str) -> Result<GcfV3KeyedSession> {
-        Ok(GcfV3KeyedSession(v3::keyed::DeltaSession::from_options(
-            &options_value(options_json)?,
-        )?))
+        let options = options_value(options_json)?;
+        Ok(GcfV3KeyedSession {
+            tool: tool_option(&options)?,
+            policy: reanchor_policy(&options)?,
+            session: None,
+        })
     }
 
-    /// The next payload for `set` (JSON): `{"isFull", "wire"}`.
+    /// The next payload for `set` (JSON): `{"isFull", "kind": "full" | "delta" |
+    /// "unchanged", "wire"}`.
     pub fn emit(&mut self, set_json: &str) -> Result<String> {
-        let emission = self.0.emit(&keyed_set(set_json)?)?;
+        let set = keyed_set(set_json)?;
+        let (is_full, kind, wire) = match &mut self.session {
+            None => {
+                let session = v3::keyed::DeltaSession::new(set, self.tool.clone(), self.policy)?;
+                let wire = session.full()?;
+                self.session = Some(session);
+                (true, "full", wire)
+            }
+            Some(session) => {
+                let emission = session.emit(set)?;
+                let kind = match emission.kind {
+                    v3::keyed::PayloadKind::Full => "full",
+                    v3::keyed::PayloadKind::Delta => "delta",
+                    v3::keyed::PayloadKind::Unchanged => "unchanged",
+                };
+                (emission.is_full(), kind, emission.wire)
+            }
+        };
         let mut map = Map::new();
-        map.insert("isFull".into(), Value::Bool(emission.is_full));
-        map.insert("wire".into(), emission.wire.into());
+        map.insert("isFull".into(), Value::Bool(is_full));
+        map.insert("kind".into(), kind.into());
+        map.insert("wire".into(), wire.into());
         to_json(&Value::Object(map))
     }
 }
