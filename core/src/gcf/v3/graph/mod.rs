@@ -1,63 +1,228 @@
-//! Graph profile v3 (SPEC §3.2, §4–6a, §8, §9, §10). OWNER: helper "graph profile". Stub
-//! until then.
+//! The graph profile of GCF v3.5.3 (SPEC §3.2, §4–6a, §8, §9, §10): symbols grouped by
+//! distance, edges by local id, sessions, deltas, the canonical pack root and streaming.
+//!
+//! ```
+//! use agentwire::gcf::{v3, Edge, Payload, Symbol};
+//! let symbol = |name: &str, score, distance| Symbol {
+//!     qualified_name: name.into(),
+//!     kind: "function".into(),
+//!     score,
+//!     provenance: "lsp".into(),
+//!     distance,
+//!     ..Symbol::default()
+//! };
+//! let payload = Payload {
+//!     tool: "context_for_task".into(),
+//!     symbols: vec![symbol("pkg.Server", 0.54, 1), symbol("pkg.Auth", 0.78, 0)],
+//!     edges: vec![Edge {
+//!         source: "pkg.Server".into(),
+//!         target: "pkg.Auth".into(),
+//!         edge_type: "calls".into(),
+//!         status: String::new(),
+//!     }],
+//!     ..Payload::default()
+//! };
+//! let text = v3::graph::encode(&payload)?;
+//! let expected = concat!(
+//!     "GCF profile=graph tool=context_for_task symbols=2 edges=1\n",
+//!     "## targets\n@0 fn pkg.Auth 0.78 lsp\n",
+//!     "## related\n@1 fn pkg.Server 0.54 lsp\n",
+//!     "## edges [1]\n@0<@1 calls\n",
+//! );
+//! assert_eq!(text, expected);
+//! let back = v3::decode_graph(&text)?;
+//! assert_eq!(back.edges[0].source, "pkg.Server");
+//! # Ok::<(), agentwire::Error>(())
+//! ```
+//!
+//! Decided policies (the SPEC leaves them open or the fixtures contradict it):
+//! - The encoders write only edges whose endpoints are symbols of the payload (SPEC §16.1);
+//!   other edges are left out and not counted. A qualified name held by several symbols names
+//!   the last of them in output order (as the reference encoders do).
+//! - Qualified names, provenances, edge types and kinds are any non-empty text without ASCII
+//!   whitespace or control characters: non-ASCII text is accepted both ways, as fixture
+//!   `graph-decode/004` requires, although the ABNF says printable ASCII.
+//! - The decoder rejects a symbol id declared twice (`invalid_symbol_id`), data lines before
+//!   the first section or under a section name it does not know (`invalid_line`), and treats
+//!   the header's `symbols=`/`edges=` as informational (the SPEC's own session example does
+//!   not match them); `[N]` brackets and, in streaming mode, the `##! summary` counts are
+//!   validated. Graph trailer `counts=` is informational (SPEC §8.4.1) and never rejected.
 
 use alloc::string::String;
 
-use crate::gcf::{DeltaPayload, Payload};
+use crate::gcf::v1::abbreviate_kind;
+use crate::gcf::Symbol;
 use crate::{Error, ErrorKind, Result};
 
-use super::{DecodeOptions, Header};
+mod decode;
+mod delta;
+mod encode;
+mod pack_root;
+mod stream;
 
-fn todo() -> Error {
-    Error::new(ErrorKind::InvalidArgument, "not implemented yet")
+pub(crate) use decode::decode;
+pub use decode::GraphSessionDecoder;
+pub(crate) use delta::decode_delta;
+pub use delta::{
+    apply_delta, decode_unchanged, encode_delta, encode_unchanged, GraphDelta, Unchanged,
+};
+pub use encode::{encode, GraphSession};
+pub use pack_root::{pack_root, pack_root_canonical};
+pub use stream::{encode_stream, GraphStreamEncoder, StreamOptions};
+
+/// Most bytes of names a decoded graph payload may hold (edges repeat their endpoints' names,
+/// so a few bytes of input can stand for much more output).
+const MAX_DECODED_TEXT: usize = crate::gcf::DEFAULT_MAX_PAYLOAD_BYTES;
+
+fn invalid(message: String) -> Error {
+    Error::new(ErrorKind::InvalidArgument, message)
 }
 
-/// A decoded graph delta payload.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GraphDelta {}
-
-/// Streaming-encoder options.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StreamOptions {
-    /// Write the trailer's `counts` in the labeled form (`targets:2,edges:1`).
-    pub labeled_counts: bool,
-}
-
-/// A graph session: stable symbol ids across calls.
-#[derive(Clone, Debug, Default)]
-pub struct GraphSession {}
-
-impl GraphSession {
-    /// A new, empty session.
-    pub fn new() -> GraphSession {
-        GraphSession::default()
+/// The group header title of a distance (SPEC §6a).
+fn push_group_title(out: &mut String, distance: i64) {
+    match distance {
+        0 => out.push_str("targets"),
+        1 => out.push_str("related"),
+        2 => out.push_str("extended"),
+        n => {
+            out.push_str("distance_");
+            crate::num::write_i64(out, n);
+        }
     }
+}
 
-    /// Encodes one payload of the session.
-    pub fn encode(&mut self, payload: &Payload) -> Result<String> {
-        let _ = payload;
-        Err(todo())
+/// A positional field must be non-empty and free of ASCII whitespace and control characters,
+/// or it would split or join fields when read back.
+fn check_field(what: &str, value: &str) -> Result<()> {
+    if value.is_empty() {
+        return Err(invalid(alloc::format!("gcf graph: {what} is empty")));
+    }
+    if value.bytes().any(|b| b <= b' ' || b == 0x7F) {
+        return Err(invalid(alloc::format!(
+            "gcf graph: {what} {value:?} contains whitespace or a control character \
+             (graph fields are space-delimited)"
+        )));
+    }
+    Ok(())
+}
+
+/// A header value (`tool`, `pack_root`, roots) must be printable ASCII without spaces
+/// (SPEC §4 `header-value`).
+fn check_header_value(key: &str, value: &str) -> Result<()> {
+    if value.is_empty() || !value.bytes().all(|b| (0x21..=0x7E).contains(&b)) {
+        return Err(invalid(alloc::format!(
+            "gcf graph: {key} {value:?} is not a header value (printable ASCII, no spaces)"
+        )));
+    }
+    Ok(())
+}
+
+/// ` key=value`, validated.
+fn push_header_field(out: &mut String, key: &str, value: &str) -> Result<()> {
+    check_header_value(key, value)?;
+    out.push(' ');
+    out.push_str(key);
+    out.push('=');
+    out.push_str(value);
+    Ok(())
+}
+
+/// ` key=value` for an integer field, only when nonzero (SPEC §3.2 canonical emission).
+fn push_nonzero(out: &mut String, key: &str, value: i64) {
+    if value != 0 {
+        out.push(' ');
+        out.push_str(key);
+        out.push('=');
+        crate::num::write_i64(out, value);
     }
 }
 
-/// Encodes a buffered graph payload.
-pub fn encode(payload: &Payload) -> Result<String> {
-    let _ = payload;
-    Err(todo())
+/// `GCF profile=graph` and the tool when there is one.
+fn start_header(tool: &str) -> Result<String> {
+    let mut out = String::from("GCF profile=graph");
+    if !tool.is_empty() {
+        push_header_field(&mut out, "tool", tool)?;
+    }
+    Ok(out)
 }
 
-/// Encodes a graph delta payload.
-pub fn encode_delta(delta: &DeltaPayload) -> Result<String> {
-    let _ = delta;
-    Err(todo())
+/// The score with exactly 2 decimals, rounding the exact double half to even (SPEC §5): what
+/// `core::fmt` does for `{:.2}`.
+fn push_score(out: &mut String, score: f64) -> Result<()> {
+    use core::fmt::Write;
+    if !score.is_finite() {
+        return Err(invalid(alloc::format!(
+            "gcf graph: score {score} is not a finite number"
+        )));
+    }
+    let _ = write!(out, "{score:.2}");
+    Ok(())
 }
 
-pub(crate) fn decode(text: &str, header: &Header<'_>, options: &DecodeOptions) -> Result<Payload> {
-    let _ = (text, header, options);
-    Err(todo())
+fn check_distance(symbol: &Symbol) -> Result<()> {
+    if symbol.distance < 0 {
+        return Err(Error::new(
+            ErrorKind::GcfNegativeDistance,
+            alloc::format!(
+                "gcf graph: symbol {:?} has negative distance {} (no group can hold it)",
+                symbol.qualified_name,
+                symbol.distance
+            ),
+        ));
+    }
+    Ok(())
 }
 
-pub(crate) fn decode_delta(text: &str, header: &Header<'_>) -> Result<GraphDelta> {
-    let _ = (text, header);
-    Err(todo())
+/// The abbreviated kind, validated: a field that cannot start a comment or section line.
+fn written_kind(symbol: &Symbol) -> Result<&str> {
+    let kind = abbreviate_kind(&symbol.kind);
+    check_field("kind", kind)?;
+    if kind.starts_with('#') {
+        return Err(invalid(alloc::format!(
+            "gcf graph: kind {kind:?} starts with `#` (it would read as a comment)"
+        )));
+    }
+    Ok(kind)
+}
+
+/// `kind qname score provenance` of a node line (after `@id `), validated.
+fn push_node_fields(out: &mut String, symbol: &Symbol) -> Result<()> {
+    let kind = written_kind(symbol)?;
+    check_field("qualified name", &symbol.qualified_name)?;
+    check_field("provenance", &symbol.provenance)?;
+    out.push_str(kind);
+    out.push(' ');
+    out.push_str(&symbol.qualified_name);
+    out.push(' ');
+    push_score(out, symbol.score)?;
+    out.push(' ');
+    out.push_str(&symbol.provenance);
+    Ok(())
+}
+
+fn push_id(out: &mut String, id: u64) {
+    out.push('@');
+    crate::num::write_u64(out, id);
+}
+
+/// `@target<@source type[ status]` + LF; a status of `""` or `unchanged` is not written.
+fn push_edge_line(
+    out: &mut String,
+    source: u64,
+    target: u64,
+    edge: &crate::gcf::Edge,
+) -> Result<()> {
+    check_field("edge type", &edge.edge_type)?;
+    push_id(out, target);
+    out.push('<');
+    push_id(out, source);
+    out.push(' ');
+    out.push_str(&edge.edge_type);
+    if !edge.status.is_empty() && edge.status != "unchanged" {
+        check_field("edge status", &edge.status)?;
+        out.push(' ');
+        out.push_str(&edge.status);
+    }
+    out.push('\n');
+    Ok(())
 }

@@ -1,0 +1,487 @@
+//! Buffered graph encoding (SPEC §3.2, §5, §6, §6a, §16.1) and session encoding (SPEC §9).
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use super::{
+    check_distance, invalid, push_edge_line, push_group_title, push_header_field, push_id,
+    push_node_fields, push_nonzero, push_score, start_header, written_kind,
+};
+use crate::gcf::{Edge, Payload, Symbol};
+use crate::Result;
+
+/// Indices of `symbols` in output order: distance ascending, then score descending, input
+/// order on ties (a stable sort). Fails on a negative distance or a non-finite score.
+pub(super) fn output_order(symbols: &[Symbol]) -> Result<Vec<usize>> {
+    for symbol in symbols {
+        check_distance(symbol)?;
+        push_score(&mut String::new(), symbol.score)?;
+    }
+    let mut order: Vec<usize> = (0..symbols.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&symbols[a], &symbols[b]);
+        a.distance
+            .cmp(&b.distance)
+            .then_with(|| b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal))
+    });
+    Ok(order)
+}
+
+/// An edge with its endpoints' ids.
+pub(super) struct Resolved<'p> {
+    pub source: u64,
+    pub target: u64,
+    pub edge: &'p Edge,
+}
+
+/// The edges whose endpoints are both in `ids` (qualified name → id), ordered by source id,
+/// then target id (SPEC §16.1), then type and status so that the output does not depend on
+/// the input's edge order.
+pub(super) fn resolve_edges<'p>(edges: &'p [Edge], ids: &BTreeMap<&str, u64>) -> Vec<Resolved<'p>> {
+    let mut resolved: Vec<Resolved<'p>> = edges
+        .iter()
+        .filter_map(|edge| {
+            Some(Resolved {
+                source: *ids.get(edge.source.as_str())?,
+                target: *ids.get(edge.target.as_str())?,
+                edge,
+            })
+        })
+        .collect();
+    resolved.sort_by(|a, b| {
+        (a.source, a.target, &a.edge.edge_type, &a.edge.status).cmp(&(
+            b.source,
+            b.target,
+            &b.edge.edge_type,
+            &b.edge.status,
+        ))
+    });
+    resolved
+}
+
+/// One symbol line to write.
+struct Node<'p> {
+    id: u64,
+    symbol: &'p Symbol,
+    /// Written as `@id  # previously transmitted`.
+    reference: bool,
+}
+
+/// Qualified name → id of the nodes; a name held by several symbols names the last one.
+fn name_ids<'p>(nodes: &[Node<'p>]) -> BTreeMap<&'p str, u64> {
+    nodes
+        .iter()
+        .map(|node| (node.symbol.qualified_name.as_str(), node.id))
+        .collect()
+}
+
+fn write_payload(payload: &Payload, nodes: &[Node<'_>], session: bool) -> Result<String> {
+    let edges = resolve_edges(&payload.edges, &name_ids(nodes));
+    let mut out = start_header(&payload.tool)?;
+    push_nonzero(&mut out, "budget", payload.token_budget);
+    push_nonzero(&mut out, "tokens", payload.tokens_used);
+    out.push_str(" symbols=");
+    crate::num::write_u64(&mut out, nodes.len() as u64);
+    if !edges.is_empty() {
+        out.push_str(" edges=");
+        crate::num::write_u64(&mut out, edges.len() as u64);
+    }
+    if session {
+        out.push_str(" session=true");
+    }
+    if !payload.pack_root.is_empty() {
+        push_header_field(&mut out, "pack_root", &payload.pack_root)?;
+    }
+    out.push('\n');
+    let mut group = None;
+    for node in nodes {
+        if group != Some(node.symbol.distance) {
+            out.push_str("## ");
+            push_group_title(&mut out, node.symbol.distance);
+            out.push('\n');
+            group = Some(node.symbol.distance);
+        }
+        push_id(&mut out, node.id);
+        if node.reference {
+            out.push_str("  # previously transmitted");
+        } else {
+            out.push(' ');
+            push_node_fields(&mut out, node.symbol)?;
+        }
+        out.push('\n');
+    }
+    if !edges.is_empty() {
+        out.push_str("## edges [");
+        crate::num::write_u64(&mut out, edges.len() as u64);
+        out.push_str("]\n");
+        for edge in &edges {
+            push_edge_line(&mut out, edge.source, edge.target, edge.edge)?;
+        }
+    }
+    Ok(out)
+}
+
+/// Encodes a buffered graph payload (SPEC §16.1).
+///
+/// Symbols are ordered by distance, then score descending (stable), and numbered from 0 in
+/// that order; edges are ordered by (source id, target id). `budget`, `tokens` and `edges`
+/// are written only when nonzero. Edges whose endpoints are not symbols of the payload are
+/// left out. Errors: [`ErrorKind::GcfNegativeDistance`](crate::ErrorKind::GcfNegativeDistance),
+/// and [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) for a non-finite
+/// score, an empty field or one with whitespace, or a header value that is not printable
+/// ASCII.
+pub fn encode(payload: &Payload) -> Result<String> {
+    let order = output_order(&payload.symbols)?;
+    let nodes: Vec<Node<'_>> = order
+        .iter()
+        .enumerate()
+        .map(|(id, &index)| Node {
+            id: id as u64,
+            symbol: &payload.symbols[index],
+            reference: false,
+        })
+        .collect();
+    write_payload(payload, &nodes, false)
+}
+
+/// What the consumer holds of a transmitted symbol.
+#[derive(Clone, Debug)]
+struct Sent {
+    id: u64,
+    /// The score as written (2 decimals).
+    score: String,
+    provenance: String,
+}
+
+/// A producer-side graph session (SPEC §9): symbol ids stable across calls.
+///
+/// Identity is (kind, qualified name) (SPEC §9.1). A symbol gets the next id the first time
+/// it is sent and keeps it for the life of the session; a symbol sent before is written as a
+/// bare `@id  # previously transmitted` reference, unless its written score or provenance
+/// changed, in which case it is declared again under the same id. The session records a call
+/// once its text is built: if the text cannot be delivered, [`reset`](GraphSession::reset)
+/// the session (SPEC §9.4).
+///
+/// ```
+/// use agentwire::gcf::{v3::GraphSession, Payload, Symbol};
+/// let auth = Symbol { qualified_name: "pkg.Auth".into(), kind: "function".into(), score: 0.9, provenance: "lsp".into(), ..Symbol::default() };
+/// let payload = Payload { tool: "t".into(), symbols: vec![auth], ..Payload::default() };
+/// let mut session = GraphSession::new();
+/// assert!(session.encode(&payload)?.ends_with("@0 fn pkg.Auth 0.90 lsp\n"));
+/// assert!(session.encode(&payload)?.ends_with("@0  # previously transmitted\n"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct GraphSession {
+    /// Abbreviated kind → qualified name → what was sent.
+    sent: BTreeMap<String, BTreeMap<String, Sent>>,
+    len: usize,
+    next_id: u64,
+    max_symbols: usize,
+}
+
+impl Default for GraphSession {
+    fn default() -> GraphSession {
+        GraphSession {
+            sent: BTreeMap::new(),
+            len: 0,
+            next_id: 0,
+            max_symbols: usize::MAX,
+        }
+    }
+}
+
+impl GraphSession {
+    /// A new, empty session without a size limit.
+    pub fn new() -> GraphSession {
+        GraphSession::default()
+    }
+
+    /// A session that retains at most `max_symbols` symbols (SPEC §9.5): a call that would
+    /// pass the limit resets the session and is written as a full non-session payload.
+    pub fn with_max_symbols(max_symbols: usize) -> GraphSession {
+        GraphSession {
+            max_symbols,
+            ..GraphSession::default()
+        }
+    }
+
+    /// Number of symbols the session has sent.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when nothing has been sent yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Forgets every symbol; ids start again from 0.
+    pub fn reset(&mut self) {
+        let max_symbols = self.max_symbols;
+        *self = GraphSession::with_max_symbols(max_symbols);
+    }
+
+    fn get(&self, kind: &str, qualified_name: &str) -> Option<&Sent> {
+        self.sent.get(kind)?.get(qualified_name)
+    }
+
+    /// Encodes one payload of the session: the header carries `session=true`, ids are
+    /// session-stable (in output order for new symbols), and symbols sent before are bare
+    /// references. A (kind, qualified name) given twice in one payload is
+    /// [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument); other errors as
+    /// [`encode`]. On error the session is unchanged.
+    pub fn encode(&mut self, payload: &Payload) -> Result<String> {
+        let order = output_order(&payload.symbols)?;
+        let mut nodes = Vec::with_capacity(order.len());
+        // (kind, symbol, written score) of every full declaration, recorded on success.
+        let mut declared: Vec<(&str, &Symbol, String)> = Vec::new();
+        let mut this_call: BTreeMap<(&str, &str), ()> = BTreeMap::new();
+        let mut next_id = self.next_id;
+        let mut new_symbols = 0usize;
+        for &index in &order {
+            let symbol = &payload.symbols[index];
+            let kind = written_kind(symbol)?;
+            let name = symbol.qualified_name.as_str();
+            if this_call.insert((kind, name), ()).is_some() {
+                return Err(invalid(alloc::format!(
+                    "gcf graph session: symbol {kind} {name} appears twice in one payload"
+                )));
+            }
+            let mut score = String::new();
+            push_score(&mut score, symbol.score)?;
+            let (id, reference) = match self.get(kind, name) {
+                Some(sent) => (
+                    sent.id,
+                    sent.score == score && sent.provenance == symbol.provenance,
+                ),
+                None => {
+                    let id = next_id;
+                    next_id += 1;
+                    new_symbols += 1;
+                    (id, false)
+                }
+            };
+            if !reference {
+                declared.push((kind, symbol, score));
+            }
+            nodes.push(Node {
+                id,
+                symbol,
+                reference,
+            });
+        }
+        if self.len.saturating_add(new_symbols) > self.max_symbols {
+            self.reset();
+            return encode(payload);
+        }
+        let out = write_payload(payload, &nodes, true)?;
+        for ((kind, symbol, score), node) in declared
+            .into_iter()
+            .zip(nodes.iter().filter(|node| !node.reference))
+        {
+            let by_name = self.sent.entry(kind.into()).or_default();
+            let fresh = by_name
+                .insert(
+                    symbol.qualified_name.clone(),
+                    Sent {
+                        id: node.id,
+                        score,
+                        provenance: symbol.provenance.clone(),
+                    },
+                )
+                .is_none();
+            self.len += usize::from(fresh);
+        }
+        self.next_id = next_id;
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn sym(name: &str, kind: &str, score: f64, distance: i64) -> Symbol {
+        Symbol {
+            qualified_name: name.into(),
+            kind: kind.into(),
+            score,
+            provenance: "lsp".into(),
+            distance,
+            ..Symbol::default()
+        }
+    }
+
+    fn edge(source: &str, target: &str, edge_type: &str) -> Edge {
+        Edge {
+            source: source.into(),
+            target: target.into(),
+            edge_type: edge_type.into(),
+            status: String::new(),
+        }
+    }
+
+    fn payload(symbols: Vec<Symbol>, edges: Vec<Edge>) -> Payload {
+        Payload {
+            tool: "t".into(),
+            symbols,
+            edges,
+            ..Payload::default()
+        }
+    }
+
+    #[test]
+    fn ties_keep_input_order_and_ids_follow_output_order() {
+        let p = payload(
+            vec![
+                sym("c", "function", 0.5, 1),
+                sym("a", "function", 0.5, 0),
+                sym("b", "type", 0.5, 0),
+                sym("d", "type", 0.7, 0),
+                sym("e", "type", 0.5, 1),
+            ],
+            vec![],
+        );
+        assert_eq!(
+            encode(&p).unwrap(),
+            "GCF profile=graph tool=t symbols=5\n## targets\n@0 type d 0.70 lsp\n\
+             @1 fn a 0.50 lsp\n@2 type b 0.50 lsp\n## related\n@3 fn c 0.50 lsp\n@4 type e 0.50 lsp\n"
+        );
+    }
+
+    #[test]
+    fn scores_round_half_to_even_on_the_exact_double() {
+        let p = payload(
+            vec![
+                sym("a", "fn", 0.125, 0),
+                sym("b", "fn", 0.375, 0),
+                sym("c", "fn", 2.675, 0),
+                sym("d", "fn", -0.001, 0),
+            ],
+            vec![],
+        );
+        let text = encode(&p).unwrap();
+        assert!(text.contains("@0 fn c 2.67 lsp\n"), "{text}");
+        assert!(text.contains("@1 fn b 0.38 lsp\n"), "{text}");
+        assert!(text.contains("@2 fn a 0.12 lsp\n"), "{text}");
+        assert!(text.contains("@3 fn d -0.00 lsp\n"), "{text}");
+    }
+
+    #[test]
+    fn edges_sorted_and_dangling_ones_left_out() {
+        let p = payload(
+            vec![sym("a", "fn", 0.9, 0), sym("b", "fn", 0.8, 0)],
+            vec![
+                edge("b", "a", "calls"),
+                edge("a", "b", "refs"),
+                edge("a", "a", "calls"),
+                edge("x", "a", "calls"),
+            ],
+        );
+        assert_eq!(
+            encode(&p).unwrap(),
+            "GCF profile=graph tool=t symbols=2 edges=3\n## targets\n@0 fn a 0.90 lsp\n\
+             @1 fn b 0.80 lsp\n## edges [3]\n@0<@0 calls\n@1<@0 refs\n@0<@1 calls\n"
+        );
+        let only_dangling = payload(vec![sym("a", "fn", 0.9, 0)], vec![edge("x", "a", "c")]);
+        assert_eq!(
+            encode(&only_dangling).unwrap(),
+            "GCF profile=graph tool=t symbols=1\n## targets\n@0 fn a 0.90 lsp\n"
+        );
+    }
+
+    #[test]
+    fn decodes_back() {
+        let mut p = payload(
+            vec![
+                sym("a.F", "route_handler", 0.25, 0),
+                sym("b.G", "widget", 1.0, 9),
+            ],
+            vec![edge("b.G", "a.F", "calls")],
+        );
+        p.edges[0].status = "removed".into();
+        p.token_budget = 7;
+        p.pack_root = "sha256:ab".into();
+        let text = encode(&p).unwrap();
+        assert!(text.starts_with(
+            "GCF profile=graph tool=t budget=7 symbols=2 edges=1 pack_root=sha256:ab\n"
+        ));
+        assert_eq!(crate::gcf::v3::decode_graph(&text).unwrap(), p);
+    }
+
+    #[test]
+    fn bad_fields_are_refused() {
+        let codes = |p: Payload| encode(&p).unwrap_err().code();
+        assert_eq!(
+            codes(payload(vec![sym("a b", "fn", 0.1, 0)], vec![])),
+            "INVALID_ARGUMENT"
+        );
+        assert_eq!(
+            codes(payload(vec![sym("a", "fn", f64::NAN, 0)], vec![])),
+            "INVALID_ARGUMENT"
+        );
+        assert_eq!(
+            codes(payload(vec![sym("a", "fn", 0.1, -1)], vec![])),
+            "GCF_NEGATIVE_DISTANCE"
+        );
+        assert_eq!(
+            codes(payload(vec![sym("a", "#x", 0.1, 0)], vec![])),
+            "INVALID_ARGUMENT"
+        );
+        let mut p = payload(vec![], vec![]);
+        p.tool = "two words".into();
+        assert_eq!(codes(p), "INVALID_ARGUMENT");
+    }
+
+    #[test]
+    fn session_ids_are_stable_and_keyed_by_kind_and_name() {
+        let mut session = GraphSession::new();
+        let first = payload(vec![sym("a", "fn", 0.9, 0), sym("b", "fn", 0.8, 1)], vec![]);
+        session.encode(&first).unwrap();
+        assert_eq!(session.len(), 2);
+        // Same name, other kind: a new identity. `b` moved groups and keeps @1.
+        let second = payload(
+            vec![sym("b", "fn", 0.8, 0), sym("a", "type", 0.7, 0)],
+            vec![edge("a", "b", "calls")],
+        );
+        assert_eq!(
+            session.encode(&second).unwrap(),
+            "GCF profile=graph tool=t symbols=2 edges=1 session=true\n## targets\n\
+             @1  # previously transmitted\n@2 type a 0.70 lsp\n## edges [1]\n@1<@2 calls\n"
+        );
+        // A changed score is declared again under its id; nothing new is allocated.
+        let third = payload(vec![sym("a", "fn", 0.5, 0)], vec![]);
+        assert_eq!(
+            session.encode(&third).unwrap(),
+            "GCF profile=graph tool=t symbols=1 session=true\n## targets\n@0 fn a 0.50 lsp\n"
+        );
+        assert_eq!(session.len(), 3);
+        let duplicate = payload(vec![sym("z", "fn", 0.5, 0), sym("z", "fn", 0.4, 1)], vec![]);
+        assert!(session.encode(&duplicate).is_err());
+        assert_eq!(session.len(), 3);
+        let fourth = payload(vec![sym("n", "fn", 0.5, 0)], vec![]);
+        assert!(session.encode(&fourth).unwrap().contains("@3 fn n"));
+        session.reset();
+        assert!(session.is_empty());
+        assert!(session.encode(&fourth).unwrap().contains("@0 fn n"));
+    }
+
+    #[test]
+    fn session_limit_falls_back_to_a_full_payload() {
+        let mut session = GraphSession::with_max_symbols(2);
+        session
+            .encode(&payload(vec![sym("a", "fn", 0.9, 0)], vec![]))
+            .unwrap();
+        let two_more = payload(vec![sym("b", "fn", 0.9, 0), sym("c", "fn", 0.8, 0)], vec![]);
+        let text = session.encode(&two_more).unwrap();
+        assert_eq!(
+            text,
+            "GCF profile=graph tool=t symbols=2\n## targets\n@0 fn b 0.90 lsp\n@1 fn c 0.80 lsp\n"
+        );
+        assert!(session.is_empty());
+    }
+}
