@@ -30,7 +30,7 @@ pub mod keyed;
 pub(crate) mod scalar;
 
 pub use generic_decode::DecodeOptions;
-pub use generic_encode::encode_generic;
+pub use generic_encode::{encode_generic, GenericStreamEncoder};
 pub use graph::{GraphDelta, GraphSession, StreamOptions};
 pub use keyed::GenericDelta;
 
