@@ -234,7 +234,7 @@ pub fn gcf_v3_graph_pack_root(snapshot_json: &str) -> Result<String> {
     let payload = snapshot(snapshot_json)?;
     root_json(
         v3::graph::pack_root(&payload.symbols, &payload.edges)?,
-        v3::graph::canonical_bytes(&payload.symbols, &payload.edges)?,
+        v3::graph::pack_root_canonical(&payload.symbols, &payload.edges)?,
     )
 }
 

@@ -13,6 +13,7 @@ use crate::{Error, ErrorKind, Result};
 
 mod events;
 mod gateway;
+mod gcf3;
 mod gcx;
 mod graph;
 #[cfg(feature = "tokens")]
@@ -20,6 +21,7 @@ mod tokens;
 
 pub use events::*;
 pub use gateway::*;
+pub use gcf3::*;
 pub use gcx::*;
 pub use graph::*;
 #[cfg(feature = "tokens")]

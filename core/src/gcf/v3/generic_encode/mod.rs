@@ -33,7 +33,9 @@
 //!      declaration; row 0 alone establishes the schema, and only tables whose cells are all
 //!      scalars in plain columns (no `@i` rows, no path columns) take part.
 //! * A table is **not lossless**, and the array falls back to expanded items (an object to
-//!   sections), when one of its fields has an expanded-array attachment in a row after a
+//!   sections), when a row lists its keys in an order that runs against the field union (the
+//!   table would decode in the header's order; SPEC §1.1 keeps key order), or when one of its
+//!   fields has an expanded-array attachment in a row after a
 //!   table attachment of that field: a decoder would read the `.field [N]` body with the
 //!   earlier declaration (§7.3, §7.4.5.3).
 //! * A row carries the `@i` prefix exactly when it has an attachment (markers, positional
