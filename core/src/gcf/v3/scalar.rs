@@ -618,6 +618,8 @@ pub(crate) fn parse_field_decl(s: &str) -> Result<(FieldDecl, usize)> {
         return Err(bad("expected `{`"));
     }
     let mut decl = FieldDecl::default();
+    // Wide declarations check duplicates in a sorted index (a scan would be quadratic).
+    let mut index: Option<alloc::collections::BTreeSet<String>> = None;
     let mut i = 1;
     loop {
         let rest = &s[i..];
@@ -633,7 +635,18 @@ pub(crate) fn parse_field_decl(s: &str) -> Result<(FieldDecl, usize)> {
             }
             decl.identity = Some(decl.names.len());
         }
-        if decl.names.iter().any(|n| *n == name) {
+        let duplicate = match &mut index {
+            Some(index) => !index.insert(name.to_string()),
+            None if decl.names.len() < 16 => decl.names.iter().any(|n| *n == name),
+            None => {
+                let mut names: alloc::collections::BTreeSet<String> =
+                    decl.names.iter().cloned().collect();
+                let duplicate = !names.insert(name.to_string());
+                index = Some(names);
+                duplicate
+            }
+        };
+        if duplicate {
             return Err(Error::new(
                 ErrorKind::GcfDuplicateFieldName,
                 alloc::format!("duplicate_field_name: {name:?} is declared twice"),
