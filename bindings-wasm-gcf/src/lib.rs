@@ -83,6 +83,7 @@ pub fn gcf3_keyed_apply_delta(base: &str, delta: &str) -> Result<String, JsValue
 
 /// GCF v3.5.3 graph session.
 #[wasm_bindgen(js_name = Gcf3GraphSession)]
+#[derive(Debug)]
 pub struct Gcf3GraphSession(api::GcfV3GraphSession);
 
 #[wasm_bindgen(js_class = Gcf3GraphSession)]
@@ -108,6 +109,7 @@ impl Gcf3GraphSession {
 
 /// GCF v3.5.3 keyed-set delta session (producer side).
 #[wasm_bindgen(js_name = Gcf3KeyedSession)]
+#[derive(Debug)]
 pub struct Gcf3KeyedSession(api::GcfV3KeyedSession);
 
 #[wasm_bindgen(js_class = Gcf3KeyedSession)]

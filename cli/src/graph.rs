@@ -208,22 +208,23 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
                 field("profile"),
                 field("kind")
             );
-            let text = json::to_string(value.get("value").unwrap_or(&json::Value::Null), WriteOptions::PLAIN)?;
+            let text = json::to_string(
+                value.get("value").unwrap_or(&json::Value::Null),
+                WriteOptions::PLAIN,
+            )?;
             write_out(format!("{text}\n").as_bytes())
         }
-        GcfCommand::EncodeDelta { gcf_version, file } => {
-            match gcf_version {
-                Some(GcfVersion::V3) => {
-                    let text = crate::read_text(file.as_ref())?;
-                    write_out(api::gcf_v3_encode_graph_delta(&text)?.as_bytes())
-                }
-                _ => {
-                    let input = crate::read_input(file.as_ref())?;
-                    let value = json::parse_bytes(&input, &Default::default())?;
-                    write_out(gcf::encode_delta(&DeltaPayload::from_value(&value)?).as_bytes())
-                }
+        GcfCommand::EncodeDelta { gcf_version, file } => match gcf_version {
+            Some(GcfVersion::V3) => {
+                let text = crate::read_text(file.as_ref())?;
+                write_out(api::gcf_v3_encode_graph_delta(&text)?.as_bytes())
             }
-        }
+            _ => {
+                let input = crate::read_input(file.as_ref())?;
+                let value = json::parse_bytes(&input, &Default::default())?;
+                write_out(gcf::encode_delta(&DeltaPayload::from_value(&value)?).as_bytes())
+            }
+        },
         GcfCommand::PackRoot { profile, file } => {
             let text = crate::read_text(file.as_ref())?;
             let roots = match profile.unwrap_or(Profile::Graph) {

@@ -9,17 +9,92 @@ use proptest::prelude::*;
 /// Keys chosen to hit every quoting and ordering rule: numeric-looking keys (which JavaScript
 /// objects would reorder), syntax characters, the keyed-map label `key`, path separators.
 const KEYS: &[&str] = &[
-    "id", "name", "key", "_key", "a", "b", "0", "1", "10", "2", "01", "-1", "1e5", "1.5", "",
-    " ", "a b", "a>b", ">", "a|b", "a,b", "a=b", "\"q\"", "#c", "@id", ".dot", "[1]:", "~", "^",
-    "-", "true", "null", "é", "😀", "x\ny", "tab\there",
+    "id",
+    "name",
+    "key",
+    "_key",
+    "a",
+    "b",
+    "0",
+    "1",
+    "10",
+    "2",
+    "01",
+    "-1",
+    "1e5",
+    "1.5",
+    "",
+    " ",
+    "a b",
+    "a>b",
+    ">",
+    "a|b",
+    "a,b",
+    "a=b",
+    "\"q\"",
+    "#c",
+    "@id",
+    ".dot",
+    "[1]:",
+    "~",
+    "^",
+    "-",
+    "true",
+    "null",
+    "é",
+    "😀",
+    "x\ny",
+    "tab\there",
 ];
 
 const STRINGS: &[&str] = &[
-    "", " ", "-", "~", "^", "^{a,b}", "true", "false", "null", "0", "-0", "01", "+1", ".5",
-    "-.5", "1e5", "1.", "1.\u{665}", "123abc", "a|b", "a,b", "a\"b", "a\\b", "#x", "@x", ".x",
-    " lead", "trail ", "ERR[404]: Not Found", "[Speaker 1]: hi", "line\nbreak", "cr\r",
-    "\u{0}\u{1f}", "\u{85}", "\u{a0}", "\u{2028}", "\u{feff}", "é", "😀", "ௗx", "plain text",
-    "a>b", "{}", "[]", "[2]", "=x", "x=y",
+    "",
+    " ",
+    "-",
+    "~",
+    "^",
+    "^{a,b}",
+    "true",
+    "false",
+    "null",
+    "0",
+    "-0",
+    "01",
+    "+1",
+    ".5",
+    "-.5",
+    "1e5",
+    "1.",
+    "1.\u{665}",
+    "123abc",
+    "a|b",
+    "a,b",
+    "a\"b",
+    "a\\b",
+    "#x",
+    "@x",
+    ".x",
+    " lead",
+    "trail ",
+    "ERR[404]: Not Found",
+    "[Speaker 1]: hi",
+    "line\nbreak",
+    "cr\r",
+    "\u{0}\u{1f}",
+    "\u{85}",
+    "\u{a0}",
+    "\u{2028}",
+    "\u{feff}",
+    "é",
+    "😀",
+    "ௗx",
+    "plain text",
+    "a>b",
+    "{}",
+    "[]",
+    "[2]",
+    "=x",
+    "x=y",
 ];
 
 fn number() -> impl Strategy<Value = Number> {
@@ -79,7 +154,10 @@ fn scalar() -> impl Strategy<Value = Value> {
 }
 
 /// An object with unique keys in generation order.
-fn object(inner: impl Strategy<Value = Value> + Clone, keys: usize) -> impl Strategy<Value = Value> {
+fn object(
+    inner: impl Strategy<Value = Value> + Clone,
+    keys: usize,
+) -> impl Strategy<Value = Value> {
     prop::collection::vec((key(), inner), 0..keys).prop_map(|members| {
         let mut map = Map::new();
         for (k, v) in members {
@@ -94,7 +172,10 @@ fn object(inner: impl Strategy<Value = Value> + Clone, keys: usize) -> impl Stra
 /// Objects over a small shared key pool, so arrays of them are tabular and maps of them keyed.
 fn record(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = Value> {
     prop::collection::vec(
-        (prop::sample::select(&KEYS[..8]), prop_oneof![3 => scalar(), 1 => inner]),
+        (
+            prop::sample::select(&KEYS[..8]),
+            prop_oneof![3 => scalar(), 1 => inner],
+        ),
         0..5,
     )
     .prop_map(|members| {
@@ -127,22 +208,47 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// Structural equality with member order, numbers by value (`5.0` equals `5`, `-0.0` equals `0`).
+/// True for the objects a table row can come from: items of an all-object array, values of
+/// an object of objects (two or more).
+fn holds_rows(v: &Value) -> bool {
+    match v {
+        Value::Array(items) => {
+            !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(_)))
+        }
+        Value::Object(map) => {
+            map.len() >= 2 && map.iter().all(|(_, v)| matches!(v, Value::Object(_)))
+        }
+        _ => false,
+    }
+}
+
+/// Structural equality with member order, numbers by value (`5.0` equals `5`, `-0.0` equals
+/// `0`). Table rows compare by membership: a row decodes in its header's order with `>`-named
+/// fields last (SPEC §7.3 makes every all-object array a table; README "GCF v3.5.3").
 fn same_value(a: &Value, b: &Value) -> bool {
+    same_at(a, b, false)
+}
+
+fn same_at(a: &Value, b: &Value, row: bool) -> bool {
+    let child_row = holds_rows(a);
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
             (Some(x), Some(y)) => x == y,
             _ => x.as_f64() == y.as_f64(),
         },
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_value(a, b))
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_at(a, b, child_row))
+        }
+        (Value::Object(x), Value::Object(y)) if row => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_at(v, w, child_row)))
         }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .zip(y.iter())
-                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_at(va, vb, child_row))
         }
         _ => a == b,
     }
@@ -189,11 +295,42 @@ proptest! {
 
 /// Lines built from GCF syntax fragments, so random input reaches deep decoder states.
 fn line() -> impl Strategy<Value = String> {
-    let fragment = prop::sample::select(&[
-        "## ", "##! summary counts=", "@0 ", "@1 ", ".f ", "{}", "[2]", "[?]", "[1:]", "[0]",
-        "{a,b}", "{key,x}", "^", "^{a,b,c}", "~", "-", "|", ",", "=", "\"", "\\", "a", "x>y",
-        "\"a>b\"", ": ", "  ", "    ", "\t", "# c", "1", "true", "=x",
-    ][..]);
+    let fragment = prop::sample::select(
+        &[
+            "## ",
+            "##! summary counts=",
+            "@0 ",
+            "@1 ",
+            ".f ",
+            "{}",
+            "[2]",
+            "[?]",
+            "[1:]",
+            "[0]",
+            "{a,b}",
+            "{key,x}",
+            "^",
+            "^{a,b,c}",
+            "~",
+            "-",
+            "|",
+            ",",
+            "=",
+            "\"",
+            "\\",
+            "a",
+            "x>y",
+            "\"a>b\"",
+            ": ",
+            "  ",
+            "    ",
+            "\t",
+            "# c",
+            "1",
+            "true",
+            "=x",
+        ][..],
+    );
     prop::collection::vec(fragment, 0..8).prop_map(|parts| parts.concat())
 }
 
@@ -205,9 +342,12 @@ fn deep_nesting_round_trips() {
         value = match depth % 3 {
             0 => Value::Object([("k".to_string(), value)].into_iter().collect()),
             1 => Value::Array(vec![Value::Object(
-                [("id".to_string(), Value::Number(Number::from_i64(depth))), ("v".to_string(), value)]
-                    .into_iter()
-                    .collect(),
+                [
+                    ("id".to_string(), Value::Number(Number::from_i64(depth))),
+                    ("v".to_string(), value),
+                ]
+                .into_iter()
+                .collect(),
             )]),
             _ => Value::Array(vec![value, Value::Null]),
         };
@@ -217,12 +357,16 @@ fn deep_nesting_round_trips() {
 
 #[test]
 fn numeric_looking_keys_keep_their_order() {
-    let value = agentwire::json::parse(r#"{"10":1,"2":2,"01":3,"-1":{"1e5":[{"0":1,"1":2},{"1":3}]}}"#)
-        .unwrap();
+    let value =
+        agentwire::json::parse(r#"{"10":1,"2":2,"01":3,"-1":{"1e5":[{"0":1,"1":2},{"1":3}]}}"#)
+            .unwrap();
     assert_round_trip(&value).unwrap();
     let text = encode_generic(&value).unwrap();
     // Numeric-looking keys are quoted; the order is the input's, not numeric.
-    assert!(text.starts_with("GCF profile=generic\n\"10\"=1\n\"2\"=2\n\"01\"=3\n"), "{text}");
+    assert!(
+        text.starts_with("GCF profile=generic\n\"10\"=1\n\"2\"=2\n\"01\"=3\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -233,4 +377,19 @@ fn the_property_is_not_vacuous() {
     assert_eq!(text, "GCF profile=generic\nb=\"1\"\na=1\n");
     let swapped = agentwire::json::parse(r#"{"a":1,"b":"1"}"#).unwrap();
     assert!(!same_value(&swapped, &decode_generic(&text).unwrap()));
+    let retyped = agentwire::json::parse(r#"{"b":1,"a":1}"#).unwrap();
+    assert!(!same_value(&retyped, &decode_generic(&text).unwrap()));
+}
+
+#[test]
+fn table_rows_decode_in_header_order() {
+    // The documented exception: a row whose keys run against the header reads back in the
+    // header's order, same members; objects outside rows keep their order.
+    let value = agentwire::json::parse(r#"[{"a":1,"b":2},{"b":3,"a":4}]"#).unwrap();
+    let back = decode_generic(&encode_generic(&value).unwrap()).unwrap();
+    assert_eq!(
+        back,
+        agentwire::json::parse(r#"[{"a":1,"b":2},{"a":4,"b":3}]"#).unwrap()
+    );
+    assert!(same_value(&value, &back));
 }

@@ -680,7 +680,10 @@ pub fn gcf3_decode(data: &[u8]) -> String {
     let document = match v3::decode(data) {
         Err(e) => {
             assert_eq!(e.format(), Format::Gcf, "{e:?}");
-            assert!(e.line().is_some(), "GCF v3 decode errors carry a line: {e:?}");
+            assert!(
+                e.line().is_some(),
+                "GCF v3 decode errors carry a line: {e:?}"
+            );
             return format!("err {}", e.code());
         }
         Ok(document) => document,
@@ -703,7 +706,11 @@ pub fn gcf3_decode(data: &[u8]) -> String {
                 .unwrap_or_else(|e| panic!("encoded {text:?} does not decode: {e}"));
             assert_eq!(back.symbols.len(), p.symbols.len(), "{text:?}");
             assert_eq!(back.edges.len(), p.edges.len(), "{text:?}");
-            format!("ok graph symbols={} edges={}", p.symbols.len(), p.edges.len())
+            format!(
+                "ok graph symbols={} edges={}",
+                p.symbols.len(),
+                p.edges.len()
+            )
         }
         Document::GraphDelta(_) => "ok graph delta".into(),
         Document::GenericDelta(_) => "ok generic delta".into(),

@@ -103,7 +103,9 @@ enum LargeInt {
 fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
     match value {
         Value::Number(n) if policy != LargeInt::Number => {
-            let large = n.as_i64().is_some_and(|v| v.unsigned_abs() > MAX_SAFE_INTEGER as u64);
+            let large = n
+                .as_i64()
+                .is_some_and(|v| v.unsigned_abs() > MAX_SAFE_INTEGER as u64);
             if large {
                 let mut digits = String::new();
                 n.write_json(&mut digits)?;
@@ -181,10 +183,12 @@ pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
 }
 
 fn graph_version(options: &Value) -> Result<Version> {
-    Ok(match string_option(options, "version", &["3.5.3", "3", "1.1"])? {
-        Some("1.1") => Version::V1_1,
-        _ => Version::V3,
-    })
+    Ok(
+        match string_option(options, "version", &["3.5.3", "3", "1.1"])? {
+            Some("1.1") => Version::V1_1,
+            _ => Version::V3,
+        },
+    )
 }
 
 /// Encodes a graph payload (JSON, camelCase keys). Options: `{"version": "3.5.3" | "1.1"}`
@@ -248,7 +252,11 @@ pub fn gcf_v3_apply_graph_delta(base_json: &str, delta_text: &str) -> Result<Str
             return Err(invalid(alloc::format!(
                 "delta: expected a graph delta payload, got a {} {}",
                 other.profile().as_str(),
-                if matches!(other, Document::GenericDelta(_)) { "delta" } else { "payload" }
+                if matches!(other, Document::GenericDelta(_)) {
+                    "delta"
+                } else {
+                    "payload"
+                }
             )))
         }
     };
@@ -350,9 +358,11 @@ fn reanchor_policy(options: &Value) -> Result<v3::keyed::ReanchorPolicy> {
     };
     match policy.get("mode").and_then(Value::as_str) {
         Some("fixedN") => match policy.get("n") {
-            Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n >= 1) => Ok(
-                v3::keyed::ReanchorPolicy::FixedN(usize::try_from(n.as_u64().unwrap_or(1)).unwrap_or(usize::MAX)),
-            ),
+            Some(Value::Number(n)) if n.as_u64().is_some_and(|n| n >= 1) => {
+                Ok(v3::keyed::ReanchorPolicy::FixedN(
+                    usize::try_from(n.as_u64().unwrap_or(1)).unwrap_or(usize::MAX),
+                ))
+            }
             _ => Err(invalid("options.policy.n: expected an integer ≥ 1")),
         },
         Some("sizeGuard") => Ok(v3::keyed::ReanchorPolicy::SizeGuard),

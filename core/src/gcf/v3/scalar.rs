@@ -11,17 +11,6 @@ use alloc::vec::Vec;
 use crate::json::{Number, Value};
 use crate::{Error, ErrorKind, Result};
 
-/// The delimiter a scalar must not contain unquoted in its context.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Delimiter {
-    /// `key=value`, root `=value`, expanded `@N =value`: no delimiter.
-    None,
-    /// Tabular row cells.
-    Pipe,
-    /// Inline primitive-array items.
-    Comma,
-}
-
 // ---------------------------------------------------------------------------------------------
 // Numbers (SPEC §2.3)
 // ---------------------------------------------------------------------------------------------
@@ -206,9 +195,8 @@ fn is_numeric_like(s: &[u8]) -> bool {
 /// True when the string `s` must be quoted (the quoting obligation, SPEC §2.4). Both
 /// delimiters, `|` and `,`, are quoted in every context, not only the active one: the
 /// fixtures pin it (`with_pipe="a|b"` in scalar/026, `x,"y|z"` in containers/008,
-/// `"hello, world"` in a cell in inline-schema/006), so `_delimiter` does not change the
-/// answer.
-pub(crate) fn needs_quote(s: &str, _delimiter: Delimiter) -> bool {
+/// `"hello, world"` in a cell in inline-schema/006), so one rule serves every context.
+pub(crate) fn needs_quote(s: &str) -> bool {
     let b = s.as_bytes();
     let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
         return true;
@@ -219,7 +207,8 @@ pub(crate) fn needs_quote(s: &str, _delimiter: Delimiter) -> bool {
         || matches!(first, b'#' | b'@' | b'.')
         || is_json_number(s)
         || is_numeric_like(b)
-        || (first == b'^' && b.get(1) == Some(&b'{') && last == b'}')
+        // A decoder reads any `^{…` token as an inline-schema marker (or rejects it).
+        || (first == b'^' && b.get(1) == Some(&b'{'))
     {
         return true;
     }
@@ -270,8 +259,8 @@ pub(crate) fn write_quoted(out: &mut String, s: &str) {
 }
 
 /// Appends the string `s` bare when that reads back as the same string, quoted otherwise.
-pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
-    if needs_quote(s, delimiter) {
+pub(crate) fn write_string(out: &mut String, s: &str) {
+    if needs_quote(s) {
         write_quoted(out, s);
     } else {
         out.push_str(s);
@@ -280,13 +269,13 @@ pub(crate) fn write_string(out: &mut String, s: &str, delimiter: Delimiter) {
 
 /// Appends a scalar (null, boolean, number or string). Arrays and objects are not scalars:
 /// [`ErrorKind::InvalidArgument`].
-pub(crate) fn write_scalar(out: &mut String, value: &Value, delimiter: Delimiter) -> Result<()> {
+pub(crate) fn write_scalar(out: &mut String, value: &Value) -> Result<()> {
     match value {
         Value::Null => out.push('-'),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Number(n) => write_number(out, n)?,
-        Value::String(s) => write_string(out, s, delimiter),
+        Value::String(s) => write_string(out, s),
         Value::Array(_) | Value::Object(_) => {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
@@ -552,23 +541,6 @@ pub(crate) fn split_outside_quotes(s: &str, delimiter: u8) -> Vec<&str> {
     parts
 }
 
-/// Byte index of the first `byte` of `s` outside quoted strings.
-pub(crate) fn find_outside_quotes(s: &str, byte: u8) -> Option<usize> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    let mut quoted = false;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            c if c == byte && !quoted => return Some(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reading keys, field declarations and counts (SPEC §2a, §4)
 // ---------------------------------------------------------------------------------------------
@@ -783,16 +755,13 @@ mod tests {
             "ERR[404]: x",
             "[a] :b",
         ] {
-            assert!(needs_quote(s, Delimiter::None), "{s:?} must be quoted");
+            assert!(needs_quote(s), "{s:?} must be quoted");
         }
         for s in ["Alice Smith", "1.\u{665}", "123abc", "a-b", "^a", "[x]y"] {
-            assert!(!needs_quote(s, Delimiter::None), "{s:?} must stay bare");
+            assert!(!needs_quote(s), "{s:?} must stay bare");
         }
-        assert!(needs_quote("a|b", Delimiter::Pipe));
-        assert!(needs_quote("a,b", Delimiter::Comma));
-        assert!(needs_quote("a,b", Delimiter::Pipe));
-        assert!(needs_quote("a|b", Delimiter::Comma));
-        assert!(needs_quote("a|b", Delimiter::None));
+        assert!(needs_quote("a|b"));
+        assert!(needs_quote("a,b"));
     }
 
     #[test]
@@ -848,7 +817,7 @@ mod tests {
             parse_field_decl("{a,b,a}").unwrap_err().kind(),
             ErrorKind::GcfDuplicateFieldName
         );
-        assert_eq!(parse_count("[?:]").unwrap().0.keyed, true);
+        assert!(parse_count("[?:]").unwrap().0.keyed);
         assert_eq!(
             parse_count("[03]").unwrap_err().kind(),
             ErrorKind::GcfInvalidCount

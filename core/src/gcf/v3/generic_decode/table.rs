@@ -13,7 +13,7 @@ use core::mem;
 use crate::json::{Map, Value};
 use crate::{Error, ErrorKind, Result};
 
-use super::scalar::{self, Delimiter, FieldDecl, Scalar};
+use super::scalar::{self, FieldDecl, Scalar};
 use super::{
     fail, is_member_start, item_id, unexpected_indent, Follow, Head, Members, Parser, Src,
 };
@@ -519,7 +519,7 @@ fn read_row<'a>(
     if let Some(j) = schema.identity.filter(|&j| j >= schema.first) {
         if let Slot::Value(value) = &row.slots[j] {
             let mut canonical = String::new();
-            if scalar::write_scalar(&mut canonical, value, Delimiter::None).is_ok()
+            if scalar::write_scalar(&mut canonical, value).is_ok()
                 && !state.identities.insert(canonical)
             {
                 return Err(src.error(

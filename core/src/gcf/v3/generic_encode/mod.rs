@@ -33,11 +33,14 @@
 //!      declaration; row 0 alone establishes the schema, and only tables whose cells are all
 //!      scalars in plain columns (no `@i` rows, no path columns) take part.
 //! * A table is **not lossless**, and the array falls back to expanded items (an object to
-//!   sections), when a row lists its keys in an order that runs against the field union (the
-//!   table would decode in the header's order; SPEC §1.1 keeps key order), or when one of its
+//!   sections), when one of its
 //!   fields has an expanded-array attachment in a row after a
 //!   table attachment of that field: a decoder would read the `.field [N]` body with the
 //!   earlier declaration (§7.3, §7.4.5.3).
+//! * Key order inside table rows: a table row decodes in the header's order, with `>`-named
+//!   fields (attachments) last. A row whose keys run against the field union therefore reads
+//!   back with the same members in the header's order; SPEC §7.3 requires the table all the
+//!   same (fixture inline-schema/008). Every other object keeps its input order.
 //! * A row carries the `@i` prefix exactly when it has an attachment (markers, positional
 //!   bodies or `>` fields); attachments follow the row in column order, then the `>` fields in
 //!   union order.
@@ -47,7 +50,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::scalar::{self, Delimiter};
+use super::scalar;
 use crate::json::{Map, Value};
 use crate::num::write_u64;
 use crate::{Error, ErrorKind, Result};
@@ -212,7 +215,7 @@ impl<'a> Encoder<'a> {
                     }
                 }
                 self.out.push('=');
-                scalar::write_scalar(&mut self.out, value, Delimiter::None)?;
+                scalar::write_scalar(&mut self.out, value)?;
                 self.out.push('\n');
                 Ok(())
             }
@@ -291,7 +294,7 @@ impl<'a> Encoder<'a> {
                 self.out.push(':');
                 for (i, item) in items.iter().enumerate() {
                     self.out.push(if i == 0 { ' ' } else { ',' });
-                    scalar::write_scalar(&mut self.out, item, Delimiter::Comma)?;
+                    scalar::write_scalar(&mut self.out, item)?;
                 }
                 self.out.push('\n');
             }
@@ -356,7 +359,7 @@ impl<'a> Encoder<'a> {
             }
             let mut first = true;
             if let Some(key) = keys.and_then(|keys| keys.get(index)) {
-                scalar::write_string(&mut self.out, key, Delimiter::Pipe);
+                scalar::write_string(&mut self.out, key);
                 first = false;
             }
             for &field in &table.columns {
@@ -374,7 +377,7 @@ impl<'a> Encoder<'a> {
                                 if i > 0 {
                                     self.out.push('|');
                                 }
-                                scalar::write_scalar(&mut self.out, leaf, Delimiter::Pipe)?;
+                                scalar::write_scalar(&mut self.out, leaf)?;
                             }
                             self.out.push('\n');
                         }
@@ -434,7 +437,7 @@ impl<'a> Encoder<'a> {
                 match value {
                     None => self.out.push('~'),
                     Some(Value::Array(_) | Value::Object(_)) => self.out.push('^'),
-                    Some(value) => scalar::write_scalar(&mut self.out, value, Delimiter::Pipe)?,
+                    Some(value) => scalar::write_scalar(&mut self.out, value)?,
                 }
             }
         }
@@ -463,7 +466,7 @@ impl<'a> Encoder<'a> {
                 self.flat_cells(inner, first)?;
             } else {
                 self.separator(first);
-                scalar::write_scalar(&mut self.out, value, Delimiter::Pipe)?;
+                scalar::write_scalar(&mut self.out, value)?;
             }
         }
         Ok(())

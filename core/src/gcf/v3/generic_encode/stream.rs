@@ -5,7 +5,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::scalar::{self, Delimiter};
+use super::super::scalar;
 use crate::json::{Map, Value};
 use crate::num::write_u64;
 use crate::{Error, ErrorKind, Result};
@@ -130,7 +130,7 @@ impl GenericStreamEncoder {
                 self.out.push('|');
             }
             let written = match cell {
-                Some(value) => scalar::write_scalar(&mut self.out, value, Delimiter::Pipe),
+                Some(value) => scalar::write_scalar(&mut self.out, value),
                 None => {
                     self.out.push('~');
                     Ok(())

@@ -147,11 +147,6 @@ fn plan<'a>(encoder: &mut Encoder<'a>, rows: &[&'a Map], keyed: bool) -> Result<
                 Some(field) => field,
                 None => union.insert(key),
             };
-            // A row whose keys run against the union's order would decode in the header's
-            // order: not lossless (SPEC §1.1 keeps key order), so no table.
-            if field < hint {
-                return Ok(None);
-            }
             hint = field + 1;
             if field == nested.len() {
                 nested.push(false);

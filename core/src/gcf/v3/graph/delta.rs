@@ -53,7 +53,10 @@ impl GraphDelta {
         map.insert("tool".into(), self.tool.as_str().into());
         map.insert("baseRoot".into(), self.base_root.as_str().into());
         map.insert("newRoot".into(), self.new_root.as_str().into());
-        map.insert("deltaTokens".into(), Value::Number(Number::from_i64(self.tokens)));
+        map.insert(
+            "deltaTokens".into(),
+            Value::Number(Number::from_i64(self.tokens)),
+        );
         map.insert("savings".into(), self.savings.as_str().into());
         map.insert("removed".into(), symbols(&self.removed));
         map.insert("added".into(), symbols(&self.added));

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::root::{check, check_columns};
 use super::{invalid, GenericDelta, KeyedSet};
-use crate::gcf::v3::scalar::{write_key, write_scalar, Delimiter};
+use crate::gcf::v3::scalar::{write_key, write_scalar};
 use crate::json::Value;
 use crate::Result;
 
@@ -58,7 +58,7 @@ fn write_row(out: &mut String, cells: &[Value]) -> Result<()> {
                 cell.type_name()
             )));
         }
-        write_scalar(out, cell, Delimiter::Pipe)?;
+        write_scalar(out, cell)?;
     }
     out.push('\n');
     Ok(())
