@@ -326,6 +326,8 @@ export declare class GcfSession {
 export interface GcfDecodeOptions {
   /** `'error'` (default): `GCF_OUT_OF_RANGE`; `'string'`: decimal strings; `'number'`: approximate numbers. */
   largeInt?: 'error' | 'string' | 'number';
+  /** `decodeAny` only: read only this version (default: by the header, `GCF profile=` is 3.5.3). */
+  version?: 'auto' | '3.5.3' | '1.1';
 }
 
 /** What `gcf.decodeAny` read. */

@@ -142,7 +142,8 @@ fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
 }
 
 /// Decodes GCF of either version and profile (options: `{"largeInt": "number" | "error" |
-/// "string"}`, default `number`). Returns `{"version": "1.1" | "3.5.3", "profile": "graph" |
+/// "string"}`, default `number`; `{"version": "3.5.3" | "1.1"}` reads only that version,
+/// default `auto`: `GCF profile=` is 3.5.3, any other `GCF ` header 1.1). Returns `{"version": "1.1" | "3.5.3", "profile": "graph" |
 /// "generic", "kind": "generic" | "graph" | "genericDelta" | "graphDelta", "value": …}`, or
 /// with `{"expect": "generic" | "graph"}` only the value, when the payload is a v3.5.3 one of
 /// that kind (`GCF_UNKNOWN_PROFILE` otherwise).
@@ -153,7 +154,14 @@ pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
         Some("string") => LargeInt::String,
         _ => LargeInt::Number,
     };
-    let (version, document) = gcf::decode_any(input, &gcf::DecodeOptions::default())?;
+    let (version, document) = match string_option(&options, "version", &["auto", "3.5.3", "1.1"])? {
+        Some("3.5.3") => (Version::V3, v3::decode(input)?),
+        Some("1.1") => {
+            let text = v3::utf8(input)?;
+            (Version::V1_1, Document::Graph(gcf::decode(text)?))
+        }
+        _ => gcf::decode_any(input, &gcf::DecodeOptions::default())?,
+    };
     let profile = document.profile();
     let (kind, mut value) = match document {
         Document::Generic(value) => ("generic", value),

@@ -58,17 +58,12 @@ pub fn detect_version(input: &[u8]) -> Option<Version> {
 }
 
 /// Decodes a GCF payload of either version and says which it read: v1.1 payloads decode to
-/// [`v3::Document::Graph`]. Input without a GCF header is a v3 `missing_header` error.
+/// [`v3::Document::Graph`]. Input without a GCF header is a v3 `missing_header` error, and
+/// invalid UTF-8 is `GCF_INVALID_UTF8` in either version.
 pub fn decode_any(input: &[u8], options: &DecodeOptions) -> crate::Result<(Version, v3::Document)> {
     match detect_version(input) {
         Some(Version::V1_1) => {
-            let text = core::str::from_utf8(input).map_err(|e| {
-                crate::Error::at(
-                    crate::ErrorKind::InvalidUtf8,
-                    "invalid UTF-8 in GCF input",
-                    crate::Position::in_text(input, e.valid_up_to()),
-                )
-            })?;
+            let text = v3::utf8(input)?;
             Ok((
                 Version::V1_1,
                 v3::Document::Graph(decode_with(text, options)?),

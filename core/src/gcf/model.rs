@@ -438,3 +438,16 @@ impl DeltaPayload {
         })
     }
 }
+
+/// A symbol with provenance `lsp`, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_symbol(name: &str, kind: &str, score: f64, distance: i64) -> Symbol {
+    Symbol {
+        qualified_name: name.into(),
+        kind: kind.into(),
+        score,
+        provenance: "lsp".into(),
+        distance,
+        ..Symbol::default()
+    }
+}

@@ -585,16 +585,7 @@ mod tests {
     use super::*;
     use alloc::vec;
 
-    fn sym(name: &str, kind: &str, score: f64, distance: i64) -> Symbol {
-        Symbol {
-            qualified_name: name.into(),
-            kind: kind.into(),
-            score,
-            provenance: "lsp".into(),
-            distance,
-            ..Symbol::default()
-        }
-    }
+    use crate::gcf::model::test_symbol as sym;
 
     #[test]
     fn encodes_like_gcf_go() {

@@ -83,13 +83,7 @@ pub fn decode(input: &[u8]) -> Result<Document> {
 
 /// Decodes a v3 payload of either profile. Invalid UTF-8 is [`ErrorKind::GcfInvalidUtf8`].
 pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Document> {
-    let text = core::str::from_utf8(input).map_err(|e| {
-        Error::at(
-            ErrorKind::GcfInvalidUtf8,
-            "invalid_utf8: the payload is not valid UTF-8",
-            Position::in_text(input, e.valid_up_to()),
-        )
-    })?;
+    let text = utf8(input)?;
     let header = Header::parse(text)?;
     let delta = header.get("delta") == Some("true");
     Ok(match (header.profile, delta) {
@@ -99,6 +93,17 @@ pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Document> {
         (Profile::Generic, true) => Document::GenericDelta(keyed::decode_delta(text, &header)?),
         (Profile::Graph, false) => Document::Graph(graph::decode(text, &header, options)?),
         (Profile::Graph, true) => Document::GraphDelta(graph::decode_delta(text, &header)?),
+    })
+}
+
+/// `input` as text for the GCF decoders; invalid UTF-8 is [`ErrorKind::GcfInvalidUtf8`] at the first bad byte.
+pub fn utf8(input: &[u8]) -> Result<&str> {
+    core::str::from_utf8(input).map_err(|e| {
+        Error::at(
+            ErrorKind::GcfInvalidUtf8,
+            "invalid_utf8: the payload is not valid UTF-8",
+            Position::in_text(input, e.valid_up_to()),
+        )
     })
 }
 

@@ -555,16 +555,7 @@ mod tests {
     use crate::gcf::v3::{self, Document};
     use alloc::vec;
 
-    fn sym(name: &str, kind: &str, score: f64, distance: i64) -> Symbol {
-        Symbol {
-            qualified_name: name.into(),
-            kind: kind.into(),
-            score,
-            provenance: "lsp".into(),
-            distance,
-            ..Symbol::default()
-        }
-    }
+    use crate::gcf::model::test_symbol as sym;
 
     fn edge(source: &str, target: &str) -> Edge {
         Edge {

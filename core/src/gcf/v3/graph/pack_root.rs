@@ -121,16 +121,7 @@ mod tests {
     use super::*;
     use alloc::vec;
 
-    fn sym(name: &str, kind: &str, score: f64, distance: i64) -> Symbol {
-        Symbol {
-            qualified_name: name.into(),
-            kind: kind.into(),
-            score,
-            provenance: "lsp".into(),
-            distance,
-            ..Symbol::default()
-        }
-    }
+    use crate::gcf::model::test_symbol as sym;
 
     fn edge(source: &str, target: &str, edge_type: &str) -> Edge {
         Edge {
