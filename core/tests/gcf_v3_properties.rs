@@ -208,50 +208,9 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// True for the objects a table row can come from: items of an all-object array, values of
-/// an object of objects (two or more).
-fn holds_rows(v: &Value) -> bool {
-    match v {
-        Value::Array(items) => {
-            !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(_)))
-        }
-        Value::Object(map) => {
-            map.len() >= 2 && map.iter().all(|(_, v)| matches!(v, Value::Object(_)))
-        }
-        _ => false,
-    }
-}
-
-/// Structural equality with member order, numbers by value (`5.0` equals `5`, `-0.0` equals
-/// `0`). Table rows compare by membership: a row decodes in its header's order with `>`-named
-/// fields last (SPEC §7.3 makes every all-object array a table; README "GCF v3.5.3").
+/// The documented round-trip equality (member order kept but inside table rows).
 fn same_value(a: &Value, b: &Value) -> bool {
-    same_at(a, b, false)
-}
-
-fn same_at(a: &Value, b: &Value, row: bool) -> bool {
-    let child_row = holds_rows(a);
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
-            (Some(x), Some(y)) => x == y,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_at(a, b, child_row))
-        }
-        (Value::Object(x), Value::Object(y)) if row => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_at(v, w, child_row)))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y.iter())
-                    .all(|((ka, va), (kb, vb))| ka == kb && same_at(va, vb, child_row))
-        }
-        _ => a == b,
-    }
+    v3::round_trip_equal(a, b)
 }
 
 fn assert_round_trip(value: &Value) -> Result<(), TestCaseError> {
@@ -377,6 +336,20 @@ fn the_property_is_not_vacuous() {
     assert_eq!(text, "GCF profile=generic\nb=\"1\"\na=1\n");
     let swapped = agentwire::json::parse(r#"{"a":1,"b":"1"}"#).unwrap();
     assert!(!same_value(&swapped, &decode_generic(&text).unwrap()));
+    let parse = |t: &str| agentwire::json::parse(t).unwrap();
+    assert!(same_value(&parse("[5.0,-0.0]"), &parse("[5,0]")));
+    assert!(!same_value(
+        &parse("9007199254740993"),
+        &parse("9007199254740992")
+    ));
+    assert!(!same_value(
+        &parse("18446744073709551615"),
+        &parse("18446744073709551614")
+    ));
+    assert!(!same_value(
+        &parse(r#"{"a":{"x":1,"y":2},"n":1}"#),
+        &parse(r#"{"a":{"y":2,"x":1},"n":1}"#)
+    ));
     let retyped = agentwire::json::parse(r#"{"b":1,"a":1}"#).unwrap();
     assert!(!same_value(&retyped, &decode_generic(&text).unwrap()));
 }

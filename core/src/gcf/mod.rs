@@ -2,7 +2,9 @@
 //! id) as text for LLMs.
 //!
 //! [`v1`] is GCF v1.1, byte-identical to gcf-go v0.1.2, with sessions and deltas; the payload
-//! model is shared with [`gcb`](crate::gcb) and the JSON codec ([`crate::codec`]).
+//! model is shared with [`gcb`](crate::gcb) and the JSON codec ([`crate::codec`]). [`v3`] is
+//! GCF v3.5.3, the current spec: the generic profile (any JSON value) and the v3 graph
+//! profile. [`decode_any`] reads either version and says which it read.
 //!
 //! ```
 //! use agentwire::gcf::{self, Payload, Symbol};

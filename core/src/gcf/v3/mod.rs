@@ -134,6 +134,55 @@ fn wrong_profile(found: Profile, wanted: &str) -> Error {
     )
 }
 
+/// True when `decoded` is what the generic round trip must give back for `original`: the same
+/// JSON value, numbers by value (`5.0` is `5`, `-0.0` is `0`) and object members in the same
+/// order, except inside table rows. SPEC §7.3 makes every all-object array, and §7.2a every
+/// object of two or more objects, a table, and a row decodes in its header's order with
+/// `>`-named fields (always attachments) last; there only membership counts.
+pub fn round_trip_equal(original: &Value, decoded: &Value) -> bool {
+    same_at(original, decoded, false)
+}
+
+fn holds_rows(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => {
+            !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(_)))
+        }
+        Value::Object(map) => {
+            map.len() >= 2 && map.iter().all(|(_, v)| matches!(v, Value::Object(_)))
+        }
+        _ => false,
+    }
+}
+
+fn same_at(a: &Value, b: &Value, row: bool) -> bool {
+    let child_row = holds_rows(a);
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => match (x.as_u64(), y.as_u64()) {
+                (Some(x), Some(y)) => x == y,
+                _ => x.as_f64() == y.as_f64(),
+            },
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_at(a, b, child_row))
+        }
+        (Value::Object(x), Value::Object(y)) if row => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_at(v, w, child_row)))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_at(va, vb, child_row))
+        }
+        _ => a == b,
+    }
+}
+
 /// The header line: `GCF profile=<p>` then unique `key=value` pairs (SPEC §3).
 #[derive(Clone, Debug)]
 pub(crate) struct Header<'a> {
