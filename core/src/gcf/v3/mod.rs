@@ -231,11 +231,21 @@ impl<'a> Header<'a> {
                     at(token_at),
                 ));
             };
-            if key.is_empty() {
+            if !scalar::is_bare_key(key) {
                 return Err(Error::at(
                     ErrorKind::GcfMalformedHeaderField,
-                    alloc::format!("malformed_header_field: {token:?} has an empty key"),
+                    alloc::format!("malformed_header_field: {key:?} is not a header key"),
                     at(token_at),
+                ));
+            }
+            // header-value = 1*( %x21-7E ): an encoder could not write anything else back.
+            if value.is_empty() || !value.bytes().all(|b| (0x21..=0x7E).contains(&b)) {
+                return Err(Error::at(
+                    ErrorKind::GcfMalformedHeaderField,
+                    alloc::format!(
+                        "malformed_header_field: the value of {key:?} must be printable ASCII without spaces"
+                    ),
+                    at(token_at + key.len() + 1),
                 ));
             }
             if profile.is_none() {
