@@ -257,6 +257,15 @@ pub(super) fn read_node(
         return Err(fail(line, 0, malformed, "node line too short".into()));
     };
     let id = read_id(line, 0, id)?;
+    // The encoders never write a `#` kind (as a delta `removed` line it would start with `#`).
+    if kind.starts_with('#') {
+        return Err(fail(
+            line,
+            offset_in(line.text, kind),
+            malformed,
+            alloc::format!("{}: a kind cannot start with `#`", category(malformed)),
+        ));
+    }
     let score_value = parse_score(score).ok_or_else(|| {
         fail(
             line,
