@@ -217,6 +217,8 @@ impl<'a> Header<'a> {
         }
         let mut profile = None;
         let mut fields: Vec<(&'a str, &'a str)> = Vec::new();
+        // Keys seen, for the duplicate check (a header may hold thousands of fields).
+        let mut seen: alloc::collections::BTreeSet<&'a str> = alloc::collections::BTreeSet::new();
         let mut offset = 3;
         for token in rest.split(' ') {
             let token_at = offset + 1;
@@ -271,7 +273,7 @@ impl<'a> Header<'a> {
                 });
                 continue;
             }
-            if key == "profile" || fields.iter().any(|(k, _)| *k == key) {
+            if key == "profile" || !seen.insert(key) {
                 return Err(Error::at(
                     ErrorKind::GcfDuplicateHeaderField,
                     alloc::format!("duplicate_header_field: {key:?} appears twice"),

@@ -164,21 +164,22 @@ fn is_special_non_ascii(c: char) -> bool {
 /// True when `s` contains `[…]` directly followed (after optional whitespace) by `:`, which a
 /// decoder could read as an inline array header.
 fn has_inline_array_pattern(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while let Some(open) = b[i..].iter().position(|&c| c == b'[') {
-        let open = i + open;
-        let Some(close) = b[open + 1..].iter().position(|&c| c == b']') else {
-            return false;
-        };
-        let mut j = open + 1 + close + 1;
-        let rest = &s[j..];
-        let trimmed = rest.trim_start();
-        j += rest.len() - trimmed.len();
-        if b.get(j) == Some(&b':') {
-            return true;
+    // `\[[^\]]*\]\s*:` in one pass: a `]` closes a bracket when a `[` came after the previous
+    // `]`; then only white space may stand before the `:`.
+    let mut open = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' => open = true,
+            ']' if open => {
+                let after = s[i + 1..].trim_start();
+                if after.starts_with(':') {
+                    return true;
+                }
+                open = false;
+            }
+            ']' => {}
+            _ => {}
         }
-        i = open + 1;
     }
     false
 }
@@ -754,10 +755,21 @@ mod tests {
             "\u{feff}",
             "ERR[404]: x",
             "[a] :b",
+            "[[x]:",
+            "a]b[c] \u{3000}:",
         ] {
             assert!(needs_quote(s), "{s:?} must be quoted");
         }
-        for s in ["Alice Smith", "1.\u{665}", "123abc", "a-b", "^a", "[x]y"] {
+        for s in [
+            "Alice Smith",
+            "1.\u{665}",
+            "123abc",
+            "a-b",
+            "^a",
+            "[x]y",
+            "x]: [y",
+            "[x] y:",
+        ] {
             assert!(!needs_quote(s), "{s:?} must stay bare");
         }
         assert!(needs_quote("a|b"));
