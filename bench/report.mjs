@@ -98,6 +98,11 @@ for (const op of ['encode', 'decode']) {
   ratio(`rust_gcf_${op}_vs_gcf_crate`, speedup(`graph-500/gcf-${op}/rust/agentwire`, `graph-500/gcf-${op}/rust/gcf-crate`), 5, `Rust: GCF ${op} of the 500-symbol graph vs the gcf crate`);
   ratio(`rust_gcb1_${op}_vs_gcf_crate`, speedup(`graph-500/gcb-${op}/rust/agentwire`, `graph-500/gcf-${op}/rust/gcf-crate`), 5, `Rust: GCB1 ${op} of the same graph vs the gcf crate's GCF ${op}`);
 }
+for (const input of ['graph-500', 'bench-20']) {
+  for (const op of ['encode', 'decode']) {
+    ratio(`rust_gcf3_generic_${input.replace('-', '')}_${op}_vs_gcf_crate`, speedup(`gcf-generic-${input}/${op}/rust/agentwire`, `gcf-generic-${input}/${op}/rust/gcf-crate`), 0, `Rust: GCF 3.5.3 generic ${op} (${input}) vs the gcf crate (for information)`, 'none');
+  }
+}
 ratio('node_native_gcx1_decode_vs_json_parse', speedup('gcx1-10mb/decode/node-native/agentwire', 'gcx1-10mb/decode/node-js/JSON'), 0.8, 'Node native gcx.decode vs JSON.parse of the equivalent JSON (10 MB corpus)');
 ratio('node_native_gcx1_bench20_decode_vs_json_parse', speedup('gcx1-bench20/decode/node-native/agentwire', 'gcx1-bench20/decode/node-js/JSON'), 0.8, 'Node native gcx.decode vs JSON.parse (20 bench responses)');
 for (const runtime of ['native', 'wasm']) {

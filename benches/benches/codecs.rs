@@ -264,5 +264,52 @@ fn graph(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, gcx1, bench_inputs, graph);
+/// GCF v3.5.3 generic profile against the gcf crate (3.1.0, which also factors constant
+/// columns, spec v3.6.0, so its text differs): the 500-symbol graph as plain JSON (tables) and
+/// the 20 bench responses as one array (mixed shapes). Throughput counts compact JSON bytes.
+fn gcf_generic(c: &mut Criterion) {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/gcx1");
+    let vectors: J =
+        serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
+    let responses: Vec<J> = vectors["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| serde_json::from_str(v["input"]["json"].as_str().unwrap()).unwrap())
+        .collect();
+    let inputs = [
+        (
+            "gcf-generic-graph-500",
+            String::from_utf8(corpus("graph-500.json")).unwrap(),
+        ),
+        ("gcf-generic-bench-20", J::Array(responses).to_string()),
+    ];
+    for (name, json) in &inputs {
+        let mut group = c.benchmark_group(*name);
+        let value = agentwire::json::parse(json).unwrap();
+        let text = agentwire::gcf::v3::encode_generic(&value).unwrap();
+        let peer_value: J = serde_json::from_str(json).unwrap();
+        let peer_text = gcf::encode_generic(&peer_value).unwrap();
+        assert!(agentwire::gcf::v3::round_trip_equal(
+            &value,
+            &agentwire::gcf::v3::decode_generic(&text).unwrap()
+        ));
+        group.throughput(Throughput::Bytes(json.len() as u64));
+        group.bench_function("encode/agentwire", |b| {
+            b.iter(|| agentwire::gcf::v3::encode_generic(black_box(&value)).unwrap())
+        });
+        group.bench_function("decode/agentwire", |b| {
+            b.iter(|| agentwire::gcf::v3::decode_generic(black_box(&text)).unwrap())
+        });
+        group.bench_function("encode/gcf-crate", |b| {
+            b.iter(|| gcf::encode_generic(black_box(&peer_value)).unwrap())
+        });
+        group.bench_function("decode/gcf-crate", |b| {
+            b.iter(|| gcf::decode_generic(black_box(&peer_text)).unwrap())
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, gcx1, bench_inputs, graph, gcf_generic);
 criterion_main!(benches);
