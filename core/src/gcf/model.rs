@@ -451,3 +451,14 @@ pub(crate) fn test_symbol(name: &str, kind: &str, score: f64, distance: i64) -> 
         ..Symbol::default()
     }
 }
+
+/// An edge without status, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_edge(source: &str, target: &str, edge_type: &str) -> Edge {
+    Edge {
+        source: source.into(),
+        target: target.into(),
+        edge_type: edge_type.into(),
+        status: String::new(),
+    }
+}

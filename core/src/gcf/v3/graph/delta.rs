@@ -558,12 +558,7 @@ mod tests {
     use crate::gcf::model::test_symbol as sym;
 
     fn edge(source: &str, target: &str) -> Edge {
-        Edge {
-            source: source.into(),
-            target: target.into(),
-            edge_type: "calls".into(),
-            status: String::new(),
-        }
+        crate::gcf::model::test_edge(source, target, "calls")
     }
 
     fn graph_delta(text: &str) -> Result<GraphDelta> {

@@ -307,14 +307,7 @@ mod tests {
 
     use crate::gcf::model::test_symbol as sym;
 
-    fn edge(source: &str, target: &str, edge_type: &str) -> Edge {
-        Edge {
-            source: source.into(),
-            target: target.into(),
-            edge_type: edge_type.into(),
-            status: String::new(),
-        }
-    }
+    use crate::gcf::model::test_edge as edge;
 
     fn payload(symbols: Vec<Symbol>, edges: Vec<Edge>) -> Payload {
         Payload {

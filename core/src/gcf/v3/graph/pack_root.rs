@@ -123,12 +123,11 @@ mod tests {
 
     use crate::gcf::model::test_symbol as sym;
 
+    /// A status the pack root must ignore.
     fn edge(source: &str, target: &str, edge_type: &str) -> Edge {
         Edge {
-            source: source.into(),
-            target: target.into(),
-            edge_type: edge_type.into(),
             status: "added".into(),
+            ..crate::gcf::model::test_edge(source, target, edge_type)
         }
     }
 
