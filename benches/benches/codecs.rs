@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use agentwire::gcf::Payload;
 use agentwire::gcx::{self, Cell, DecodeOptions, EncodeOptions, Encoder, Header};
+use agentwire_bindings::FromValue;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::Value as J;
 
@@ -100,7 +101,7 @@ fn gcx1(c: &mut Criterion) {
         b.iter(|| gcx::decode(black_box(&payload), &DecodeOptions::default()).unwrap())
     });
     group.bench_function("decode-to-json/agentwire", |b| {
-        b.iter(|| agentwire::api::gcx_decode(black_box(payload.as_bytes()), "{}").unwrap())
+        b.iter(|| agentwire_bindings::api::gcx_decode(black_box(payload.as_bytes()), "{}").unwrap())
     });
     group.bench_function("encode/agentwire", |b| {
         b.iter(|| encode_gcx(black_box(&sections), payload.len()))

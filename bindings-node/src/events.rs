@@ -1,6 +1,6 @@
 //! The Responses-API event protocol.
 
-use agentwire::api;
+use agentwire_bindings::api;
 use napi::bindgen_prelude::Uint8Array;
 use napi::Result;
 use napi_derive::napi;

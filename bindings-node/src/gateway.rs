@@ -1,9 +1,9 @@
 //! Gateway contracts, measured with exact cl100k_base counts and validated with the built-in
 //! JSON Schema validator.
 
-use agentwire::api;
 use agentwire::gateway::schema::JsonSchemaValidator;
 use agentwire::tokens::{Encoding, Tiktoken};
+use agentwire_bindings::api;
 use napi::Result;
 use napi_derive::napi;
 

@@ -1,6 +1,6 @@
 //! GCF v3.5.3: generic and graph profiles, version detection, sessions, deltas, pack roots.
 
-use agentwire::api;
+use agentwire_bindings::api;
 use napi::bindgen_prelude::Uint8Array;
 use napi::Result;
 use napi_derive::napi;

@@ -1,6 +1,6 @@
 //! GCF v1.1, GCB1 and the codec registry.
 
-use agentwire::api;
+use agentwire_bindings::api;
 use napi::bindgen_prelude::Uint8Array;
 use napi::Result;
 use napi_derive::napi;

@@ -1,10 +1,11 @@
-//! Node-API addon: every function passes text to one `agentwire::api` call and maps the error.
+//! Node-API addon: every function passes text to one `agentwire_bindings::api` call and maps
+//! the error.
 //!
 //! Errors are thrown as JS `Error`s whose message is [`api::error_json`]; the npm package turns
 //! them into `AgentwireError`. `catch_unwind` turns a panic into an error instead of aborting
 //! the process (the package reports it as code `INTERNAL`).
 
-use agentwire::api;
+use agentwire_bindings::api;
 use napi::{Error, Status};
 use napi_derive::napi;
 

@@ -1,6 +1,6 @@
 //! Token counts.
 
-use agentwire::api;
+use agentwire_bindings::api;
 use napi::Result;
 use napi_derive::napi;
 

@@ -2,7 +2,7 @@
 //! pages that only encode keep the default module within its size budget. Errors are thrown as
 //! JS `Error`s whose message is [`api::error_json`], as in the default module.
 
-use agentwire::api;
+use agentwire_bindings::api;
 use wasm_bindgen::prelude::*;
 
 fn js_error(e: agentwire::Error) -> JsValue {
@@ -90,5 +90,5 @@ impl EventsDecoder {
 /// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
 #[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
 pub fn internal_panic_for_tests() {
-    agentwire::api::internal_panic_for_tests()
+    agentwire_bindings::api::internal_panic_for_tests()
 }

@@ -6,11 +6,11 @@
 
 use core::cell::RefCell;
 
-use agentwire::api;
 use agentwire::gateway::schema::{ArgsValidator, SchemaCheck};
 use agentwire::json::{self, Value};
 use agentwire::tokens::TokenCounter;
 use agentwire::{Error, ErrorKind};
+use agentwire_bindings::{api, FromValue};
 use wasm_bindgen::prelude::*;
 
 fn js_error(e: Error) -> JsValue {
@@ -244,5 +244,5 @@ impl GatewaySession {
 /// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
 #[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
 pub fn internal_panic_for_tests() {
-    agentwire::api::internal_panic_for_tests()
+    agentwire_bindings::api::internal_panic_for_tests()
 }

@@ -2,7 +2,7 @@
 //! GCF v1.1 keep the default module within its size budget. Errors are thrown as JS `Error`s
 //! whose message is [`api::error_json`], as in the default module.
 
-use agentwire::api;
+use agentwire_bindings::api;
 use wasm_bindgen::prelude::*;
 
 fn js_error(e: agentwire::Error) -> JsValue {

@@ -2,9 +2,9 @@
 //! page validates tool arguments, so the default wasm module carries no validator. Its
 //! `checkArgs` is the `validator` a wasm `gateway.BrowseSession` takes.
 
-use agentwire::api;
 use agentwire::gateway::schema::{ArgsValidator, JsonSchemaValidator};
 use agentwire::json;
+use agentwire_bindings::{api, ToValue};
 use std::sync::OnceLock;
 use wasm_bindgen::prelude::*;
 
@@ -29,5 +29,5 @@ pub fn check_args(schema: &str, args: &str) -> Result<String, JsValue> {
 /// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
 #[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
 pub fn internal_panic_for_tests() {
-    agentwire::api::internal_panic_for_tests()
+    agentwire_bindings::api::internal_panic_for_tests()
 }

@@ -31,5 +31,5 @@ pub fn count(text: &str) -> u32 {
 /// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
 #[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
 pub fn internal_panic_for_tests() {
-    agentwire::api::internal_panic_for_tests()
+    agentwire_bindings::api::internal_panic_for_tests()
 }

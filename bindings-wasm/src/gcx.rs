@@ -1,6 +1,6 @@
 //! GCX1.
 
-use agentwire::api;
+use agentwire_bindings::api;
 use wasm_bindgen::prelude::*;
 
 use crate::js_error;

@@ -1,6 +1,6 @@
 //! GCF v1.1, GCB1 and the codec registry.
 
-use agentwire::api;
+use agentwire_bindings::api;
 use wasm_bindgen::prelude::*;
 
 use crate::js_error;

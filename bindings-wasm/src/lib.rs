@@ -1,5 +1,5 @@
 //! wasm-bindgen module: the same functions and classes as the Node addon, each passing text to
-//! one `agentwire::api` call. Errors are thrown as JS `Error`s whose message is
+//! one `agentwire_bindings::api` call. Errors are thrown as JS `Error`s whose message is
 //! [`api::error_json`]; the npm package turns them into `AgentwireError`.
 //!
 //! A panic traps (`unreachable`); the npm package reports that as code `INTERNAL`. The
@@ -9,7 +9,7 @@
 //! as `INTERNAL`) until the module is loaded again. README "Security and limits" has the
 //! details; wasm-bindgen's experimental reinit was tried and left out (see there).
 
-use agentwire::api;
+use agentwire_bindings::api;
 use wasm_bindgen::prelude::*;
 
 pub mod gcx;
@@ -35,5 +35,5 @@ pub fn version() -> String {
 /// `INTERNAL` error and what the module does afterwards (npm/test/hostile.test.mjs).
 #[wasm_bindgen(js_name = __agentwireInternalPanicForTests)]
 pub fn internal_panic_for_tests() {
-    agentwire::api::internal_panic_for_tests()
+    agentwire_bindings::api::internal_panic_for_tests()
 }

@@ -5,9 +5,9 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::api::{self, EventsDecoder};
 use agentwire::json::{self, Value};
 use agentwire::{Error, ErrorKind};
+use agentwire_bindings::api::{self, EventsDecoder};
 use clap::Subcommand;
 
 #[derive(Subcommand)]

@@ -5,11 +5,11 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::api::{self, GatewaySession};
 use agentwire::gateway::schema::JsonSchemaValidator;
 use agentwire::json::{self, Value};
 use agentwire::tokens::{Encoding, Tiktoken};
 use agentwire::Error;
+use agentwire_bindings::api::{self, GatewaySession};
 use clap::{Subcommand, ValueEnum};
 
 #[derive(Subcommand)]

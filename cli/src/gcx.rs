@@ -5,13 +5,16 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gcx::document::{encode_document, item_to_value, write_section_open, RowWriter};
 use agentwire::gcx::{
     self, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout, ToolOptions,
     DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
 use agentwire::json::{self, Value, WriteOptions};
 use agentwire::Error;
+use agentwire_bindings::shapes::gcx::{
+    encode_document, item_to_value, write_section_open, RowWriter,
+};
+use agentwire_bindings::FromValue;
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -147,7 +150,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
             let text = crate::read_text(file.as_ref())?;
             write_stdout(&gcx::encode_tool_json(&tool, &text, &options)?)
         }
-        GcxCommand::Layouts => write_stdout(&(agentwire::api::gcx_layouts() + "\n")),
+        GcxCommand::Layouts => write_stdout(&(agentwire_bindings::api::gcx_layouts() + "\n")),
         GcxCommand::Decode {
             max_line_bytes,
             max_sections,

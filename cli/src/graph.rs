@@ -4,10 +4,12 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::codec::Registry;
 use agentwire::gcf::{self, DeltaPayload, Payload};
 use agentwire::json::{self, WriteOptions};
-use agentwire::{api, gcb, Error, ErrorKind};
+use agentwire::{gcb, Error, ErrorKind};
+use agentwire_bindings::api;
+use agentwire_bindings::shapes::gcf::codecs;
+use agentwire_bindings::{FromValue, ToValue};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -253,7 +255,7 @@ pub fn run_gcb(command: GcbCommand) -> Result<ExitCode, Error> {
 }
 
 pub fn convert(args: &ConvertArgs) -> Result<ExitCode, Error> {
-    let registry = Registry::builtin();
+    let registry = codecs();
     let from = registry.get(&args.from)?;
     let to = registry.get(&args.to)?;
     let input = crate::read_input(args.file.as_ref())?;
@@ -273,7 +275,7 @@ pub fn convert(args: &ConvertArgs) -> Result<ExitCode, Error> {
 
 pub fn list_codecs() -> Result<ExitCode, Error> {
     let mut out = io::stdout().lock();
-    for codec in Registry::builtin().list() {
+    for codec in codecs().list() {
         let aliases = if codec.aliases.is_empty() {
             String::new()
         } else {

@@ -1,12 +1,12 @@
-//! A registry of payload codecs selected by name: `gcf` (GCF v1.1 text), `gcb` (GCB1 binary,
-//! alias `binary`) and `json` (the camelCase JSON form), plus any the user registers.
+//! A registry of payload codecs selected by name: `gcf` (GCF v1.1 text) and `gcb` (GCB1
+//! binary, alias `binary`), plus any the user registers (agentwire-bindings adds `json`, the
+//! camelCase JSON form the CLI and the JS API use).
 
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::gcf::Payload;
-use crate::json::{self, WriteOptions};
 use crate::{Error, ErrorKind, Result};
 
 /// Encodes a payload to bytes (text codecs write UTF-8).
@@ -50,7 +50,7 @@ fn utf8(bytes: &[u8]) -> Result<&str> {
     })
 }
 
-/// Registered codecs; [`Registry::builtin`] holds `gcf`, `gcb` and `json`.
+/// Registered codecs; [`Registry::builtin`] holds `gcf` and `gcb`.
 #[derive(Debug)]
 pub struct Registry {
     codecs: Vec<Codec>,
@@ -68,7 +68,7 @@ impl Registry {
         Registry { codecs: Vec::new() }
     }
 
-    /// `gcf`, `gcb` (alias `binary`) and `json`.
+    /// `gcf` and `gcb` (alias `binary`).
     pub fn builtin() -> Registry {
         let mut registry = Registry::empty();
         registry.register(Codec {
@@ -86,16 +86,6 @@ impl Registry {
             text: false,
             encode: Box::new(|p| Ok(crate::gcb::encode(p))),
             decode: Box::new(crate::gcb::decode),
-        });
-        registry.register(Codec {
-            name: "json".into(),
-            aliases: Vec::new(),
-            description: "JSON (camelCase keys): compatibility and debugging".into(),
-            text: true,
-            encode: Box::new(|p| {
-                json::to_string(&p.to_value(), WriteOptions::PLAIN).map(String::into_bytes)
-            }),
-            decode: Box::new(|b| Payload::from_value(&json::parse(utf8(b)?)?)),
         });
         registry
     }
@@ -201,6 +191,6 @@ mod tests {
             registry.encode_with("count", &Payload::default()).unwrap(),
             b"0"
         );
-        assert_eq!(registry.list().len(), 4);
+        assert_eq!(registry.list().len(), 3);
     }
 }

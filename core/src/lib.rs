@@ -1,7 +1,8 @@
 //! agentwire: the compact wire formats that LLM agents and MCP servers exchange.
 //!
-//! Every format's logic lives here; the CLI and the Node and browser bindings only convert
-//! arguments and call into this crate, so the same input gives the same bytes everywhere.
+//! Every format's logic lives here, with a typed Rust API. The JSON-text API and the JSON
+//! shapes the CLI and the Node and browser bindings share are the `agentwire-bindings` crate,
+//! a thin layer over this one, so the same input gives the same bytes everywhere.
 //!
 //! - [`gcx`]: GCX1, the tab-delimited format for MCP tool responses (byte-identical to gcx-go
 //!   v0.1.0), with a streaming encoder and a push decoder.
@@ -13,7 +14,6 @@
 //! - [`Error`]: one small error type with a stable [`code`](Error::code) and a position.
 //! - [`tokens`]: the [`TokenCounter`](tokens::TokenCounter) trait; exact `cl100k_base` and
 //!   `o200k_base` counts with the `tokens` feature.
-//! - [`api`]: the same functions over JSON text, which the CLI and the JS bindings wrap.
 //!
 //! The crate is `#![no_std]` with `alloc`; the default `std` feature adds
 //! [`sink::IoSink`] and `From<std::io::Error>`.
@@ -25,7 +25,6 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-pub mod api;
 pub mod codec;
 mod error;
 pub mod events;

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use agentwire::api::{self, EventsDecoder};
+use agentwire_bindings::api::{self, EventsDecoder};
 use serde_json::{json, Value as J};
 
 use crate::support::{read_json, same, same_text};

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use agentwire::api::{self, GatewaySession};
 use agentwire::gateway::schema::JsonSchemaValidator;
 use agentwire::tokens::{Encoding, Tiktoken, TokenCounter};
 use agentwire::Error;
+use agentwire_bindings::api::{self, GatewaySession};
 use serde_json::{json, Value as J};
 
 use crate::support::{read_json, same, same_numeric, same_text};

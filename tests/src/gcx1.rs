@@ -2,13 +2,15 @@
 
 use std::path::Path;
 
-use agentwire::gcx::document::{cell_from_value, header_from_value, section_to_value, write_op};
 use agentwire::gcx::scope;
 use agentwire::gcx::{
     decode_until_error, encode_generic_json, encode_tool_json, DecodeOptions, Decoder,
     EncodeOptions, Encoder, Section, Strategy, ToolOptions,
 };
 use agentwire::{Error, Result as AwResult};
+use agentwire_bindings::shapes::gcx::{
+    cell_from_value, header_from_value, section_to_value, write_op,
+};
 use serde_json::Value as J;
 
 use crate::support::{from_value, read_json, same, same_text, str_at, to_value, vectors};

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use agentwire::gcb;
 use agentwire::gcf::{self, DeltaPayload, Payload, Session};
+use agentwire_bindings::{FromValue, ToValue};
 use serde_json::Value as J;
 
 use crate::support::{from_value, read_json, same, same_numeric, same_text, str_at, to_value};

@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use agentwire::api;
 use agentwire::events::decode::parse_stream;
 use agentwire::events::sse::from_sse;
 use agentwire::events::{DecodedItem, DiagnosticCode, Severity, StreamDecoder, Summary};
+use agentwire_bindings::api;
 use serde_json::Value as J;
 
 fn fixtures() -> PathBuf {

@@ -5,9 +5,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use agentwire::api::{self, GatewaySession};
 use agentwire::gateway::schema::JsonSchemaValidator;
 use agentwire::tokens::{Encoding, Tiktoken};
+use agentwire_bindings::api::{self, GatewaySession};
 use serde_json::{json, Value as J};
 
 const COUNTER: Tiktoken = Tiktoken(Encoding::Cl100kBase);

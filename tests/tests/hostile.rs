@@ -1,8 +1,8 @@
-//! The hostile-input corpus (tests/hostile/manifest.json) through `agentwire::api`, the layer
-//! every binding calls: each case's error code and position, or its result. The npm package
+//! The hostile-input corpus (tests/hostile/manifest.json) through `agentwire_bindings::api`,
+//! the layer every binding calls: each case's error code and position, or its result. The npm package
 //! runs the same manifest through the native addon and wasm (npm/test/hostile.test.mjs).
 
-use agentwire::api;
+use agentwire_bindings::api;
 use serde_json::Value as J;
 
 fn manifest() -> J {

@@ -6,6 +6,7 @@ use std::path::Path;
 use agentwire::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use agentwire::gcx::EncodeOptions;
 use agentwire::json::{self, Value};
+use agentwire_bindings::FromValue;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

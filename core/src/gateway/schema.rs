@@ -4,8 +4,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::json::{Map, Value};
-use crate::{Error, ErrorKind, Result};
+use crate::json::Value;
 
 /// One failing argument: the validator's message and where in the arguments it failed.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,72 +30,6 @@ pub enum SchemaCheck {
 pub trait ArgsValidator {
     /// The first violation of `schema` by `args`, as the reference's `iter_errors` gives it.
     fn check(&self, schema: &Value, args: &Value) -> SchemaCheck;
-}
-
-fn bad_result(message: &str) -> Error {
-    Error::new(
-        ErrorKind::InvalidArgument,
-        alloc::format!("schema check result: {message}"),
-    )
-}
-
-impl SchemaCheck {
-    /// `{"valid": true}`, `{"valid": false, "message", "path"}` or `{"valid": false,
-    /// "schemaInvalid": message}`: the form that crosses a JS boundary.
-    pub fn to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert(
-            "valid".into(),
-            Value::Bool(matches!(self, SchemaCheck::Valid)),
-        );
-        match self {
-            SchemaCheck::Valid => {}
-            SchemaCheck::Invalid(violation) => {
-                map.insert("message".into(), violation.message.as_str().into());
-                map.insert("path".into(), Value::Array(violation.path.clone()));
-            }
-            SchemaCheck::SchemaInvalid(message) => {
-                map.insert("schemaInvalid".into(), message.as_str().into());
-            }
-        }
-        Value::Object(map)
-    }
-
-    /// Reads the [`to_value`](Self::to_value) form.
-    pub fn from_value(value: &Value) -> Result<SchemaCheck> {
-        let map = value
-            .as_object()
-            .ok_or_else(|| bad_result("expected an object"))?;
-        match map.get("valid") {
-            Some(Value::Bool(true)) => return Ok(SchemaCheck::Valid),
-            Some(Value::Bool(false)) => {}
-            _ => return Err(bad_result("\"valid\" must be a boolean")),
-        }
-        if let Some(schema_error) = map.get("schemaInvalid") {
-            let message = schema_error
-                .as_str()
-                .ok_or_else(|| bad_result("\"schemaInvalid\" must be a string"))?;
-            return Ok(SchemaCheck::SchemaInvalid(message.into()));
-        }
-        let message = map
-            .get("message")
-            .and_then(Value::as_str)
-            .ok_or_else(|| bad_result("\"message\" must be a string"))?;
-        let path = match map.get("path") {
-            Some(Value::Array(items))
-                if items
-                    .iter()
-                    .all(|v| matches!(v, Value::String(_) | Value::Number(_))) =>
-            {
-                items.clone()
-            }
-            _ => return Err(bad_result("\"path\" must be an array of keys and indices")),
-        };
-        Ok(SchemaCheck::Invalid(ArgsViolation {
-            message: message.into(),
-            path,
-        }))
-    }
 }
 
 #[cfg(feature = "schema")]

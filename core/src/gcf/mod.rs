@@ -2,7 +2,7 @@
 //! id) as text for LLMs.
 //!
 //! [`v1`] is GCF v1.1, byte-identical to gcf-go v0.1.2, with sessions and deltas; the payload
-//! model is shared with [`gcb`](crate::gcb) and the JSON codec ([`crate::codec`]). [`v3`] is
+//! model is shared with [`gcb`](crate::gcb) and the codec registry ([`crate::codec`]). [`v3`] is
 //! GCF v3.5.3, the current spec: the generic profile (any JSON value) and the v3 graph
 //! profile. [`decode_any`] reads either version and says which it read.
 //!

@@ -9,7 +9,6 @@
 //!   response onto its [`layout`] (the spec's per-tool layouts) or falls back to it.
 //! - [`scope`] holds the workspace shapes (`tool_definitions`, `tool_request`, `error`) and
 //!   [`scope::check_request`].
-//! - [`document`] maps sections to and from JSON-shaped values (the CLI and JS shapes).
 //!
 //! ```
 //! use agentwire::gcx::{self, Cell, EncodeOptions, Encoder, Header};
@@ -24,7 +23,6 @@
 //! ```
 
 mod decode;
-pub mod document;
 mod encode;
 pub mod escape;
 mod generic;

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use super::decode::{DecodeOptions, Decoder, Item};
 use super::encode::{Cell, EncodeOptions, Encoder};
 use super::header::Header;
-use crate::json::{self, Map, Value, WriteOptions};
+use crate::json::{self, Value, WriteOptions};
 use crate::{Error, ErrorKind, Position, Result};
 
 /// How a tool relates to the repos of a workspace.
@@ -538,127 +538,6 @@ pub fn check_request(
             }
         }
     })
-}
-
-// ---- JSON forms (the CLI and JS shapes) -----------------------------------------------------
-
-fn invalid(message: impl Into<String>) -> Error {
-    Error::new(ErrorKind::InvalidArgument, message)
-}
-
-fn string_member<'v>(map: &'v Map, key: &str, what: &str) -> Result<&'v str> {
-    match map.get(key) {
-        Some(Value::String(s)) => Ok(s),
-        None | Some(Value::Null) => Ok(""),
-        Some(other) => Err(invalid(alloc::format!(
-            "{what}.{key}: expected a string, got {}",
-            other.type_name()
-        ))),
-    }
-}
-
-fn object<'v>(value: &'v Value, what: &str) -> Result<&'v Map> {
-    value.as_object().ok_or_else(|| {
-        invalid(alloc::format!(
-            "{what}: expected an object, got {}",
-            value.type_name()
-        ))
-    })
-}
-
-impl ToolDefinition {
-    /// Reads `{"name", "scope"}`.
-    pub fn from_value(value: &Value) -> Result<ToolDefinition> {
-        let map = object(value, "tool definition")?;
-        Ok(ToolDefinition {
-            name: string_member(map, "name", "tool definition")?.into(),
-            scope: Scope::parse(string_member(map, "scope", "tool definition")?)?,
-        })
-    }
-
-    /// `{"name", "scope"}`.
-    pub fn to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("name".into(), self.name.as_str().into());
-        map.insert("scope".into(), self.scope.as_str().into());
-        Value::Object(map)
-    }
-}
-
-impl RepoParam {
-    /// Absent for null or no value, a name for a string, a list for an array of strings.
-    pub fn from_value(value: Option<&Value>) -> Result<RepoParam> {
-        match value {
-            None | Some(Value::Null) => Ok(RepoParam::Absent),
-            Some(Value::String(s)) => Ok(RepoParam::Name(s.clone())),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| {
-                    v.as_str()
-                        .map(String::from)
-                        .ok_or_else(|| invalid("repo list: expected strings"))
-                })
-                .collect::<Result<Vec<_>>>()
-                .map(RepoParam::List),
-            Some(other) => Err(invalid(alloc::format!(
-                "repo: expected a string or an array of strings, got {}",
-                other.type_name()
-            ))),
-        }
-    }
-
-    /// null, a string, or an array of strings.
-    pub fn to_value(&self) -> Value {
-        match self {
-            RepoParam::Absent => Value::Null,
-            RepoParam::Name(name) => name.as_str().into(),
-            RepoParam::List(names) => {
-                Value::Array(names.iter().map(|n| n.as_str().into()).collect())
-            }
-        }
-    }
-}
-
-impl ToolRequest {
-    /// Reads `{"tool", "scope", "repo"?}`.
-    pub fn from_value(value: &Value) -> Result<ToolRequest> {
-        let map = object(value, "tool request")?;
-        Ok(ToolRequest {
-            tool: string_member(map, "tool", "tool request")?.into(),
-            scope: Scope::parse(string_member(map, "scope", "tool request")?)?,
-            repo: RepoParam::from_value(map.get("repo"))?,
-        })
-    }
-
-    /// `{"tool", "scope", "repo"}` (repo null when absent).
-    pub fn to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("tool".into(), self.tool.as_str().into());
-        map.insert("scope".into(), self.scope.as_str().into());
-        map.insert("repo".into(), self.repo.to_value());
-        Value::Object(map)
-    }
-}
-
-impl ErrorEnvelope {
-    /// Reads `{"code", "message"?, "detail"?}`.
-    pub fn from_value(value: &Value) -> Result<ErrorEnvelope> {
-        let map = object(value, "error envelope")?;
-        Ok(ErrorEnvelope {
-            code: string_member(map, "code", "error envelope")?.into(),
-            message: string_member(map, "message", "error envelope")?.into(),
-            detail: string_member(map, "detail", "error envelope")?.into(),
-        })
-    }
-
-    /// `{"code", "message", "detail"}`.
-    pub fn to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("code".into(), self.code.as_str().into());
-        map.insert("message".into(), self.message.as_str().into());
-        map.insert("detail".into(), self.detail.as_str().into());
-        Value::Object(map)
-    }
 }
 
 #[cfg(test)]

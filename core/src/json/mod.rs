@@ -10,5 +10,5 @@ mod write;
 pub use parse::{
     parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING,
 };
-pub use value::{Map, Number, Value, MAX_SAFE_INTEGER};
+pub use value::{Map, Number, Value};
 pub use write::{to_string, write, write_string, WriteOptions};

@@ -4,7 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::{Error, ErrorKind, Result};
+use crate::Result;
 
 /// A JSON value in the "typed" number model: integers that fit 64 bits stay exact, every other
 /// number is an `f64`. Object members keep their input order.
@@ -106,9 +106,6 @@ enum N {
     Literal(Box<str>),
 }
 
-/// The largest integer a double holds exactly together with all smaller ones (2^53 − 1).
-pub const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
-
 impl Number {
     /// An unsigned integer.
     pub fn from_u64(v: u64) -> Number {
@@ -142,44 +139,6 @@ impl Number {
             N::Literal(text) => Some(text),
             _ => None,
         }
-    }
-
-    /// The typed reading of a host double (a JavaScript number): a safe integer
-    /// (|v| ≤ 2^53 − 1) becomes an exact integer, any other finite value stays a double, and
-    /// NaN or ±Infinity is an error.
-    pub fn from_host_double(v: f64) -> Result<Number> {
-        if !v.is_finite() {
-            let name = if v.is_nan() {
-                "NaN"
-            } else if v > 0.0 {
-                "Infinity"
-            } else {
-                "-Infinity"
-            };
-            return Err(Error::new(
-                ErrorKind::NonFiniteNumber,
-                alloc::format!("{name} is not a JSON number"),
-            ));
-        }
-        // Within ±2^53 the cast is exact exactly when `v` is integral.
-        if v.abs() <= MAX_SAFE_INTEGER && (v as i64) as f64 == v {
-            return Ok(Number::from_i64(v as i64));
-        }
-        Ok(Number::from_f64(v))
-    }
-
-    /// The typed reading of decimal integer text (a JavaScript BigInt): must fit i64 or u64.
-    pub fn from_integer_text(text: &str) -> Result<Number> {
-        if let Ok(v) = text.parse::<u64>() {
-            return Ok(Number::from_u64(v));
-        }
-        if let Ok(v) = text.parse::<i64>() {
-            return Ok(Number::from_i64(v));
-        }
-        Err(Error::new(
-            ErrorKind::IntegerOutOfRange,
-            alloc::format!("integer {text} does not fit in 64 bits"),
-        ))
     }
 
     /// The value as i64, if it is an integer in range (not for literal numbers).

@@ -41,31 +41,6 @@ pub struct GraphDelta {
     pub added_edges: Vec<Edge>,
 }
 
-impl GraphDelta {
-    /// `{"tool", "baseRoot", "newRoot", "deltaTokens", "savings", "removed", "added",
-    /// "removedEdges", "addedEdges"}`: the keys [`DeltaPayload::from_value`] reads, so a decoded
-    /// delta can be encoded again.
-    pub fn to_value(&self) -> crate::json::Value {
-        use crate::json::{Map, Number, Value};
-        let symbols = |list: &[Symbol]| Value::Array(list.iter().map(Symbol::to_value).collect());
-        let edges = |list: &[Edge]| Value::Array(list.iter().map(Edge::to_value).collect());
-        let mut map = Map::new();
-        map.insert("tool".into(), self.tool.as_str().into());
-        map.insert("baseRoot".into(), self.base_root.as_str().into());
-        map.insert("newRoot".into(), self.new_root.as_str().into());
-        map.insert(
-            "deltaTokens".into(),
-            Value::Number(Number::from_i64(self.tokens)),
-        );
-        map.insert("savings".into(), self.savings.as_str().into());
-        map.insert("removed".into(), symbols(&self.removed));
-        map.insert("added".into(), symbols(&self.added));
-        map.insert("removedEdges".into(), edges(&self.removed_edges));
-        map.insert("addedEdges".into(), edges(&self.added_edges));
-        Value::Object(map)
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Encoding
 // ---------------------------------------------------------------------------------------------

@@ -252,17 +252,13 @@ fn schema_change(base_fields: &[String], delta_fields: &[String]) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{self, Number};
+    use crate::json::Number;
     use alloc::vec;
 
     fn set(rows: &str) -> KeyedSet {
-        KeyedSet::from_value(
-            &json::parse(&alloc::format!(
-                r#"{{"name":"t","key":"id","fields":["id","v"],"rows":{rows}}}"#
-            ))
-            .unwrap(),
-        )
-        .unwrap()
+        super::super::test_set(&alloc::format!(
+            r#"{{"name":"t","key":"id","fields":["id","v"],"rows":{rows}}}"#
+        ))
     }
 
     fn int(v: i64) -> Value {

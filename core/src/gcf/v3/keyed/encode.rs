@@ -206,7 +206,7 @@ fn round_half_even(v: f64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{self, Number};
+    use crate::json::Number;
     use crate::ErrorKind;
     use alloc::vec;
 
@@ -254,10 +254,8 @@ mod tests {
 
     #[test]
     fn unchanged_response() {
-        let set = KeyedSet::from_value(
-            &json::parse(r#"{"key":"id","fields":["id"],"rows":[{"id":1},{"id":2}]}"#).unwrap(),
-        )
-        .unwrap();
+        let set =
+            super::super::test_set(r#"{"key":"id","fields":["id"],"rows":[{"id":1},{"id":2}]}"#);
         let text = encode_unchanged(&set, None).unwrap();
         let root = set.pack_root().unwrap();
         assert_eq!(

@@ -165,12 +165,12 @@ pub fn canonical_records(set: &KeyedSet) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{self, Number};
+    use crate::json::Number;
     use crate::ErrorKind;
     use alloc::vec;
 
     fn set(text: &str) -> KeyedSet {
-        KeyedSet::from_value(&json::parse(text).unwrap()).unwrap()
+        super::super::test_set(text)
     }
 
     #[test]

@@ -1,23 +1,22 @@
 //! Gateway contracts over JSON text. Functions that measure cards take the token counter as
 //! an argument: the Node addon passes exact cl100k, the wasm module a JavaScript function.
 
-use alloc::string::String;
-use alloc::vec::Vec;
+use Vec;
 
 use super::{options_value, to_json};
-use crate::gateway::card::{
+use agentwire::gateway::card::{
     bound_browse_response, count_tokens, enforce_card_budget, make_choice_cards, render_cards_text,
     response_cap_tokens, truncate_description, CardBudget, ChoiceCard, TruncationBranch,
 };
-use crate::gateway::item::{mcp_tool_to_item, Item};
-use crate::gateway::path::parse_path_value;
-use crate::gateway::reply::GatewayError;
-use crate::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply, Router, Services};
-use crate::gateway::schema::ArgsValidator;
-use crate::gateway::tool_id::{self, parts_from_value, parts_to_value, Derivation};
-use crate::json::{self, Map, Number, Value};
-use crate::tokens::TokenCounter;
-use crate::{Error, ErrorKind, Result};
+use agentwire::gateway::item::{mcp_tool_to_item, Item};
+use agentwire::gateway::path::parse_path_value;
+use agentwire::gateway::reply::GatewayError;
+use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply, Router, Services};
+use agentwire::gateway::schema::ArgsValidator;
+use agentwire::gateway::tool_id::{self, parts_from_value, parts_to_value, Derivation};
+use agentwire::json::{self, Map, Number, Value};
+use agentwire::tokens::TokenCounter;
+use agentwire::{Error, ErrorKind, Result};
 
 fn uint(v: usize) -> Value {
     Value::Number(Number::from_u64(v as u64))
@@ -29,7 +28,7 @@ fn option_str<'a>(options: &'a Value, key: &str) -> Result<Option<&'a str>> {
         Some(Value::String(s)) => Ok(Some(s)),
         Some(other) => Err(Error::new(
             ErrorKind::InvalidArgument,
-            alloc::format!("options.{key} must be a string, got {}", other.type_name()),
+            format!("options.{key} must be a string, got {}", other.type_name()),
         )),
     }
 }
@@ -40,12 +39,12 @@ fn option_uint(options: &Value, key: &str, default: usize) -> Result<usize> {
         Some(Value::Number(n)) => n.as_u64().map(|v| v as usize).ok_or_else(|| {
             Error::new(
                 ErrorKind::InvalidArgument,
-                alloc::format!("options.{key} must be a non-negative integer"),
+                format!("options.{key} must be a non-negative integer"),
             )
         }),
         Some(other) => Err(Error::new(
             ErrorKind::InvalidArgument,
-            alloc::format!(
+            format!(
                 "options.{key} must be a non-negative integer, got {}",
                 other.type_name()
             ),
@@ -84,7 +83,7 @@ pub fn gateway_tool_id_derivation(tool_json: &str, options_json: &str) -> Result
     let map = tool.as_object().ok_or_else(|| {
         Error::new(
             ErrorKind::McpInvalidTool,
-            alloc::format!(
+            format!(
                 "MCP tool definition must be an object, got {}",
                 tool.type_name()
             ),
@@ -139,7 +138,7 @@ pub fn gateway_card(
         Some(other) => {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
-                alloc::format!("options.score must be a number, got {}", other.type_name()),
+                format!("options.score must be a number, got {}", other.type_name()),
             ))
         }
     };
@@ -216,7 +215,7 @@ fn scores_from(value: Option<&Value>) -> Result<Vec<(String, Option<f64>)>> {
                 Value::Null => Ok((String::from(id), None)),
                 other => Err(Error::new(
                     ErrorKind::InvalidArgument,
-                    alloc::format!("scores[{id:?}] must be a number, got {}", other.type_name()),
+                    format!("scores[{id:?}] must be a number, got {}", other.type_name()),
                 )),
             })
             .collect(),
@@ -235,7 +234,7 @@ fn scores_from(value: Option<&Value>) -> Result<Vec<(String, Option<f64>)>> {
             .collect(),
         Some(other) => Err(Error::new(
             ErrorKind::InvalidArgument,
-            alloc::format!(
+            format!(
                 "scores must be an object or an array, got {}",
                 other.type_name()
             ),
@@ -274,7 +273,7 @@ fn cards_report(cards: &[ChoiceCard], budget: CardBudget, counter: &dyn TokenCou
     );
     map.insert(
         "wire_json".into(),
-        crate::gateway::card::cards_wire_json(cards).into(),
+        agentwire::gateway::card::cards_wire_json(cards).into(),
     );
     map
 }
@@ -320,7 +319,7 @@ pub fn gateway_browse_cards(
         other => {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
-                alloc::format!("options.mode must be \"query\" or \"path\" (got {other:?})"),
+                format!("options.mode must be \"query\" or \"path\" (got {other:?})"),
             ))
         }
     };
@@ -418,7 +417,7 @@ impl GatewaySession {
             other => {
                 return Err(Error::new(
                     ErrorKind::InvalidArgument,
-                    alloc::format!(
+                    format!(
                         "tool definitions must be an array, got {}",
                         other.type_name()
                     ),

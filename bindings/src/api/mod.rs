@@ -1,15 +1,13 @@
 //! The JSON-text API: every function takes and returns text (JSON for structured values), so a
-//! host needs nothing but strings to use agentwire. The Node addon and the wasm module are thin
-//! shells over this module (one call across the boundary, no per-value conversions), which is
-//! why both JavaScript builds behave identically.
+//! host needs nothing but strings to use agentwire. The Node addon and the wasm modules are
+//! thin shells over this module (one call across the boundary, no per-value conversions),
+//! which is why both JavaScript builds behave identically; the CLI uses it too.
 //!
 //! Options are JSON objects (`""` means defaults); errors are [`Error`]s, which a host reports
-//! with [`error_json`].
+//! with [`error_json`]. The shapes the functions read and write are [`crate::shapes`].
 
-use alloc::string::String;
-
-use crate::json::{self, Map, Number, Value, WriteOptions};
-use crate::{Error, ErrorKind, Result};
+use agentwire::json::{self, Map, Number, Value, WriteOptions};
+use agentwire::{Error, ErrorKind, Result};
 
 mod events;
 mod gateway;
@@ -72,16 +70,16 @@ pub(crate) fn parse_array<T>(
     json_text: &str,
     what: &str,
     read: fn(&Value) -> Result<T>,
-) -> Result<alloc::vec::Vec<T>> {
+) -> Result<Vec<T>> {
     match json::parse(json_text)? {
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .map(|(i, v)| read(v).map_err(|e| e.context(alloc::format!("{what}[{i}]"))))
+            .map(|(i, v)| read(v).map_err(|e| e.context(format!("{what}[{i}]"))))
             .collect(),
         other => Err(Error::new(
             ErrorKind::InvalidArgument,
-            alloc::format!("{what}: expected an array, got {}", other.type_name()),
+            format!("{what}: expected an array, got {}", other.type_name()),
         )),
     }
 }
@@ -95,7 +93,8 @@ pub fn internal_panic_for_tests() -> ! {
     panic!("agentwire: deliberate panic (__agentwireInternalPanicForTests)")
 }
 
-/// The crate version (the npm package checks that its native addon matches).
+/// The crate version (the npm package checks that its native addon matches). agentwire's
+/// crates share the workspace version, so this is the core's version too.
 pub fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }

@@ -1,13 +1,14 @@
 //! GCF v3.5.3 over JSON text: the generic and graph profiles, version detection, sessions,
 //! deltas and pack roots.
 
-use alloc::string::String;
-
 use super::{options_value, to_json};
-use crate::gcf::v3::{self, Document};
-use crate::gcf::{self, Payload, Version};
-use crate::json::{self, Map, Number, ParseOptions, Value, MAX_SAFE_INTEGER};
-use crate::{Error, ErrorKind, Result};
+use agentwire::gcf::v3::{self, Document};
+use agentwire::gcf::{self, Payload, Version};
+use agentwire::json::{self, Map, Number, ParseOptions, Value};
+use agentwire::{Error, ErrorKind, Result};
+
+use crate::shapes::number::MAX_SAFE_INTEGER;
+use crate::shapes::{FromValue, ToValue};
 
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidArgument, message)
@@ -28,7 +29,7 @@ fn string_option<'a>(options: &'a Value, key: &str, allowed: &[&str]) -> Result<
     match options.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s)),
-        Some(other) => Err(invalid(alloc::format!(
+        Some(other) => Err(invalid(format!(
             "options.{key}: expected one of {allowed:?}, got {}",
             json_text(other)
         ))),
@@ -56,7 +57,7 @@ fn retype_host_numbers(value: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(retype_host_numbers),
         Value::Object(map) => {
-            let members = core::mem::take(map);
+            let members = std::mem::take(map);
             *map = members
                 .into_iter()
                 .map(|(k, mut v)| {
@@ -112,7 +113,7 @@ fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
                 if policy == LargeInt::Error {
                     return Err(Error::new(
                         ErrorKind::GcfOutOfRange,
-                        alloc::format!(
+                        format!(
                             "out_of_range: integer {digits} is beyond JavaScript's exact range \
                              (±2^53 − 1); decode with {{largeInt: 'string'}} to get it as a string, \
                              or {{largeInt: 'number'}} to accept an approximate number"
@@ -128,8 +129,8 @@ fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
             }
         }
         Value::Object(map) => {
-            let members = core::mem::take(map);
-            let mut out = alloc::vec::Vec::with_capacity(members.len());
+            let members = std::mem::take(map);
+            let mut out = Vec::with_capacity(members.len());
             for (k, mut v) in members {
                 apply_large_int(&mut v, policy)?;
                 out.push((k, v));
@@ -174,7 +175,7 @@ pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
         if version != Version::V3 || kind != expected {
             return Err(Error::new(
                 ErrorKind::GcfUnknownProfile,
-                alloc::format!(
+                format!(
                     "unknown_profile: expected a GCF 3.5.3 {expected} payload, got {kind} (GCF {})",
                     version.as_str()
                 ),
@@ -257,7 +258,7 @@ pub fn gcf_v3_apply_graph_delta(base_json: &str, delta_text: &str) -> Result<Str
     let delta = match v3::decode(delta_text.as_bytes())? {
         Document::GraphDelta(delta) => delta,
         other => {
-            return Err(invalid(alloc::format!(
+            return Err(invalid(format!(
                 "delta: expected a graph delta payload, got a {} {}",
                 other.profile().as_str(),
                 if matches!(other, Document::GenericDelta(_)) {
@@ -334,7 +335,7 @@ pub fn gcf_v3_keyed_apply_delta(base_json: &str, delta: &str) -> Result<String> 
         match v3::decode(delta.as_bytes())? {
             Document::GenericDelta(delta) => delta,
             other => {
-                return Err(invalid(alloc::format!(
+                return Err(invalid(format!(
                     "delta: expected a generic delta payload, got a {} payload",
                     other.profile().as_str()
                 )))
@@ -353,7 +354,7 @@ fn tool_option(options: &Value) -> Result<Option<String>> {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(invalid(alloc::format!(
+        Some(other) => Err(invalid(format!(
             "options.tool: expected a string, got {}",
             other.type_name()
         ))),

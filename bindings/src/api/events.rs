@@ -1,18 +1,18 @@
 //! The Responses-API event protocol over JSON text.
 
-use alloc::string::String;
-use alloc::vec::Vec;
+use Vec;
 
 use super::{options_value, to_json};
-use crate::events::accumulate::{accumulate, diagnostics_value, FunctionCall, Summary};
-use crate::events::decode::{DecodedItem, StreamDecoder, DEFAULT_MAX_LINE_BYTES};
-use crate::events::followup::follow_up_input;
-use crate::events::mock::{mock_events, MockMode};
-use crate::events::serialize::{write_event, Form};
-use crate::events::sse::from_sse;
-use crate::events::toolspec::{function_tool, parse_tool_spec, web_search_tool, ToolSpec};
-use crate::json::{self, Map, Number, Value};
-use crate::{Error, ErrorKind, Result};
+use agentwire::events::accumulate::{accumulate, FunctionCall, Summary};
+use agentwire::events::decode::{DecodedItem, StreamDecoder, DEFAULT_MAX_LINE_BYTES};
+use agentwire::events::followup::follow_up_input;
+use agentwire::events::mock::{mock_events, MockMode};
+use agentwire::events::serialize::{write_event, Form};
+use agentwire::events::sse::from_sse;
+use agentwire::events::toolspec::{function_tool, parse_tool_spec, web_search_tool, ToolSpec};
+use agentwire::events::Diagnostic;
+use agentwire::json::{self, Map, Number, Value};
+use agentwire::{Error, ErrorKind, Result};
 
 fn max_line_bytes(options: &Value) -> Result<usize> {
     match options.get("maxLineBytes") {
@@ -51,6 +51,11 @@ fn item_value(item: &DecodedItem) -> Value {
     Value::Object(map)
 }
 
+/// `[diagnostic, …]` (what [`Summary::to_value`] writes for its diagnostics).
+fn diagnostics_value(diagnostics: &[Diagnostic]) -> Value {
+    Value::Array(diagnostics.iter().map(Diagnostic::to_value).collect())
+}
+
 fn items_json(items: &[DecodedItem]) -> Result<String> {
     to_json(&Value::Array(items.iter().map(item_value).collect()))
 }
@@ -60,7 +65,7 @@ fn items_json(items: &[DecodedItem]) -> Result<String> {
 #[derive(Debug, Default)]
 pub struct EventsDecoder {
     decoder: StreamDecoder,
-    diagnostics: Vec<crate::events::Diagnostic>,
+    diagnostics: Vec<Diagnostic>,
 }
 
 impl EventsDecoder {
@@ -110,7 +115,8 @@ impl EventsDecoder {
 /// A whole JSONL stream: `{"valid", "result", "diagnostics", "events": [{line, event}]}`.
 pub fn events_parse(input: &[u8], options_json: &str) -> Result<String> {
     let options = options_value(options_json)?;
-    let (summary, events) = crate::events::decode::parse_stream(input, max_line_bytes(&options)?);
+    let (summary, events) =
+        agentwire::events::decode::parse_stream(input, max_line_bytes(&options)?);
     let mut map = summary_map(&summary);
     let events = events
         .into_iter()
@@ -137,7 +143,7 @@ fn parse_array(json_text: &str, what: &str) -> Result<Vec<Value>> {
         Value::Array(items) => Ok(items),
         other => Err(Error::new(
             ErrorKind::InvalidArgument,
-            alloc::format!("{what} must be an array, got {}", other.type_name()),
+            format!("{what} must be an array, got {}", other.type_name()),
         )),
     }
 }
@@ -156,10 +162,10 @@ pub fn events_serialize(events_json: &str, form: &str) -> Result<String> {
         let Value::Object(map) = event else {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
-                alloc::format!("events[{i}] must be an object"),
+                format!("events[{i}] must be an object"),
             ));
         };
-        write_event(&mut out, map, form).map_err(|e| e.context(alloc::format!("events[{i}]")))?;
+        write_event(&mut out, map, form).map_err(|e| e.context(format!("events[{i}]")))?;
     }
     Ok(out)
 }
@@ -241,7 +247,7 @@ pub fn events_follow_up(
                     .ok_or_else(|| {
                         Error::new(
                             ErrorKind::InvalidArgument,
-                            alloc::format!("calls[{i}].{key} must be a string"),
+                            format!("calls[{i}].{key} must be a string"),
                         )
                     })
             };
@@ -262,7 +268,7 @@ pub fn events_follow_up(
         other => {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
-                alloc::format!("outputs must be an object, got {}", other.type_name()),
+                format!("outputs must be an object, got {}", other.type_name()),
             ))
         }
     };

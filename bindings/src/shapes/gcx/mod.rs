@@ -1,6 +1,7 @@
-//! GCX1 sections as JSON-shaped values: what the CLI reads and writes and what the JS API
-//! takes and returns. Every binding goes through these functions, so the shapes and their
-//! errors are the same in every runtime.
+//! GCX1 as JSON-shaped values: sections as JSON documents (what the CLI reads and writes and
+//! what the JS API takes and returns), the options objects, and the JSON forms of layouts
+//! ([`layout`]) and of the workspace shapes ([`scope`]). Every binding goes through these
+//! functions, so the shapes and their errors are the same in every runtime.
 //!
 //! Encode input: `[section, …]` or `{"sections": [section, …]}`, where a section is
 //! `{"tool": "…", "fields": ["…"], "meta"?: {"k": "v"}, "rows"?: [row, …], "ops"?: [op, …]}`;
@@ -11,44 +12,40 @@
 //! Decode output: `{"sections": [{"tool", "fields", "meta", "version": 1, "rows": [{field:
 //! value}]}]}`.
 
-use alloc::collections::BTreeMap;
-use alloc::string::String;
-use alloc::vec::Vec;
+use std::collections::BTreeMap;
 
-use super::decode::{BorrowedSection, DecodeOptions, Item, Section};
-use super::encode::{Cell, EncodeOptions, Encoder};
-use super::header::{Header, VERSION};
-use super::layout::{Layouts, ToolLayout};
-use super::tool::{Strategy, ToolOptions};
-use crate::json::{self, Map, Number, Value, WriteOptions};
-use crate::num::{parse_f32, parse_f64};
-use crate::{Error, ErrorKind, Result};
+use agentwire::gcx::{
+    BorrowedSection, Cell, DecodeOptions, EncodeOptions, Encoder, Header, Item, Layouts, Section,
+    Strategy, ToolLayout, ToolOptions, VERSION,
+};
+use agentwire::json::{self, Map, Number, Value, WriteOptions};
+use agentwire::num::{parse_f32, parse_f64};
+use agentwire::{Error, ErrorKind, Result};
+
+use super::FromValue;
+
+pub mod layout;
+pub mod scope;
 
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidArgument, message)
 }
 
 fn expect_object<'v>(value: &'v Value, what: &str) -> Result<&'v Map> {
-    value.as_object().ok_or_else(|| {
-        invalid(alloc::format!(
-            "expected {what} object, got {}",
-            value.type_name()
-        ))
-    })
+    value
+        .as_object()
+        .ok_or_else(|| invalid(format!("expected {what} object, got {}", value.type_name())))
 }
 
 fn expect_string<'v>(value: &'v Value, what: &str) -> Result<&'v str> {
-    value.as_str().ok_or_else(|| {
-        invalid(alloc::format!(
-            "expected {what} string, got {}",
-            value.type_name()
-        ))
-    })
+    value
+        .as_str()
+        .ok_or_else(|| invalid(format!("expected {what} string, got {}", value.type_name())))
 }
 
 fn check_keys(map: &Map, allowed: &[&str], what: &str) -> Result<()> {
     match map.keys().find(|k| !allowed.contains(k)) {
-        Some(key) => Err(invalid(alloc::format!(
+        Some(key) => Err(invalid(format!(
             "unknown key \"{key}\" in {what} (expected one of: {})",
             allowed.join(", ")
         ))),
@@ -74,11 +71,11 @@ pub fn header_from_value(value: &Value) -> Result<Header> {
             .map(|(i, f)| {
                 expect_string(f, "a field name")
                     .map(String::from)
-                    .map_err(|e| e.context(alloc::format!("fields[{i}]")))
+                    .map_err(|e| e.context(format!("fields[{i}]")))
             })
             .collect::<Result<Vec<_>>>()?,
         Some(other) => {
-            return Err(invalid(alloc::format!(
+            return Err(invalid(format!(
                 "fields: expected an array of strings, got {}",
                 other.type_name()
             )))
@@ -91,12 +88,12 @@ pub fn header_from_value(value: &Value) -> Result<Header> {
         Some(Value::Object(meta)) => {
             for (key, v) in meta.iter() {
                 let text = expect_string(v, "a meta value")
-                    .map_err(|e| e.context(alloc::format!("meta.{key}")))?;
+                    .map_err(|e| e.context(format!("meta.{key}")))?;
                 header.meta.insert(key.into(), text.into());
             }
         }
         Some(other) => {
-            return Err(invalid(alloc::format!(
+            return Err(invalid(format!(
                 "meta: expected an object of strings, got {}",
                 other.type_name()
             )))
@@ -118,7 +115,7 @@ pub fn cell_from_value(value: &Value) -> Result<Cell<'_>> {
             typed_cell(tag, payload)?
         }
         other => {
-            return Err(invalid(alloc::format!(
+            return Err(invalid(format!(
                 "expected a cell (string, number, boolean, null or a typed cell like {{\"int\": \"42\"}}), got {}",
                 other.type_name()
             )))
@@ -136,11 +133,7 @@ fn number_cell(n: &Number) -> Cell<'_> {
 }
 
 fn typed_cell<'v>(tag: &str, payload: &'v Value) -> Result<Cell<'v>> {
-    let bad = || {
-        invalid(alloc::format!(
-            "typed cell {{\"{tag}\": …}} has an invalid value"
-        ))
-    };
+    let bad = || invalid(format!("typed cell {{\"{tag}\": …}} has an invalid value"));
     let text = payload.as_str();
     Ok(match tag {
         "int" => match payload {
@@ -162,7 +155,7 @@ fn typed_cell<'v>(tag: &str, payload: &'v Value) -> Result<Cell<'v>> {
         "json_number" => Cell::Number(text.ok_or_else(bad)?),
         "bytes" => Cell::Bytes(text.ok_or_else(bad)?.as_bytes()),
         _ => {
-            return Err(invalid(alloc::format!(
+            return Err(invalid(format!(
                 "unknown typed cell {{\"{tag}\": …}} (expected int, uint, float64, float32, json_number or bytes)"
             )))
         }
@@ -176,11 +169,11 @@ pub fn row_from_value<'v>(row: &'v Value, fields: &[String]) -> Result<Vec<Cell<
         Value::Array(cells) => cells
             .iter()
             .enumerate()
-            .map(|(i, c)| cell_from_value(c).map_err(|e| e.context(alloc::format!("[{i}]"))))
+            .map(|(i, c)| cell_from_value(c).map_err(|e| e.context(format!("[{i}]"))))
             .collect(),
         Value::Object(map) => {
             if let Some(key) = map.keys().find(|k| !fields.iter().any(|f| f == k)) {
-                return Err(invalid(alloc::format!(
+                return Err(invalid(format!(
                     "row key \"{key}\" is not a field of the section"
                 )));
             }
@@ -191,7 +184,7 @@ pub fn row_from_value<'v>(row: &'v Value, fields: &[String]) -> Result<Vec<Cell<
                 })
                 .collect()
         }
-        other => Err(invalid(alloc::format!(
+        other => Err(invalid(format!(
             "expected a row (array of cells or object keyed by field), got {}",
             other.type_name()
         ))),
@@ -199,7 +192,7 @@ pub fn row_from_value<'v>(row: &'v Value, fields: &[String]) -> Result<Vec<Cell<
 }
 
 /// Writes one section value (header, then `rows` or `ops`) to an encoder.
-pub fn write_section_value<S: crate::sink::Sink>(
+pub fn write_section_value<S: agentwire::sink::Sink>(
     encoder: &mut Encoder<S>,
     section: &Value,
 ) -> Result<()> {
@@ -209,14 +202,14 @@ pub fn write_section_value<S: crate::sink::Sink>(
     match (map.get("rows"), map.get("ops")) {
         (Some(_), Some(_)) => Err(invalid("a section takes \"rows\" or \"ops\", not both")),
         (Some(Value::Array(rows)), None) => rows.iter().enumerate().try_for_each(|(i, row)| {
-            let cells = row_from_value(row, &header.fields)
-                .map_err(|e| e.context(alloc::format!("rows[{i}]")))?;
+            let cells =
+                row_from_value(row, &header.fields).map_err(|e| e.context(format!("rows[{i}]")))?;
             encoder.write_row(&cells)
         }),
         (None, Some(Value::Array(ops))) => ops.iter().enumerate().try_for_each(|(i, op)| {
-            write_op(encoder, op, &header.fields).map_err(|e| e.context(alloc::format!("ops[{i}]")))
+            write_op(encoder, op, &header.fields).map_err(|e| e.context(format!("ops[{i}]")))
         }),
-        (Some(other), None) | (None, Some(other)) => Err(invalid(alloc::format!(
+        (Some(other), None) | (None, Some(other)) => Err(invalid(format!(
             "rows/ops: expected an array, got {}",
             other.type_name()
         ))),
@@ -225,7 +218,7 @@ pub fn write_section_value<S: crate::sink::Sink>(
 }
 
 /// Applies one op, `{"row": row}` or `{"comment": "…"}`.
-pub fn write_op<S: crate::sink::Sink>(
+pub fn write_op<S: agentwire::sink::Sink>(
     encoder: &mut Encoder<S>,
     op: &Value,
     fields: &[String],
@@ -250,7 +243,7 @@ pub fn sections_of(document: &Value) -> Result<&[Value]> {
                 .and_then(Value::as_array)
                 .ok_or_else(|| invalid("expected {\"sections\": [...]}"))
         }
-        other => Err(invalid(alloc::format!(
+        other => Err(invalid(format!(
             "expected an array of sections or {{\"sections\": [...]}}, got {}",
             other.type_name()
         ))),
@@ -263,7 +256,7 @@ pub fn encode_document(document: &Value, options: &EncodeOptions) -> Result<Stri
     for (i, section) in sections_of(document)?.iter().enumerate() {
         write_section_value(&mut encoder, section).map_err(|e| {
             if e.kind() == ErrorKind::InvalidArgument {
-                e.context(alloc::format!("sections[{i}]"))
+                e.context(format!("sections[{i}]"))
             } else {
                 e
             }
@@ -408,7 +401,7 @@ pub fn write_sections_json_limited(
         if out.len() - start > max_bytes {
             return Err(Error::new(
                 ErrorKind::GcxOutputTooLarge,
-                alloc::format!(
+                format!(
                     "the decoded JSON would be longer than {max_bytes} bytes \
                      (limit max_output_bytes / maxOutputBytes = {max_bytes})"
                 ),
@@ -439,7 +432,9 @@ pub fn write_sections_json_limited(
 
 /// Decodes a payload to `{"sections": [...]}`.
 pub fn decode_document(payload: &str, options: &DecodeOptions) -> Result<Value> {
-    Ok(sections_to_value(&super::decode(payload, options)?))
+    Ok(sections_to_value(&agentwire::gcx::decode(
+        payload, options,
+    )?))
 }
 
 /// A streaming item as `{"type": "section", tool, fields, meta, version}`,
@@ -470,17 +465,17 @@ fn option_bool(map: &Map, key: &str) -> Result<Option<bool>> {
     match map.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(other) => Err(invalid(alloc::format!(
+        Some(other) => Err(invalid(format!(
             "option {key}: expected a boolean, got {}",
             other.type_name()
         ))),
     }
 }
 
-impl EncodeOptions {
-    /// Reads `{"lossless"?: boolean, "literalNumbers"?: boolean, "maxDepth"?: 1…1024}` (null
-    /// or absent: defaults).
-    pub fn from_value(value: &Value) -> Result<EncodeOptions> {
+/// Reads `{"lossless"?: boolean, "literalNumbers"?: boolean, "maxDepth"?: 1…1024}` (null or
+/// absent: defaults).
+impl FromValue for EncodeOptions {
+    fn from_value(value: &Value) -> Result<EncodeOptions> {
         if let Value::Null = value {
             return Ok(EncodeOptions::default());
         }
@@ -490,31 +485,29 @@ impl EncodeOptions {
             &["lossless", "literalNumbers", "maxDepth"],
             "encode options",
         )?;
-        EncodeOptions::read(map)
+        read_encode_options(map)
     }
 }
 
-impl EncodeOptions {
-    fn read(map: &Map) -> Result<EncodeOptions> {
-        let mut options = EncodeOptions::default();
-        if let Some(lossless) = option_bool(map, "lossless")? {
-            options.lossless = lossless;
-        }
-        if let Some(literal) = option_bool(map, "literalNumbers")? {
-            options.literal_numbers = literal;
-        }
-        if let Some(depth) = option_limit(map, "maxDepth", json::MAX_DEPTH_CEILING)? {
-            options.max_depth = depth;
-        }
-        Ok(options)
+fn read_encode_options(map: &Map) -> Result<EncodeOptions> {
+    let mut options = EncodeOptions::default();
+    if let Some(lossless) = option_bool(map, "lossless")? {
+        options.lossless = lossless;
     }
+    if let Some(literal) = option_bool(map, "literalNumbers")? {
+        options.literal_numbers = literal;
+    }
+    if let Some(depth) = option_limit(map, "maxDepth", json::MAX_DEPTH_CEILING)? {
+        options.max_depth = depth;
+    }
+    Ok(options)
 }
 
 /// A limit option: absent or null is `None`, else an integer from 1 to `ceiling`.
-pub(crate) fn option_limit(map: &Map, key: &str, ceiling: usize) -> Result<Option<usize>> {
+fn option_limit(map: &Map, key: &str, ceiling: usize) -> Result<Option<usize>> {
     let bad = || match ceiling {
-        usize::MAX => invalid(alloc::format!("option {key}: expected a positive integer")),
-        _ => invalid(alloc::format!(
+        usize::MAX => invalid(format!("option {key}: expected a positive integer")),
+        _ => invalid(format!(
             "option {key}: expected an integer from 1 to {ceiling}"
         )),
     };
@@ -535,11 +528,12 @@ pub(crate) fn option_limit(map: &Map, key: &str, ceiling: usize) -> Result<Optio
     }
 }
 
-impl ToolOptions {
-    /// Reads `{"strategy"?: "layout" | "generic" | "bench", "layouts"?: [layout],
-    /// "builtinLayouts"?: boolean, "lossless"?, "literalNumbers"?}`; `layouts` are registered
-    /// over the built-in ones (or replace them with `builtinLayouts: false`).
-    pub fn from_value(value: &Value) -> Result<ToolOptions> {
+/// Reads `{"strategy"?: "layout" | "generic" | "bench", "layouts"?: [layout],
+/// "builtinLayouts"?: boolean, "lossless"?, "literalNumbers"?, "maxDepth"?}`; `layouts` (in the
+/// [`layout`] form) are registered over the built-in ones (or replace them with
+/// `builtinLayouts: false`).
+impl FromValue for ToolOptions {
+    fn from_value(value: &Value) -> Result<ToolOptions> {
         let mut options = ToolOptions::default();
         if let Value::Null = value {
             return Ok(options);
@@ -557,12 +551,12 @@ impl ToolOptions {
             ],
             "tool options",
         )?;
-        options.encode = EncodeOptions::read(map)?;
+        options.encode = read_encode_options(map)?;
         match map.get("strategy") {
             None | Some(Value::Null) => {}
             Some(Value::String(name)) => options.strategy = Strategy::parse(name)?,
             Some(other) => {
-                return Err(invalid(alloc::format!(
+                return Err(invalid(format!(
                     "option strategy: expected a string, got {}",
                     other.type_name()
                 )))
@@ -576,12 +570,12 @@ impl ToolOptions {
             Some(Value::Array(layouts)) => {
                 for (i, layout) in layouts.iter().enumerate() {
                     let layout = ToolLayout::from_value(layout)
-                        .map_err(|e| e.context(alloc::format!("layouts[{i}]")))?;
+                        .map_err(|e| e.context(format!("layouts[{i}]")))?;
                     options.layouts.register(layout);
                 }
             }
             Some(other) => {
-                return Err(invalid(alloc::format!(
+                return Err(invalid(format!(
                     "option layouts: expected an array, got {}",
                     other.type_name()
                 )))
@@ -591,10 +585,10 @@ impl ToolOptions {
     }
 }
 
-impl DecodeOptions {
-    /// Reads `{"maxLineBytes"?, "maxSections"?, "maxRows"?, "maxCells"?, "maxOutputBytes"?:
-    /// positive integer, "comments"?: boolean}`.
-    pub fn from_value(value: &Value) -> Result<DecodeOptions> {
+/// Reads `{"maxLineBytes"?, "maxSections"?, "maxRows"?, "maxCells"?, "maxOutputBytes"?:
+/// positive integer, "comments"?: boolean}`.
+impl FromValue for DecodeOptions {
+    fn from_value(value: &Value) -> Result<DecodeOptions> {
         let mut options = DecodeOptions::default();
         if let Value::Null = value {
             return Ok(options);
@@ -634,7 +628,7 @@ impl DecodeOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse;
+    use agentwire::json::parse;
 
     #[test]
     fn encode_document_shapes() {
@@ -673,7 +667,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            crate::json::to_string(&v, crate::json::WriteOptions::PLAIN).unwrap(),
+            json::to_string(&v, WriteOptions::PLAIN).unwrap(),
             r#"{"sections":[{"tool":"x","fields":["a","a","b"],"meta":{},"version":1,"rows":[{"a":"2","b":"3"}]}]}"#
         );
     }

@@ -1,16 +1,18 @@
 //! GCX1 over JSON text.
 
-use alloc::string::String;
-use alloc::vec::Vec;
+use Vec;
 
 use super::{options_value, parse_array, to_json};
-use crate::gcx::document::{
-    encode_document, item_to_value, write_op, write_section_value, write_sections_json_limited,
+use agentwire::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
+use agentwire::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder, ToolOptions};
+use agentwire::json::{self, Map, ParseOptions, Value};
+use agentwire::{Error, ErrorKind, Result};
+
+use crate::shapes::gcx::{
+    cell_from_value, encode_document, header_from_value, item_to_value, write_op,
+    write_section_value, write_sections_json_limited,
 };
-use crate::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
-use crate::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder, ToolOptions};
-use crate::json::{self, Map, ParseOptions, Value};
-use crate::{Error, ErrorKind, Result};
+use crate::shapes::{FromValue, ToValue};
 
 /// GCX1: the row escaper (`\\`, `\t`, `\n`; CR dropped).
 pub fn gcx_escape(text: &str) -> String {
@@ -27,11 +29,11 @@ pub fn gcx_unescape(text: &str) -> String {
 pub fn gcx_cell_text(cell_json: &str) -> Result<String> {
     let value = json::parse(cell_json)?;
     let mut text = String::new();
-    gcx::document::cell_from_value(&value)?.write_text(&mut text)?;
+    cell_from_value(&value)?.write_text(&mut text)?;
     Ok(text)
 }
 
-/// GCX1: encodes a document of sections (see [`gcx::document`]).
+/// GCX1: encodes a document of sections (see [`crate::shapes::gcx`]).
 pub fn gcx_encode(document_json: &str, options_json: &str) -> Result<String> {
     let options = EncodeOptions::from_value(&options_value(options_json)?)?;
     let document = json::parse_with(
@@ -184,7 +186,7 @@ impl GcxStreamEncoder {
     /// too).
     pub fn begin_section(&mut self, section_json: &str) -> Result<()> {
         let section = json::parse_with(section_json, &self.parse)?;
-        self.fields = gcx::document::header_from_value(&section)?.fields;
+        self.fields = header_from_value(&section)?.fields;
         write_section_value(&mut self.encoder, &section)
     }
 
@@ -203,7 +205,7 @@ impl GcxStreamEncoder {
 
     /// Takes the text written since the last call.
     pub fn take(&mut self) -> String {
-        core::mem::take(self.encoder.sink_mut())
+        std::mem::take(self.encoder.sink_mut())
     }
 
     /// The sticky error, if a call failed.

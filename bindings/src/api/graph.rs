@@ -1,14 +1,15 @@
 //! GCF v1.1, GCB1 and the codec registry over JSON text.
 
-use alloc::string::String;
-use alloc::vec::Vec;
+use Vec;
 
 use super::{options_value, to_json};
-use crate::codec::Registry;
-use crate::gcb;
-use crate::gcf::{self, DeltaPayload, Payload};
-use crate::json::{self, Map, Value};
-use crate::Result;
+use agentwire::gcb;
+use agentwire::gcf::{self, DeltaPayload, Payload};
+use agentwire::json::{self, Map, Value};
+use agentwire::Result;
+
+use crate::shapes::gcf::codecs;
+use crate::shapes::{FromValue, ToValue};
 
 fn payload(payload_json: &str) -> Result<Payload> {
     Payload::from_value(&json::parse(payload_json)?)
@@ -76,7 +77,7 @@ pub fn gcb_decode(bytes: &[u8], options_json: &str) -> Result<String> {
 
 /// Codec registry: `[{"name", "aliases", "description", "text"}]` of the built-in codecs.
 pub fn codecs_list() -> String {
-    let list = Registry::builtin()
+    let list = codecs()
         .list()
         .iter()
         .map(|c| {
@@ -96,11 +97,11 @@ pub fn codecs_list() -> String {
 
 /// Codec registry: encodes a payload (JSON) with the codec `name`.
 pub fn codec_encode(name: &str, payload_json_text: &str) -> Result<Vec<u8>> {
-    Registry::builtin().encode_with(name, &payload(payload_json_text)?)
+    codecs().encode_with(name, &payload(payload_json_text)?)
 }
 
 /// Codec registry: the payload (JSON) of `input` decoded with the codec `name` (default
 /// limits).
 pub fn codec_decode(name: &str, input: &[u8]) -> Result<String> {
-    payload_json(&Registry::builtin().decode_with(name, input)?)
+    payload_json(&codecs().decode_with(name, input)?)
 }
