@@ -128,7 +128,7 @@ lint:
 	$(CARGO) clippy -q --workspace --all-targets -- -D warnings
 
 test-rust:
-	@echo "== test: rust (core, CLI, conformance)"
+	@echo "== test: rust (core, bindings, CLI, conformance)"
 	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm --exclude agentwire-wasm-tokens --exclude agentwire-wasm-schema --exclude agentwire-wasm-gateway --exclude agentwire-wasm-events --exclude agentwire-wasm-gcf --exclude agentwire-bench
 	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
 	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
