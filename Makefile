@@ -12,15 +12,13 @@ SHELL := /bin/bash
 CARGO ?= cargo
 NPM_DIR := npm
 WASM_TARGET := wasm32-unknown-unknown
-WASM_ARTIFACT := target/$(WASM_TARGET)/wasm/agentwire_wasm.wasm
-WASM_TOKENS_ARTIFACT := target/$(WASM_TARGET)/wasm/agentwire_wasm_tokens.wasm
 WASM_OPT := $(NPM_DIR)/node_modules/.bin/wasm-opt
 # wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
-        build build-cli build-wasm wasm-bindgen-out build-native npm-build lint test-rust test-no-std \
+        build build-cli build-wasm build-native npm-build lint test-rust test-no-std \
         test-npm bench bench-rust bench-corpus bench-npm bench-memory fuzz-smoke clean
 
 help:
@@ -80,40 +78,33 @@ build: build-cli npm-build
 build-cli:
 	$(CARGO) build --release -p agentwire-cli
 
-build-wasm: setup-rust setup-wasm-bindgen
-	@echo "== build: wasm (web + nodejs targets, wasm-opt -Oz)"
-	$(CARGO) build -q -p agentwire-wasm --target $(WASM_TARGET) --profile wasm
-	@$(MAKE) -s wasm-bindgen-out WASM_IN=$(WASM_ARTIFACT) WASM_OUT=$(NPM_DIR)/wasm
-	@for enc in cl100k o200k; do \
-	  $(CARGO) build -q -p agentwire-wasm-tokens --target $(WASM_TARGET) --profile wasm \
-	    $$([ $$enc = o200k ] && echo --features o200k); \
-	  $(MAKE) -s wasm-bindgen-out WASM_IN=$(WASM_TOKENS_ARTIFACT) WASM_OUT=$(NPM_DIR)/wasm/tokens-$$enc; \
-	done
-	@for m in events gateway schema gcf; do \
-	  $(CARGO) build -q -p agentwire-wasm-$$m --target $(WASM_TARGET) --profile wasm; \
-	  $(MAKE) -s wasm-bindgen-out WASM_IN=target/$(WASM_TARGET)/wasm/agentwire_wasm_$$m.wasm WASM_OUT=$(NPM_DIR)/wasm/$$m; \
-	  printf "%s wasm: %s bytes, %s gzipped\n" $$m "$$(wc -c < $(NPM_DIR)/wasm/$$m/web/agentwire_wasm_$${m}_bg.wasm)" \
-	    "$$(gzip -9c $(NPM_DIR)/wasm/$$m/web/agentwire_wasm_$${m}_bg.wasm | wc -c)"; \
-	done
-	@printf "default wasm: %s bytes, %s gzipped\n" "$$(wc -c < $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm)" \
-	  "$$(gzip -9c $(NPM_DIR)/wasm/web/agentwire_wasm_bg.wasm | wc -c)"
+# Every wasm module is the one binding crate (bindings/) built with one export area; each
+# ships once, as wasm-bindgen's web target with a unique name (npm/wasm/agentwire_<module>.js
+# and _bg.wasm). Node initialises the same files synchronously from their bytes.
+WASM_MODULES := core:formats gcf:gcf3 gateway:gateway events:events schema:schema \
+  tokens_cl100k:tokens-cl100k tokens_o200k:tokens-o200k
+WASM_CRATE_OUT := target/$(WASM_TARGET)/wasm/agentwire_bindings.wasm
 
-# wasm-bindgen for the web and nodejs targets, then wasm-opt -Oz (npm binaryen: Debian's
-# binaryen 108 writes modules that fail to load).
-wasm-bindgen-out:
-	@for t in web nodejs; do \
-	  wasm-bindgen --target $$t --out-dir $(WASM_OUT)/$$t $(WASM_IN); \
-	  $(WASM_OPT) -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+build-wasm: setup-rust setup-wasm-bindgen
+	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz)"
+	@mkdir -p $(NPM_DIR)/wasm
+	@for spec in $(WASM_MODULES); do \
+	  module=$${spec%%:*}; feature=$${spec#*:}; \
+	  $(CARGO) build -q -p agentwire-bindings --lib --target $(WASM_TARGET) --profile wasm \
+	    --no-default-features --features wasm,$$feature; \
+	  wasm-bindgen --target web --out-dir $(NPM_DIR)/wasm --out-name agentwire_$$module $(WASM_CRATE_OUT); \
+	  $(WASM_OPT) -Oz --converge --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-	    $(WASM_OUT)/$$t/$$(basename $(WASM_IN) .wasm)_bg.wasm -o $(WASM_OUT)/$$t/$$(basename $(WASM_IN) .wasm)_bg.wasm; \
+	    $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm -o $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm; \
+	  printf "%-14s wasm: %9s bytes, %8s gzipped\n" $$module "$$(wc -c < $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm)" \
+	    "$$(gzip -9c $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm | wc -c)"; \
 	done
-	@echo '{"type":"commonjs"}' > $(WASM_OUT)/nodejs/package.json
 
 build-native:
 	@echo "== build: native addon (napi)"
 	cd $(NPM_DIR) && npx --no-install napi build --platform --release \
-	  --manifest-path ../bindings-node/Cargo.toml --package-json-path package.json \
-	  -o native --no-js --dts binding.d.ts
+	  --manifest-path ../bindings/Cargo.toml --package-json-path package.json \
+	  --features node -o native --no-js --dts binding.d.ts
 
 npm-build: build-wasm build-native
 	@cp $(NPM_DIR)/index.d.ts $(NPM_DIR)/index.d.cts
@@ -122,14 +113,17 @@ npm-build: build-wasm build-native
 
 # ---- tests ----------------------------------------------------------------------------------
 
-lint:
-	@echo "== lint: rustfmt, clippy"
+lint: setup-rust
+	@echo "== lint: rustfmt, clippy (host, Node addon, wasm)"
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy -q --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -q -p agentwire-bindings --lib --features node -- -D warnings
+	$(CARGO) clippy -q -p agentwire-bindings --lib --target $(WASM_TARGET) --no-default-features \
+	  --features wasm,formats,gcf3,gateway,events,schema,tokens-cl100k,tokens-o200k -- -D warnings
 
 test-rust:
 	@echo "== test: rust (core, bindings, CLI, conformance)"
-	$(CARGO) test -q --workspace --exclude agentwire-node --exclude agentwire-wasm --exclude agentwire-wasm-tokens --exclude agentwire-wasm-schema --exclude agentwire-wasm-gateway --exclude agentwire-wasm-events --exclude agentwire-wasm-gcf --exclude agentwire-bench
+	$(CARGO) test -q --workspace --exclude agentwire-bench
 	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
 	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
 	@printf "gcf rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf tests/fixtures/gcf/conformance | tail -n 1

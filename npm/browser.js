@@ -1,32 +1,32 @@
-// Browser and bundler entry: the wasm build (web target). Call `await init()` once before
-// using the API; `init(urlOrModule)` loads the .wasm from elsewhere (it is exported as
-// `agentwire/agentwire.wasm`).
-import initWasm, * as raw from './wasm/web/agentwire_wasm.js';
+// Browser and bundler entry: the wasm build. Call `await init()` once before using the API;
+// `init(urlOrModule)` loads the default module's .wasm from elsewhere (it is exported as
+// `agentwire/agentwire.wasm`). The other areas (gcf v3, gateway, events, tokens) are modules of
+// their own, fetched by their `load()`.
 import { createApi } from './lib/api.js';
-import { argumentError } from './lib/errors.js';
-import { browserEventsBackend } from './lib/events-browser.js';
-import { browserGcf3Backend } from './lib/gcf3-browser.js';
-import { browserGatewayBackend } from './lib/gateway-browser.js';
-import { browserTokenBackend } from './lib/tokens-browser.js';
+import { lazyWasm } from './lib/lazy-wasm.js';
+import { MODULE_OF_AREA } from './lib/modules.js';
 
-let ready = false;
-let loading = null;
+const NOT_READY = {
+  formats: 'agentwire: call `await init()` before using the API',
+  gcf3: 'agentwire: call `await gcf.load()` before using GCF v3 (gcf.encodeGeneric, gcf.decodeAny, …)',
+  gateway: 'agentwire: call `await gateway.load()` before using the gateway',
+  events: 'agentwire: call `await events.load()` before using events',
+  cl100k_base: 'agentwire: call `await tokens.load("cl100k_base")` before counting',
+  o200k_base: 'agentwire: call `await tokens.load("o200k_base")` before counting',
+};
 
-/** Loads and instantiates the wasm module (idempotent). */
-export function init(input) {
-  loading ??= initWasm(input === undefined ? undefined : { module_or_path: input }).then(() => {
-    ready = true;
-  });
-  return loading;
+const areas = new Map();
+function area(name) {
+  if (!areas.has(name)) areas.set(name, lazyWasm(MODULE_OF_AREA[name], NOT_READY[name]));
+  return areas.get(name);
 }
 
-const api = createApi({
-  raw: () => {
-    if (!ready) throw argumentError('NOT_INITIALIZED', 'agentwire: call `await init()` before using the API');
-    return raw;
-  },
-  name: 'wasm',
-}, browserTokenBackend, { gateway: browserGatewayBackend, events: browserEventsBackend, gcf3: browserGcf3Backend });
+/** Loads and instantiates the default wasm module (idempotent). */
+export function init(input) {
+  return area('formats').load(input);
+}
+
+const api = createApi({ name: 'wasm', area });
 
 export { AgentwireError } from './lib/errors.js';
 export const { gcx, gcf, gcb, codecs, tokens, gateway, events, errorCodes, coreVersion } = api;

@@ -1,20 +1,16 @@
 // Node entry: the native addon, with the wasm build as fallback.
 import { createApi } from './lib/api.js';
-import { loadNodeBackend, nodeAreaBackend, nodeTokenBackend } from './lib/node-backend.js';
+import { loadNodeBackend } from './lib/node-backend.js';
 
-const loaded = loadNodeBackend();
-const api = createApi({ raw: () => loaded.raw, name: loaded.name }, nodeTokenBackend(loaded), {
-  gateway: nodeAreaBackend(loaded, 'gateway'),
-  events: nodeAreaBackend(loaded, 'events'),
-  gcf3: nodeAreaBackend(loaded, 'gcf'),
-});
+const backendOf = loadNodeBackend();
+const api = createApi(backendOf);
 
 export { AgentwireError } from './lib/errors.js';
 export const { gcx, gcf, gcb, codecs, tokens, gateway, events, errorCodes, coreVersion } = api;
 /** Which build is in use: 'native' or 'wasm'. */
-export const backend = loaded.name;
+export const backend = backendOf.name;
 /** Why the native addon was not used (null when it was). */
-export const nativeLoadError = loaded.nativeLoadError;
+export const nativeLoadError = backendOf.nativeLoadError;
 /** Nothing to initialise in Node; present so code can call `await init()` everywhere. */
 export function init() {
   return Promise.resolve();

@@ -1,17 +1,13 @@
 // Node entry for `agentwire/wasm`: always the wasm build.
 import { createApi } from './lib/api.js';
-import { loadNodeBackend, nodeAreaBackend, nodeTokenBackend } from './lib/node-backend.js';
+import { loadNodeBackend } from './lib/node-backend.js';
 
-const loaded = loadNodeBackend({ forceWasm: true });
-const api = createApi({ raw: () => loaded.raw, name: loaded.name }, nodeTokenBackend(loaded), {
-  gateway: nodeAreaBackend(loaded, 'gateway'),
-  events: nodeAreaBackend(loaded, 'events'),
-  gcf3: nodeAreaBackend(loaded, 'gcf'),
-});
+const backendOf = loadNodeBackend({ forceWasm: true });
+const api = createApi(backendOf);
 
 export { AgentwireError } from './lib/errors.js';
 export const { gcx, gcf, gcb, codecs, tokens, gateway, events, errorCodes, coreVersion } = api;
-export const backend = loaded.name;
+export const backend = backendOf.name;
 export const nativeLoadError = null;
 export function init() {
   return Promise.resolve();

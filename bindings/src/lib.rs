@@ -1,8 +1,14 @@
 //! agentwire-bindings: the layer between agentwire's formats and its hosts.
 //!
 //! The core crate (`agentwire`) holds the formats and their typed Rust API. This crate holds
-//! what the CLI, the Node addon and the wasm modules share on top of it, so that the same input
+//! what the Node addon, the wasm modules and the CLI share on top of it, so that the same input
 //! gives the same bytes in every runtime:
+//!
+//! - [`exports`]: the one export table; with feature `node` it is the napi addon, with
+//!   feature `wasm` a wasm-bindgen module (areas by feature: `formats`, `gcf3`, `gateway`,
+//!   `events`, `schema`, `tokens`). Every export is a body in [`js`] over a [`call::Call`].
+//! - [`transfer`]: how values cross between Rust and JavaScript without JSON text (a word
+//!   tape both ways, read and written by npm/lib/transfer.js).
 //!
 //! - [`api`]: every function over text (JSON for structured values, `""` options for the
 //!   defaults), which the bindings wrap one call at a time; errors as JSON with
@@ -16,12 +22,25 @@
 //! spec), the gateway's items, cards and replies as contextweaver renders them, tool-id parts,
 //! and JSON Schema validation.
 //!
-//! Features (both default): `tokens` (exact tiktoken counts, `api::tokens_count`) and
-//! `schema` (agentwire's `JsonSchemaValidator`); the default wasm modules leave them out.
+//! Default features: every area, `tokens` (exact tiktoken counts) and `schema` (agentwire's
+//! `JsonSchemaValidator`); the wasm modules are built without defaults, one area each.
 
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod call;
+mod export;
+pub mod exports;
+pub mod js;
+#[cfg(feature = "node")]
+pub mod node;
 pub mod shapes;
+pub mod transfer;
+#[cfg(feature = "wasm")]
+pub mod wasm;
+
+#[cfg(feature = "node")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pub use shapes::{FromValue, ToValue};

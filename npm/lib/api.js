@@ -1,8 +1,6 @@
-// The public JS API, built over a raw backend (the napi addon or the wasm module). Both
-// backends export the same text-only functions (see bindings-node and bindings-wasm); each area
-// converts arguments to text, makes one call, and parses the JSON result.
+// The public JS API over a backend: the native addon, or the wasm modules. Every area calls
+// its module through a boundary (boundary.js), which builds results from the transfer tape.
 
-import { makeBoundary } from './call.js';
 import { makeEvents } from './events.js';
 import { makeGateway } from './gateway.js';
 import { makeGcx } from './gcx.js';
@@ -10,32 +8,25 @@ import { makeGraph } from './graph.js';
 import { makeTokens } from './tokens.js';
 
 /**
- * @param {{ raw: () => any, name: 'native' | 'wasm' }} backend  `raw()` returns the raw module
- *   (or throws an AgentwireError when it is not ready).
- * @param {{ count: (text: string, encoding: string) => number, load: (encoding: string) => unknown }}
- *   tokenBackend  exact token counts (the addon, or the per-encoding wasm modules)
- * @param {{ gateway?: AreaBackend, events?: AreaBackend, gcf3?: AreaBackend }} [areas]  where the gateway, events and GCF v3
- *   functions live: the addon itself, or their separately loaded wasm modules
- * @typedef {{ raw: () => any, load: (input?: unknown) => unknown }} AreaBackend
+ * @param {{ name: 'native' | 'wasm', area: (name: string) => Area }} backend  `area(name)` gives an
+ *   export area's boundary and loader (formats, gcf3, gateway, events, cl100k_base, o200k_base)
+ * @typedef {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} Area
  */
-export function createApi(backend, tokenBackend, areas = {}) {
-  const same = { raw: backend.raw, load: () => undefined };
-  const { gateway = same, events = same, gcf3 = same } = areas;
-  const boundary = makeBoundary(backend);
-  const { call } = boundary;
-  const { gcf, gcb, codecs } = makeGraph(boundary, makeBoundary(gcf3), { load: gcf3.load });
-  const tokens = makeTokens(boundary, tokenBackend);
+export function createApi(backend) {
+  const formats = backend.area('formats').boundary;
+  const { gcf, gcb, codecs } = makeGraph(formats, backend.area('gcf3'));
+  const tokens = makeTokens((encoding) => backend.area(encoding));
   return {
-    gcx: makeGcx(boundary),
+    gcx: makeGcx(formats),
     gcf,
     gcb,
     codecs,
     tokens,
-    gateway: makeGateway(makeBoundary(gateway), { native: backend.name === 'native', tokens, load: gateway.load }),
-    events: makeEvents(makeBoundary(events), { load: events.load }),
+    gateway: makeGateway(backend.area('gateway'), { native: backend.name === 'native', tokens }),
+    events: makeEvents(backend.area('events')),
     /** Every stable error code the core can report. */
-    errorCodes: () => JSON.parse(call((raw) => raw.errorCodes())),
+    errorCodes: () => formats.call('errorCodes', undefined),
     /** Version of the Rust core behind this backend. */
-    coreVersion: () => call((raw) => raw.version()),
+    coreVersion: () => formats.call('version', undefined),
   };
 }

@@ -1,6 +1,6 @@
-// AgentwireError: the one error class of the package. The Rust core reports every error as
-// JSON text ({code, message, format, line, column, columnUtf16, offset}); this module turns
-// that (or any other failure at the boundary) into an AgentwireError.
+// AgentwireError: the one error class of the package. Rust throws every error with its code
+// and position as properties (code, format, line, column, columnUtf16, offset); this module
+// turns that (or any other failure at the boundary) into an AgentwireError.
 
 export class AgentwireError extends Error {
   /**
@@ -35,16 +35,14 @@ export function argumentError(code, message, format = 'api') {
 /** Converts whatever a raw backend call threw into an AgentwireError (keeping it as `cause`). */
 export function toAgentwireError(error) {
   if (error instanceof AgentwireError) return error;
-  const message = typeof error === 'string' ? error : error?.message;
-  if (typeof message === 'string' && message.startsWith('{"code":')) {
-    try {
-      return new AgentwireError(JSON.parse(message), { cause: error });
-    } catch {
-      // Not our JSON after all: fall through.
-    }
+  // Thrown by Rust (bindings/src/node.rs, wasm.rs): the code and position are properties.
+  if (typeof error?.code === 'string' && typeof error.format === 'string') {
+    const { code, message, format, line, column, columnUtf16, offset } = error;
+    return new AgentwireError({ code, message, format, line, column, columnUtf16, offset }, { cause: error });
   }
   // Anything else at the boundary is a bug in agentwire: a caught panic (native) or a trap
   // (wasm `unreachable`).
+  const message = typeof error === 'string' ? error : error?.message;
   return new AgentwireError(
     { code: 'INTERNAL', message: `agentwire internal error: ${message ?? String(error)}`, format: 'api' },
     { cause: error },

@@ -3,16 +3,14 @@
 // serialize, mock streams, SSE conversion, `--tool` specs and follow-up items. In wasm it is
 // its own module (`await events.load()` in browsers).
 
-import { asyncLoad } from './call.js';
+import { asyncLoad } from './load.js';
+import { bytes, text, value } from './gcx.js';
 
 const encoder = new TextEncoder();
 
-/**
- * @param {ReturnType<import('./call.js').makeBoundary>} boundary
- * @param {{ load: (input?: unknown) => unknown }} env
- */
-export function makeEvents({ call, text, optionsText, bytes, toJsonText }, { load }) {
-  const json = (fn) => JSON.parse(call(fn));
+/** @param {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} area */
+export function makeEvents({ boundary, load }) {
+  const { call, construct, method } = boundary;
 
   /** Parses a JSONL stream pushed in chunks (bytes or text, split anywhere). */
   class EventStreamDecoder {
@@ -20,8 +18,7 @@ export function makeEvents({ call, text, optionsText, bytes, toJsonText }, { loa
     // A high surrogate at the end of a text chunk waits for its pair.
     #pendingSurrogate = '';
     constructor(options) {
-      const o = optionsText(options);
-      this.#raw = call((raw) => new raw.EventsDecoder(o));
+      this.#raw = construct('EventsDecoder', undefined, options);
     }
     #bytes(chunk) {
       if (typeof chunk !== 'string') return bytes(chunk, 'chunk');
@@ -36,19 +33,18 @@ export function makeEvents({ call, text, optionsText, bytes, toJsonText }, { loa
     }
     /** Feeds a chunk; returns `[{kind: 'event', line, event} | {kind: 'diagnostic', diagnostic}]`. */
     push(chunk) {
-      const b = this.#bytes(chunk);
-      return json(() => this.#raw.push(b));
+      return method(this.#raw, 'EventsDecoder', 'push', this.#bytes(chunk));
     }
     /** End of input: `{items, valid, result, diagnostics}`. */
     finish() {
       if (this.#pendingSurrogate) {
         const b = encoder.encode(this.#pendingSurrogate);
         this.#pendingSurrogate = '';
-        const items = json(() => this.#raw.push(b));
-        const end = json(() => this.#raw.finish());
+        const items = method(this.#raw, 'EventsDecoder', 'push', b);
+        const end = method(this.#raw, 'EventsDecoder', 'finish', undefined);
         return { ...end, items: [...items, ...end.items] };
       }
-      return json(() => this.#raw.finish());
+      return method(this.#raw, 'EventsDecoder', 'finish', undefined);
     }
     free() {
       this.#raw?.free?.();
@@ -65,8 +61,7 @@ export function makeEvents({ call, text, optionsText, bytes, toJsonText }, { loa
     /** A whole stream (text or bytes): `{valid, result, diagnostics, events: [{line, event}]}`. */
     parse(input, options) {
       const b = typeof input === 'string' ? encoder.encode(input) : bytes(input, 'input');
-      const o = optionsText(options);
-      return json((raw) => raw.eventsParse(b, o));
+      return call('eventsParse', b, options);
     },
     /** A decoder for `push(chunk)` / `finish()`. */
     createDecoder(options) {
@@ -96,43 +91,31 @@ export function makeEvents({ call, text, optionsText, bytes, toJsonText }, { loa
     },
     /** The stream rules over event objects (index + 1 stands for the line). */
     accumulate(events) {
-      const e = toJsonText(events, 'events');
-      return json((raw) => raw.eventsAccumulate(e));
+      return call('eventsAccumulate', undefined, value(events, 'events'));
     },
     /** Event objects as JSONL: `form` 'godex' (byte-identical to godex) or 'spec'. */
     serialize(events, { form = 'godex' } = {}) {
-      const e = toJsonText(events, 'events');
-      const f = text(form, 'form');
-      return call((raw) => raw.eventsSerialize(e, f));
+      return call('eventsSerialize', undefined, value(events, 'events'), form);
     },
     /** The JSONL of `godex exec --mock --mock-mode mode --json`. */
     mock(mode = 'echo', { echoText = '' } = {}) {
-      const m = text(mode, 'mode');
-      const t = text(echoText, 'echoText');
-      return call((raw) => raw.eventsMock(m, t));
+      return call('eventsMock', undefined, mode, echoText);
     },
     /** An upstream Responses SSE text: `{frames, framing_diagnostics, converted, valid, result, diagnostics}`. */
     fromSse(sse) {
-      const t = text(sse, 'sse');
-      return json((raw) => raw.eventsFromSse(t));
+      return call('eventsFromSse', text(sse, 'sse'));
     },
     /** A `--tool` value: `{kind: 'web_search', tool}` or `{kind: 'function', name, path}`. */
     parseToolSpec(spec) {
-      const s = text(spec, 'spec');
-      return json((raw) => raw.eventsParseToolSpec(s));
+      return call('eventsParseToolSpec', text(spec, 'spec'));
     },
     /** The function tool godex sends for a schema file's text. */
     functionTool(name, schemaText) {
-      const n = text(name, 'name');
-      const t = text(schemaText, 'schemaText');
-      return json((raw) => raw.eventsFunctionTool(n, t));
+      return call('eventsFunctionTool', text(schemaText, 'schemaText'), name);
     },
     /** The next request's input: context, then each call's function_call and output items. */
     followUp({ context = [], calls, outputs }) {
-      const c = toJsonText(context, 'context');
-      const f = toJsonText(calls, 'calls');
-      const o = toJsonText(outputs, 'outputs');
-      return json((raw) => raw.eventsFollowUp(c, f, o));
+      return call('eventsFollowUp', undefined, value(context, 'context'), value(calls, 'calls'), value(outputs, 'outputs'));
     },
   });
 }

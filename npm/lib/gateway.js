@@ -1,40 +1,42 @@
 // gateway: contextweaver's gateway contracts (tool ids, ChoiceCards, budgets, browse paths,
-// cache-stable sessions). The native addon counts with exact cl100k and validates with its
-// built-in JSON Schema validator. In wasm the gateway is its own module (`await
-// gateway.load()` in browsers) and takes both as functions: `counter` defaults to agentwire's
-// cl100k tokens (`await tokens.load()` in browsers), `validator` comes from `agentwire/schema`.
+// cache-stable sessions). Token counts come from `options.counter` when given, else from
+// agentwire's exact cl100k (built into the native addon; in wasm the `tokens` cl100k module,
+// `await tokens.load()` in browsers). Argument validation uses `options.validator` when given,
+// else the addon's built-in JSON Schema validator; a wasm session needs one
+// (`agentwire/schema`'s `validator`). In wasm the gateway is its own module (`await
+// gateway.load()` in browsers).
 
-import { asyncLoad } from './call.js';
+import { asyncLoad } from './load.js';
 import { argumentError, toAgentwireError } from './errors.js';
+import { text, value } from './gcx.js';
 
 /**
- * @param {ReturnType<import('./call.js').makeBoundary>} boundary
- * @param {{ native: boolean, tokens: { count: (text: string, encoding?: string) => number },
- *   load: (input?: unknown) => unknown }} env
+ * @param {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} area
+ * @param {{ native: boolean, tokens: { count: (text: string, encoding?: string) => number } }} env
  */
-export function makeGateway({ call, text, optionsText, toJsonText }, { native, tokens, load }) {
-  const defaultCounter = (t) => tokens.count(t, 'cl100k_base');
+export function makeGateway({ boundary, load }, { native, tokens }) {
+  const { callWithHooks, construct, methodWithHooks, method } = boundary;
+  // The addon counts cl100k itself; a wasm module is given agentwire's own counter.
+  const defaultCounter = native ? undefined : (t) => tokens.count(t, 'cl100k_base');
 
   const counterOf = (options) => {
     const counter = options?.counter ?? defaultCounter;
-    if (typeof counter !== 'function') {
+    if (counter !== undefined && typeof counter !== 'function') {
       throw argumentError('INVALID_ARGUMENT', 'options.counter must be a function (text) => number');
     }
     return counter;
   };
-  // Options that cross the boundary as JSON (functions stay on this side).
+  // Options that cross as values (functions stay on this side).
   const plain = (options) => {
-    if (options == null) return '';
+    if (options == null) return options;
     const { counter, validator, router, ...rest } = options;
-    return optionsText(rest);
+    return rest;
   };
-  const json = (fn) => JSON.parse(call(fn));
 
   /** A gateway over one catalog: meta-tool dispatch with cache-stable browsing (§5). */
   class BrowseSession {
     #raw;
-    #counter;
-    #validator;
+    #hooks;
     #router;
     #topK;
     /**
@@ -43,48 +45,40 @@ export function makeGateway({ call, text, optionsText, toJsonText }, { native, t
      *   router?: (query: string, topK: number) => Array<{ id: string, score: number | null }> }} options
      */
     constructor(options = {}) {
-      this.#counter = counterOf(options);
-      this.#validator = options?.validator;
+      const validator = options?.validator;
       this.#router = options?.router;
       this.#topK = options?.topK ?? 5;
-      if (this.#validator != null && typeof this.#validator !== 'function') {
+      if (validator != null && typeof validator !== 'function') {
         throw argumentError('INVALID_ARGUMENT', 'options.validator must be a function (schemaText, argsText) => resultText');
       }
       if (this.#router != null && typeof this.#router !== 'function') {
         throw argumentError('INVALID_ARGUMENT', 'options.router must be a function (query, topK) => [{id, score}]');
       }
-      const o = plain(options);
-      this.#raw = call((raw) => new raw.GatewaySession(o));
+      this.#hooks = { counter: counterOf(options), validator: validator ?? undefined };
+      this.#raw = construct('GatewaySession', undefined, plain(options));
     }
     /** Registers MCP tool definitions (a refresh: clears the seen-set). `{onInvalid, serverName}`. */
     register(toolDefs, options) {
-      const defs = toJsonText(toolDefs, 'toolDefs');
-      const o = optionsText(options);
-      return json(() => this.#raw.register(defs, o));
+      return method(this.#raw, 'GatewaySession', 'register', undefined, value(toolDefs, 'toolDefs'), options);
     }
     /** Cards for a router's ranking `[{id, score}]`, bounded and cache-stable. */
     browseRanked(ranked, options) {
-      const r = toJsonText(ranked, 'ranked');
-      const o = optionsText(options);
-      return json(() => (native ? this.#raw.browseRanked(r, o) : this.#raw.browseRanked(r, o, this.#counter)));
+      return methodWithHooks(this.#raw, 'GatewaySession', 'browseRanked', this.#hooks, undefined, value(ranked, 'ranked'), options);
     }
     /** One meta-tool call: `{isError: false, kind, result, text}` or `{isError: true, body, text}`. */
     dispatch(metaTool, args = {}) {
-      const name = text(metaTool, 'metaTool');
-      const a = toJsonText(args ?? {}, 'arguments');
-      let ranked = '';
-      const isQuery = name === 'tool_browse' && args?.query != null && args?.path == null;
+      text(metaTool, 'metaTool');
+      let ranked = null;
+      const isQuery = metaTool === 'tool_browse' && args?.query != null && args?.path == null;
       if (isQuery && this.#router && typeof args.query === 'string') {
         const topK = Number.isInteger(args.top_k) ? args.top_k : this.#topK;
         try {
-          ranked = toJsonText(this.#router(args.query, topK), 'router result');
+          ranked = this.#router(args.query, topK);
         } catch (e) {
           throw toAgentwireError(e);
         }
       }
-      return json(() =>
-        native ? this.#raw.dispatch(name, a, ranked) : this.#raw.dispatch(name, a, ranked, this.#counter, this.#validator),
-      );
+      return methodWithHooks(this.#raw, 'GatewaySession', 'dispatch', this.#hooks, undefined, metaTool, args ?? {}, ranked);
     }
     /** `tool_browse` by `{path}` or `{query, top_k}`. */
     browse(args) {
@@ -100,11 +94,11 @@ export function makeGateway({ call, text, optionsText, toJsonText }, { native, t
     }
     /** Ids seen by the cache-stable session, sorted. */
     seen() {
-      return json(() => this.#raw.seen());
+      return method(this.#raw, 'GatewaySession', 'seen', undefined);
     }
     /** Forgets the seen-set and frozen cards (the catalog stays). */
     reset() {
-      call(() => this.#raw.reset());
+      method(this.#raw, 'GatewaySession', 'reset', undefined);
     }
     free() {
       this.#raw?.free?.();
@@ -120,32 +114,23 @@ export function makeGateway({ call, text, optionsText, toJsonText }, { native, t
     load: asyncLoad(load),
     /** An MCP tool's canonical id with its derivation and catalog item. `{serverName}`. */
     toolId(tool, options) {
-      const t = toJsonText(tool, 'tool');
-      const o = optionsText(options);
-      return json((raw) => raw.gatewayToolId(t, o));
+      return boundary.call('gatewayToolId', undefined, value(tool, 'tool'), options);
     },
     /** How an MCP tool's id is derived, before grammar checks. */
     toolIdDerivation(tool, options) {
-      const t = toJsonText(tool, 'tool');
-      const o = optionsText(options);
-      return json((raw) => raw.gatewayToolIdDerivation(t, o));
+      return boundary.call('gatewayToolIdDerivation', undefined, value(tool, 'tool'), options);
     },
     /** `{namespace, name, version, hash8}` of a tool id (non-strings fail TOOL_ID_NOT_A_STRING). */
     parseToolId(id) {
-      const v = toJsonText(id, 'id');
-      return json((raw) => raw.gatewayParseToolId(v));
+      return boundary.call('gatewayParseToolId', undefined, value(id, 'id'));
     },
     /** A tool id from its parts. */
     formatToolId(parts) {
-      const p = toJsonText(parts, 'parts');
-      return json((raw) => raw.gatewayFormatToolId(p));
+      return boundary.call('gatewayFormatToolId', undefined, value(parts, 'parts'));
     },
     /** One item's budgeted ChoiceCard with its renderings and token counts. */
     card(item, options) {
-      const i = toJsonText(item, 'item');
-      const o = plain(options);
-      const counter = counterOf(options);
-      return json((raw) => (native ? raw.gatewayCard(i, o) : raw.gatewayCard(i, o, counter)));
+      return callWithHooks('gatewayCard', { counter: counterOf(options) }, undefined, value(item, 'item'), plain(options));
     },
     /** A description truncated to `budget` tokens, with the branch and offsets used. */
     truncate(description, budget, options) {
@@ -153,20 +138,15 @@ export function makeGateway({ call, text, optionsText, toJsonText }, { native, t
       if (!Number.isInteger(budget)) {
         throw argumentError('INVALID_ARGUMENT', 'budget must be an integer');
       }
-      const counter = counterOf(options);
-      return json((raw) => (native ? raw.gatewayTruncate(t, budget) : raw.gatewayTruncate(t, budget, counter)));
+      return callWithHooks('gatewayTruncate', { counter: counterOf(options) }, t, budget);
     },
     /** A bounded tool_browse reply from items: `{mode, scores, maxCards}`. */
     browseCards(items, options) {
-      const i = toJsonText(items, 'items');
-      const o = plain(options);
-      const counter = counterOf(options);
-      return json((raw) => (native ? raw.gatewayBrowseCards(i, o) : raw.gatewayBrowseCards(i, o, counter)));
+      return callWithHooks('gatewayBrowseCards', { counter: counterOf(options) }, undefined, value(items, 'items'), plain(options));
     },
     /** The segments of a browse path (`[]` for `/`). */
     parsePath(path) {
-      const v = toJsonText(path, 'path');
-      return json((raw) => raw.gatewayParsePath(v));
+      return boundary.call('gatewayParsePath', undefined, value(path, 'path'));
     },
     BrowseSession,
   });

@@ -3,39 +3,32 @@
 // reads GCF v1.1 and v3 and says which it read. In wasm it is its own module
 // (`await gcf.load()` in browsers; Node loads it on first use).
 
-import { asyncLoad } from './call.js';
+import { asyncLoad } from './load.js';
+import { text, textOrBytes, value } from './gcx.js';
 
-const encoder = new TextEncoder();
-
-/**
- * @param {ReturnType<import('./call.js').makeBoundary>} boundary
- * @param {{ load: (input?: unknown) => unknown }} env
- */
-export function makeGcf3({ call, text, optionsText, bytes, toJsonText }, { load }) {
-  const json = (fn) => JSON.parse(call(fn));
-  const input = (value) => (typeof value === 'string' ? encoder.encode(value) : bytes(value, 'input'));
-  // JavaScript numbers are doubles: integers past 2^53 − 1 are encoded as the doubles they are.
-  const hostNumbers = JSON.stringify({ numbers: 'host' });
-  const decodeOptions = (options) => optionsText({ largeInt: 'error', ...options });
+/** @param {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} area */
+export function makeGcf3({ boundary, load }) {
+  const { call, construct, method } = boundary;
+  // JavaScript numbers are doubles: integers past 2^53 − 1 fail unless asked for otherwise.
+  const decodeOptions = (options) => ({ largeInt: 'error', ...options });
 
   /** GCF v3.5.3 graph session: stable ids across calls, sent symbols as bare references. */
   class GraphSession {
     #raw;
     constructor() {
-      this.#raw = call((raw) => new raw.Gcf3GraphSession());
+      this.#raw = construct('Gcf3GraphSession', undefined);
     }
     /** Encodes a payload in this session. */
     encode(payload) {
-      const j = toJsonText(payload, 'payload');
-      return call(() => this.#raw.encode(j));
+      return method(this.#raw, 'Gcf3GraphSession', 'encode', undefined, value(payload, 'payload'));
     }
     /** Number of symbols with a session id. */
     size() {
-      return call(() => this.#raw.size());
+      return method(this.#raw, 'Gcf3GraphSession', 'size', undefined);
     }
     /** Forgets every id. */
     reset() {
-      call(() => this.#raw.reset());
+      method(this.#raw, 'Gcf3GraphSession', 'reset', undefined);
     }
     free() {
       this.#raw?.free?.();
@@ -50,13 +43,11 @@ export function makeGcf3({ call, text, optionsText, bytes, toJsonText }, { load 
   class KeyedSession {
     #raw;
     constructor(options) {
-      const o = optionsText(options);
-      this.#raw = call((raw) => new raw.Gcf3KeyedSession(o));
+      this.#raw = construct('Gcf3KeyedSession', undefined, options);
     }
-    /** The next payload for the current set: `{isFull, wire}`. */
+    /** The next payload for the current set: `{isFull, kind, wire}`. */
     emit(set) {
-      const j = toJsonText(set, 'set');
-      return json(() => this.#raw.emit(j));
+      return method(this.#raw, 'Gcf3KeyedSession', 'emit', undefined, value(set, 'set'));
     }
     free() {
       this.#raw?.free?.();
@@ -70,25 +61,21 @@ export function makeGcf3({ call, text, optionsText, bytes, toJsonText }, { load 
   const keyed = Object.freeze({
     /** `{root: 'sha256:…', canonical}` of a keyed set `{key, fields, rows}`. */
     packRoot(set) {
-      const j = toJsonText(set, 'set');
-      return json((raw) => raw.gcf3KeyedPackRoot(j));
+      return call('gcf3KeyedPackRoot', undefined, value(set, 'set'));
     },
     /** The full payload of a keyed set, with `pack_root` and `key` (`{tool}`). */
     encodeFull(set, options) {
-      const j = toJsonText(set, 'set');
-      const o = optionsText(options);
-      return call((raw) => raw.gcf3KeyedEncodeFull(j, o));
+      return call('gcf3KeyedEncodeFull', undefined, value(set, 'set'), options);
     },
     /** A generic delta `{key, fields, baseRoot, newRoot, added, changed, removed, …}` as GCF. */
     encodeDelta(delta) {
-      const j = toJsonText(delta, 'delta');
-      return call((raw) => raw.gcf3KeyedEncodeDelta(j));
+      return call('gcf3KeyedEncodeDelta', undefined, value(delta, 'delta'));
     },
     /** Applies a delta (GCF text or object) to a base set atomically: `{set, root}`. */
     applyDelta(base, delta) {
-      const b = toJsonText(base, 'base');
-      const d = typeof delta === 'string' ? delta : toJsonText(delta, 'delta');
-      return json((raw) => raw.gcf3KeyedApplyDelta(b, d));
+      return typeof delta === 'string'
+        ? call('gcf3KeyedApplyDelta', delta, value(base, 'base'))
+        : call('gcf3KeyedApplyDelta', undefined, value(base, 'base'), value(delta, 'delta'));
     },
     createSession(options) {
       return new KeyedSession(options);
@@ -96,66 +83,52 @@ export function makeGcf3({ call, text, optionsText, bytes, toJsonText }, { load 
     Session: KeyedSession,
   });
 
-  const api = {
+  return {
     /** Browsers: fetches the GCF v3 wasm module (Node: resolves at once). */
     load: asyncLoad(load),
     /** Any JSON value → GCF v3.5.3 generic text (key order kept). */
-    encodeGeneric(value) {
-      const j = toJsonText(value, 'value');
-      return call((raw) => raw.gcf3EncodeGeneric(j, hostNumbers));
+    encodeGeneric(generic) {
+      return call('gcf3EncodeGeneric', undefined, value(generic, 'value'));
     },
     /** JSON text → generic text; integer lexemes are int64 (`out_of_range` beyond). */
     encodeGenericJson(jsonText) {
-      const j = text(jsonText, 'json');
-      return call((raw) => raw.gcf3EncodeGeneric(j, ''));
+      return call('gcf3EncodeGeneric', text(jsonText, 'json'));
     },
     /** Generic text → the JSON value (`{largeInt: 'error' | 'string' | 'number'}`). */
     decodeGeneric(gcfText, options) {
-      return JSON.parse(this.decodeGenericToJson(gcfText, options));
+      return call('gcf3Decode', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'generic' }));
     },
     /** Generic text → JSON text, members in payload order. */
     decodeGenericToJson(gcfText, options) {
-      const b = input(gcfText);
-      const o = decodeOptions({ ...options, expect: 'generic' });
-      return call((raw) => raw.gcf3Decode(b, o));
+      return call('gcf3DecodeToJson', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'generic' }));
     },
     /** GCF v1.1 or v3 (text or bytes) → `{version, profile, kind, value}`. */
     decodeAny(gcf, options) {
-      return JSON.parse(this.decodeAnyToJson(gcf, options));
+      return call('gcf3Decode', textOrBytes(gcf, 'input'), decodeOptions(options));
     },
     /** `decodeAny` as JSON text (numbers exactly as decoded). */
     decodeAnyToJson(gcf, options) {
-      const b = input(gcf);
-      const o = decodeOptions(options);
-      return call((raw) => raw.gcf3Decode(b, o));
+      return call('gcf3DecodeToJson', textOrBytes(gcf, 'input'), decodeOptions(options));
     },
     /** A graph payload → GCF (`{version: '3.5.3' | '1.1', stream, labeledCounts}`; 3.5.3 by default). */
     encodeGraph(payload, options) {
-      const j = toJsonText(payload, 'payload');
-      const o = optionsText(options);
-      return call((raw) => raw.gcf3EncodeGraph(j, o));
+      return call('gcf3EncodeGraph', undefined, value(payload, 'payload'), options);
     },
     /** GCF v3.5.3 graph text → the payload. */
     decodeGraph(gcfText, options) {
-      const b = input(gcfText);
-      const o = decodeOptions({ ...options, expect: 'graph' });
-      return json((raw) => raw.gcf3Decode(b, o));
+      return call('gcf3Decode', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'graph' }));
     },
     /** A graph delta (added symbols with their distance) → GCF v3.5.3 delta text. */
     encodeGraphDelta(delta) {
-      const j = toJsonText(delta, 'delta');
-      return call((raw) => raw.gcf3EncodeGraphDelta(j));
+      return call('gcf3EncodeGraphDelta', undefined, value(delta, 'delta'));
     },
     /** Applies a graph delta (GCF text) to a base snapshot atomically, verifying `new_root`. */
     applyGraphDelta(base, deltaText) {
-      const b = toJsonText(base, 'base');
-      const d = text(deltaText, 'delta');
-      return json((raw) => raw.gcf3ApplyGraphDelta(b, d));
+      return call('gcf3ApplyGraphDelta', text(deltaText, 'delta'), value(base, 'base'));
     },
     /** `{root: 'sha256:…', canonical}` of a graph snapshot `{symbols, edges}`. */
     graphPackRoot(snapshot) {
-      const j = toJsonText(snapshot, 'snapshot');
-      return json((raw) => raw.gcf3GraphPackRoot(j));
+      return call('gcf3GraphPackRoot', undefined, value(snapshot, 'snapshot'));
     },
     createGraphSession() {
       return new GraphSession();
@@ -163,5 +136,4 @@ export function makeGcf3({ call, text, optionsText, bytes, toJsonText }, { load 
     GraphSession,
     keyed,
   };
-  return api;
 }

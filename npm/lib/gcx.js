@@ -1,7 +1,6 @@
 // gcx: GCX1 encode/decode, streaming classes, tool layouts, workspace-scope shapes.
 
 import { argumentError } from './errors.js';
-import { describe } from './call.js';
 
 /** The GCX1 workspace error-code constants (values come from the core). */
 const ERROR_CODE_CONSTANTS = [
@@ -12,32 +11,69 @@ const ERROR_CODE_CONSTANTS = [
   'ERR_CODE_WRONG_REPO_SHAPE',
 ];
 
-export function makeGcx({ call, text, optionsText, toJsonText }) {
+export function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (value instanceof Uint8Array) return 'Uint8Array';
+  return typeof value;
+}
+
+/** A value argument: what JSON.stringify would write something for. */
+export function value(v, name) {
+  const t = typeof v;
+  if (v === undefined || t === 'function' || t === 'symbol') {
+    throw argumentError('INVALID_ARGUMENT', `${name} is not a JSON value (got ${t})`);
+  }
+  return v;
+}
+
+/** A main input that is text: a string. */
+export function text(value, name) {
+  if (typeof value !== 'string') {
+    throw argumentError('INVALID_ARGUMENT', `${name} must be a string, got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** A main input that is text or UTF-8 bytes. */
+export function textOrBytes(value, name) {
+  if (typeof value === 'string' || value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  throw argumentError('INVALID_ARGUMENT', `${name} must be a string or Uint8Array, got ${describe(value)}`);
+}
+
+/** A main input that is bytes. */
+export function bytes(value, name) {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  throw argumentError('INVALID_ARGUMENT', `${name} must be a Uint8Array or ArrayBuffer, got ${describe(value)}`);
+}
+
+/** @param {import('./boundary.js').Boundary} boundary  the default module's */
+export function makeGcx(boundary) {
+  const { call, construct, method } = boundary;
+
   /** Streaming GCX1 encoder: sections and rows in, text out piece by piece via take(). */
   class GcxEncoder {
     #raw;
     constructor(options) {
-      const opts = optionsText(options);
-      this.#raw = call((raw) => new raw.GcxEncoder(opts));
+      this.#raw = construct('GcxEncoder', undefined, options);
     }
     /** Writes a section header (and any `rows`/`ops` the section carries). */
     beginSection(section) {
-      const json = toJsonText(section, 'section');
-      call(() => this.#raw.beginSection(json));
+      method(this.#raw, 'GcxEncoder', 'beginSection', undefined, value(section, 'section'));
     }
     /** Writes a row: an array of cells or an object keyed by field. */
     writeRow(row) {
-      const json = toJsonText(row, 'row');
-      call(() => this.#raw.writeRow(json));
+      method(this.#raw, 'GcxEncoder', 'writeRow', undefined, value(row, 'row'));
     }
     /** Writes `# text`. */
     writeComment(comment) {
-      const t = text(comment, 'comment');
-      call(() => this.#raw.writeComment(t));
+      method(this.#raw, 'GcxEncoder', 'writeComment', text(comment, 'comment'));
     }
     /** The text written since the last take(). */
     take() {
-      return call(() => this.#raw.take());
+      return method(this.#raw, 'GcxEncoder', 'take', undefined);
     }
     /** Releases the encoder's memory now (wasm); later calls fail. */
     free() {
@@ -53,26 +89,25 @@ export function makeGcx({ call, text, optionsText, toJsonText }) {
   class GcxDecoder {
     #raw;
     constructor(options) {
-      const opts = optionsText(options);
-      this.#raw = call((raw) => new raw.GcxDecoder(opts));
+      this.#raw = construct('GcxDecoder', undefined, options);
     }
     /** Appends input: a string or UTF-8 bytes (a chunk may end anywhere, even mid-character). */
     push(chunk) {
-      if (typeof chunk === 'string') call(() => this.#raw.pushStr(chunk));
-      else if (chunk instanceof Uint8Array) call(() => this.#raw.pushBytes(chunk));
-      else throw argumentError('INVALID_ARGUMENT', `chunk must be a string or Uint8Array, got ${describe(chunk)}`);
+      if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) {
+        throw argumentError('INVALID_ARGUMENT', `chunk must be a string or Uint8Array, got ${describe(chunk)}`);
+      }
+      method(this.#raw, 'GcxDecoder', 'push', chunk);
     }
     /** Marks the end of input. */
     finish() {
-      call(() => this.#raw.finish());
+      method(this.#raw, 'GcxDecoder', 'finish', undefined);
     }
     /**
      * The next item ({type: 'section' | 'row' | 'comment', …}), or null when the input pushed
      * so far holds no further complete item. A bad row throws and the next call continues.
      */
     next() {
-      const json = call(() => this.#raw.nextItem());
-      return json == null ? null : JSON.parse(json);
+      return method(this.#raw, 'GcxDecoder', 'next', undefined);
     }
     *[Symbol.iterator]() {
       for (let item = this.next(); item !== null; item = this.next()) yield item;
@@ -89,30 +124,23 @@ export function makeGcx({ call, text, optionsText, toJsonText }) {
   const gcx = {
     /** Encodes sections ([…] or {sections: […]}) to GCX1 text. */
     encode(sections, options) {
-      const json = toJsonText(sections, 'sections');
-      const opts = optionsText(options);
-      return call((raw) => raw.gcxEncode(json, opts));
+      return call('gcxEncode', undefined, options, value(sections, 'sections'));
     },
     /** The generic fallback (gcx-go EncodeAny) for any JSON-like value. */
-    encodeGeneric(tool, value, options) {
-      const t = text(tool, 'tool');
-      const json = toJsonText(value, 'value');
-      const opts = optionsText(options);
-      return call((raw) => raw.gcxEncodeGeneric(t, json, opts));
+    encodeGeneric(tool, generic, options) {
+      return call('gcxEncodeGeneric', undefined, tool, options, value(generic, 'value'));
     },
-    /** The generic fallback for JSON text (exact for big integers; the fast path). */
+    /** The generic fallback for JSON text (exact for big integers). */
     encodeGenericJson(tool, json, options) {
-      const t = text(tool, 'tool');
-      const j = text(json, 'json');
-      const opts = optionsText(options);
-      return call((raw) => raw.gcxEncodeGeneric(t, j, opts));
+      return call('gcxEncodeGeneric', text(json, 'json'), tool, options);
     },
-    /** Decodes a payload (string or UTF-8 bytes) to {sections: [{tool, fields, meta, version, rows}]}. */
+    /**
+     * Decodes a payload (string or UTF-8 bytes) to {sections: [{tool, fields, meta, version, rows}]}.
+     * Cells are slices of the payload string where they hold no escape, so a kept cell keeps
+     * the payload's memory alive.
+     */
     decode(payload, options) {
-      const opts = optionsText(options);
-      if (typeof payload === 'string') return JSON.parse(call((raw) => raw.gcxDecode(payload, opts)));
-      if (payload instanceof Uint8Array) return JSON.parse(call((raw) => raw.gcxDecodeBytes(payload, opts)));
-      throw argumentError('INVALID_ARGUMENT', `payload must be a string or Uint8Array, got ${describe(payload)}`);
+      return call('gcxDecode', textOrBytes(payload, 'payload'), options);
     },
     /** Decodes an (async) iterable of chunks, yielding items as they complete. */
     async *decodeStream(chunks, options) {
@@ -130,81 +158,59 @@ export function makeGcx({ call, text, optionsText, toJsonText }) {
     },
     /** The row escaper: `\` → `\\`, TAB → `\t`, LF → `\n`, CR dropped. */
     escape(value) {
-      const t = text(value, 'text');
-      return call((raw) => raw.gcxEscape(t));
+      return call('gcxEscape', text(value, 'text'));
     },
     /** The decoder's unescaper. */
     unescape(value) {
-      const t = text(value, 'text');
-      return call((raw) => raw.gcxUnescape(t));
+      return call('gcxUnescape', text(value, 'text'));
     },
     /** The text a cell is written as (before escaping), e.g. {float64: "1e6"} → "1e+06". */
     cellText(cell) {
-      const json = toJsonText(cell, 'cell');
-      return call((raw) => raw.gcxCellText(json));
+      return call('gcxCellText', undefined, value(cell, 'cell'));
     },
     /**
      * Encodes a tool response by its layout (falling back to the generic encoder when it does
      * not fit), or with `strategy: 'generic' | 'bench'`.
      */
     encodeTool(tool, response, options) {
-      const t = text(tool, 'tool');
-      const json = toJsonText(response, 'response');
-      const opts = optionsText(options);
-      return call((raw) => raw.gcxEncodeTool(t, json, opts));
+      return call('gcxEncodeTool', undefined, tool, options, value(response, 'response'));
     },
     /** encodeTool for JSON text. */
     encodeToolJson(tool, json, options) {
-      const t = text(tool, 'tool');
-      const j = text(json, 'json');
-      const opts = optionsText(options);
-      return call((raw) => raw.gcxEncodeTool(t, j, opts));
+      return call('gcxEncodeTool', text(json, 'json'), tool, options);
     },
     /** The built-in per-tool layouts (the form custom layouts take). */
     layouts() {
-      return JSON.parse(call((raw) => raw.gcxLayouts()));
+      return call('gcxLayouts', undefined);
     },
     /** gcx-go ParseFormat: 'gcx' for gcx/gcx1, 'text' for text/compact, else 'json'. */
     parseFormat(value) {
-      const t = text(value, 'format');
-      return call((raw) => raw.gcxParseFormat(t));
+      return call('gcxParseFormat', text(value, 'format'));
     },
     /** The tool_definitions section (rows sorted by name). */
     encodeToolDefinitions(definitions, options) {
-      const json = toJsonText(definitions, 'definitions');
-      const opts = optionsText(options);
-      return call((raw) => raw.gcxEncodeToolDefinitions(json, opts));
+      return call('gcxEncodeToolDefinitions', undefined, value(definitions, 'definitions'), options);
     },
     decodeToolDefinitions(payload) {
-      const p = text(payload, 'payload');
-      return JSON.parse(call((raw) => raw.gcxDecodeToolDefinitions(p)));
+      return call('gcxDecodeToolDefinitions', text(payload, 'payload'));
     },
     /** The tool_request section; `repo` is a name (repo), absent (workspace) or a list (fan-out). */
     encodeToolRequest(request, options) {
-      const json = toJsonText(request, 'request');
-      const opts = optionsText(options);
-      return call((raw) => raw.gcxEncodeToolRequest(json, opts));
+      return call('gcxEncodeToolRequest', undefined, value(request, 'request'), options);
     },
     decodeToolRequest(payload) {
-      const p = text(payload, 'payload');
-      return JSON.parse(call((raw) => raw.gcxDecodeToolRequest(p)));
+      return call('gcxDecodeToolRequest', text(payload, 'payload'));
     },
     /** The error section. */
     encodeErrorEnvelope(envelope, options) {
-      const json = toJsonText(envelope, 'envelope');
-      const opts = optionsText(options);
-      return call((raw) => raw.gcxEncodeErrorEnvelope(json, opts));
+      return call('gcxEncodeErrorEnvelope', undefined, value(envelope, 'envelope'), options);
     },
     decodeErrorEnvelope(payload) {
-      const p = text(payload, 'payload');
-      return JSON.parse(call((raw) => raw.gcxDecodeErrorEnvelope(p)));
+      return call('gcxDecodeErrorEnvelope', text(payload, 'payload'));
     },
     /** null when the request is legal for the tool's declared scope, else the error envelope. */
     checkRequest(definitions, request, workspaceRepos) {
-      const d = toJsonText(definitions, 'definitions');
-      const r = toJsonText(request, 'request');
-      const w = toJsonText(workspaceRepos, 'workspaceRepos');
-      return JSON.parse(call((raw) => raw.gcxCheckRequest(d, r, w)));
+      return call('gcxCheckRequest', undefined, value(definitions, 'definitions'), value(request, 'request'), value(workspaceRepos, 'workspaceRepos'));
     },
     Encoder: GcxEncoder,
     Decoder: GcxDecoder,
@@ -215,7 +221,7 @@ export function makeGcx({ call, text, optionsText, toJsonText }) {
     Object.defineProperty(gcx, name, {
       enumerable: true,
       get: () => {
-        errorCodeConstants ??= JSON.parse(call((raw) => raw.gcxErrorCodeConstants()));
+        errorCodeConstants ??= call('gcxErrorCodeConstants', undefined);
         return errorCodeConstants[name];
       },
     });

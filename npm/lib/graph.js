@@ -1,36 +1,39 @@
 // gcf, gcb, codecs: the graph payload as GCF v1.1 text, GCB1 bytes, or any codec by name.
 
+import { bytes, text, value } from './gcx.js';
 import { makeGcf3 } from './gcf3.js';
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /**
- * @param {ReturnType<import('./call.js').makeBoundary>} boundary  the default module
- * @param {ReturnType<import('./call.js').makeBoundary>} gcf3Boundary  where GCF v3 lives
- * @param {{ load: (input?: unknown) => unknown }} gcf3Env
+ * @param {import('./boundary.js').Boundary} boundary  the default module's
+ * @param {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} gcf3Area
  */
-export function makeGraph({ call, text, optionsText, bytes, toJsonText }, gcf3Boundary, gcf3Env) {
+export function makeGraph(boundary, gcf3Area) {
+  const { call, construct, method } = boundary;
+
   /** GCF v1.1 session: symbols sent in an earlier call are written as bare references. */
   class GcfSession {
     #raw;
     constructor() {
-      this.#raw = call((raw) => new raw.GcfSession());
+      this.#raw = construct('GcfSession', undefined);
     }
     /** Encodes a payload with session deduplication. */
     encode(payload) {
-      const json = toJsonText(payload, 'payload');
-      return call(() => this.#raw.encode(json));
+      return method(this.#raw, 'GcfSession', 'encode', undefined, value(payload, 'payload'));
     }
     /** `encode` for payload JSON text. */
     encodeJson(json) {
-      const j = text(json, 'json');
-      return call(() => this.#raw.encode(j));
+      return method(this.#raw, 'GcfSession', 'encode', text(json, 'json'));
     }
     /** Number of symbols sent so far. */
     size() {
-      return call(() => this.#raw.size());
+      return method(this.#raw, 'GcfSession', 'size', undefined);
     }
     /** Forgets every sent symbol. */
     reset() {
-      call(() => this.#raw.reset());
+      method(this.#raw, 'GcfSession', 'reset', undefined);
     }
     free() {
       this.#raw?.free?.();
@@ -42,35 +45,29 @@ export function makeGraph({ call, text, optionsText, bytes, toJsonText }, gcf3Bo
   }
 
   const gcf = Object.freeze({
-    ...makeGcf3(gcf3Boundary, gcf3Env),
+    ...makeGcf3(gcf3Area),
     /** A graph payload to GCF v1.1 text (byte-identical to gcf-go v0.1.2). */
     encode(payload) {
-      const json = toJsonText(payload, 'payload');
-      return call((raw) => raw.gcfEncode(json));
+      return call('gcfEncode', undefined, value(payload, 'payload'));
     },
     /** `encode` for payload JSON text. */
     encodeJson(json) {
-      const j = text(json, 'json');
-      return call((raw) => raw.gcfEncode(j));
+      return call('gcfEncode', text(json, 'json'));
     },
     /** GCF v1.1 text to a payload (`{maxPayloadBytes}`: the decoded text limit, 64 MiB). */
     decode(gcfText, options) {
-      return JSON.parse(this.decodeToJson(gcfText, options));
+      return call('graphDecode', text(gcfText, 'text'), options);
     },
     /** GCF v1.1 text to payload JSON text. */
     decodeToJson(gcfText, options) {
-      const t = text(gcfText, 'text');
-      const o = optionsText(options);
-      return call((raw) => raw.gcfDecode(t, o));
+      return call('graphDecodeToJson', text(gcfText, 'text'), options);
     },
     /** A delta (removed/added symbols and edges) to GCF delta text. */
     encodeDelta(delta) {
-      const json = toJsonText(delta, 'delta');
-      return call((raw) => raw.gcfEncodeDelta(json));
+      return call('gcfEncodeDelta', undefined, value(delta, 'delta'));
     },
     encodeDeltaJson(json) {
-      const j = text(json, 'json');
-      return call((raw) => raw.gcfEncodeDelta(j));
+      return call('gcfEncodeDelta', text(json, 'json'));
     },
     /** A new session for `session.encode(payload)`. */
     createSession() {
@@ -82,21 +79,17 @@ export function makeGraph({ call, text, optionsText, bytes, toJsonText }, gcf3Bo
   const gcb = Object.freeze({
     /** A graph payload to GCB1 bytes. */
     encode(payload) {
-      const json = toJsonText(payload, 'payload');
-      return call((raw) => raw.gcbEncode(json));
+      return call('gcbEncode', undefined, value(payload, 'payload'));
     },
     encodeJson(json) {
-      const j = text(json, 'json');
-      return call((raw) => raw.gcbEncode(j));
+      return call('gcbEncode', text(json, 'json'));
     },
     /** GCB1 bytes to a payload (`{maxPayloadBytes}`: the decoded text limit, 64 MiB). */
     decode(input, options) {
-      return JSON.parse(this.decodeToJson(input, options));
+      return call('graphDecode', bytes(input, 'input'), options);
     },
     decodeToJson(input, options) {
-      const b = bytes(input, 'input');
-      const o = optionsText(options);
-      return call((raw) => raw.gcbDecode(b, o));
+      return call('graphDecodeToJson', bytes(input, 'input'), options);
     },
   });
 
@@ -104,22 +97,19 @@ export function makeGraph({ call, text, optionsText, bytes, toJsonText }, gcf3Bo
   const codecs = Object.freeze({
     /** The codecs: `[{name, aliases, description, text}]` (gcf, gcb, json). */
     list() {
-      codecList ??= JSON.parse(call((raw) => raw.codecsList()));
+      codecList ??= call('codecsList', undefined);
       return codecList.map((c) => ({ ...c, aliases: [...c.aliases] }));
     },
     /** Encodes a payload with the named codec: text for text codecs, bytes for gcb. */
     encode(name, payload) {
-      const n = text(name, 'name');
-      const json = toJsonText(payload, 'payload');
-      const out = call((raw) => raw.codecEncode(n, json));
-      const codec = this.list().find((c) => c.name === n || c.aliases.includes(n));
-      return codec?.text ? new TextDecoder().decode(out) : out;
+      const out = call('codecEncode', undefined, name, value(payload, 'payload'));
+      const codec = this.list().find((c) => c.name === name || c.aliases.includes(name));
+      return codec?.text ? decoder.decode(out) : out;
     },
     /** Decodes text or bytes with the named codec. */
     decode(name, input) {
-      const n = text(name, 'name');
-      const b = typeof input === 'string' ? new TextEncoder().encode(input) : bytes(input, 'input');
-      return JSON.parse(call((raw) => raw.codecDecode(n, b)));
+      const b = typeof input === 'string' ? encoder.encode(input) : bytes(input, 'input');
+      return call('codecDecode', b, name);
     },
   });
   return { gcf, gcb, codecs };

@@ -1,19 +1,23 @@
-// A separately loaded wasm module (web target): fetched and instantiated on the first
-// `load(input)` (idempotent; a failed load can be retried), refused with NOT_INITIALIZED before.
+// Browsers and bundlers: a wasm module is fetched and instantiated by `load(input)`
+// (idempotent; a failed load can be retried); calls before that fail with NOT_INITIALIZED.
 import { argumentError } from './errors.js';
+import { makeBoundary } from './boundary.js';
+import { IMPORTERS } from './modules.js';
 
 /**
- * @param {() => Promise<any>} importer  imports the module's wasm-bindgen glue
+ * @param {string} name  the module (core, gcf, …)
  * @param {string} notReady  the message when it is used before `load()`
  */
-export function lazyWasm(importer, notReady) {
+export function lazyWasm(name, notReady) {
   let module = null;
+  let memory = null;
   let loading = null;
   return {
     load(input) {
       if (!loading) {
-        loading = importer().then(async (m) => {
-          await m.default(input === undefined ? undefined : { module_or_path: input });
+        loading = IMPORTERS[name]().then(async (m) => {
+          const exports = await m.default(input === undefined ? undefined : { module_or_path: input });
+          memory = exports.memory;
           module = m;
         });
         loading.catch(() => {
@@ -22,9 +26,12 @@ export function lazyWasm(importer, notReady) {
       }
       return loading;
     },
-    raw() {
-      if (!module) throw argumentError('NOT_INITIALIZED', notReady);
-      return module;
-    },
+    boundary: makeBoundary(
+      () => {
+        if (!module) throw argumentError('NOT_INITIALIZED', notReady);
+        return module;
+      },
+      () => memory,
+    ),
   };
 }

@@ -1,7 +1,11 @@
-// Node: load the native addon, or fall back to the wasm build (nodejs target) when the addon
-// is missing, does not match this package's version, or AGENTWIRE_FORCE_WASM=1 is set.
+// Node: the native addon, or the wasm modules (instantiated synchronously from their bytes)
+// when the addon is missing, does not match this package's version, or AGENTWIRE_FORCE_WASM=1
+// is set. Each area's module loads on first use.
 
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { makeBoundary } from './boundary.js';
+import { MODULE_OF_AREA } from './modules.js';
 
 const require = createRequire(import.meta.url);
 const { version: packageVersion } = require('../package.json');
@@ -20,68 +24,72 @@ function isMusl() {
   return !header?.glibcVersionRuntime;
 }
 
-function loadNative() {
+/** The raw addon, checked against the package version. */
+export function loadNativeModule() {
   const raw = require(`../native/${nativeFileName()}`);
-  const version = raw.version();
+  // Export 1 is `version` in every build (bindings/src/exports.rs).
+  const version = raw.call(1, undefined, undefined, new Uint32Array(0), new Float64Array(0), '', new Uint32Array(0));
   if (version !== packageVersion) {
     throw new Error(`native addon is version ${version}, the package is ${packageVersion}`);
   }
   return raw;
 }
 
-function loadWasm() {
-  return require('../wasm/nodejs/agentwire_wasm.js');
+const wasmModules = new Map();
+
+/** A wasm module (by name: core, gcf, …), instantiated on first use from its bytes: its glue. */
+export function loadWasmModule(name) {
+  return loadedWasm(name).module;
+}
+
+/** The glue of a wasm module and its instance's memory. */
+function loadedWasm(name) {
+  let loaded = wasmModules.get(name);
+  if (loaded === undefined) {
+    const module = require(`../wasm/agentwire_${name}.js`);
+    const exports = module.initSync({ module: readFileSync(new URL(`../wasm/agentwire_${name}_bg.wasm`, import.meta.url)) });
+    loaded = { module, memory: exports.memory };
+    wasmModules.set(name, loaded);
+  }
+  return loaded;
+}
+
+/** The boundary of a wasm module (loaded on its first call). */
+export function wasmBoundary(name) {
+  return makeBoundary(() => loadWasmModule(name), () => loadedWasm(name).memory);
 }
 
 /**
+ * The backend of the Node entries: `area(name)` gives the boundary of an export area
+ * (formats, gcf3, gateway, events, schema, cl100k_base, o200k_base).
  * @param {{forceWasm?: boolean}} [options]
- * @returns {{raw: object, name: 'native' | 'wasm', nativeLoadError: Error | null}}
  */
 export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM === '1' } = {}) {
   let nativeLoadError = null;
   if (!forceWasm) {
     try {
-      return { raw: loadNative(), name: 'native', nativeLoadError };
+      const raw = loadNativeModule();
+      const boundary = makeBoundary(() => raw);
+      return { name: 'native', nativeLoadError, area: () => ({ boundary, load: () => undefined }) };
     } catch (cause) {
       nativeLoadError = new Error(`agentwire: native addon ${nativeFileName()} not loaded; using wasm`, { cause });
     }
   }
   try {
-    return { raw: loadWasm(), name: 'wasm', nativeLoadError };
+    loadWasmModule('core');
   } catch (cause) {
     const causes = nativeLoadError ? [nativeLoadError, cause] : [cause];
     throw new AggregateError(causes, 'agentwire: neither the native addon nor the wasm build could be loaded', {
       cause,
     });
   }
-}
-
-/**
- * Exact token counts in Node: the addon's, or the per-encoding wasm modules (loaded on first
- * use) when the wasm build is in use.
- */
-export function nodeTokenBackend(loaded) {
-  if (loaded.name === 'native') {
-    return { count: (text, encoding) => loaded.raw.tokensCount(text, encoding), load: () => undefined };
-  }
-  const modules = new Map();
-  const module = (encoding) => {
-    if (!modules.has(encoding)) {
-      const short = encoding.replace(/_base$/, '');
-      modules.set(encoding, require(`../wasm/tokens-${short}/nodejs/agentwire_wasm_tokens.js`));
+  const areas = new Map();
+  const area = (name) => {
+    if (!areas.has(name)) {
+      const module = MODULE_OF_AREA[name];
+      areas.set(name, { boundary: wasmBoundary(module), load: () => void loadWasmModule(module) });
     }
-    return modules.get(encoding);
+    return areas.get(name);
   };
-  return { count: (text, encoding) => module(encoding).count(text), load: (encoding) => void module(encoding) };
-}
-
-/**
- * An area with its own wasm module (gateway, events) in Node: the addon when it is in use,
- * else the area's module (nodejs target), loaded on first use.
- */
-export function nodeAreaBackend(loaded, area) {
-  if (loaded.name === 'native') return { raw: () => loaded.raw, load: () => undefined };
-  let module = null;
-  const raw = () => (module ??= require(`../wasm/${area}/nodejs/agentwire_wasm_${area}.js`));
-  return { raw, load: () => void raw() };
+  return { name: 'wasm', nativeLoadError, area };
 }

@@ -2,27 +2,19 @@
 // wasm module (loaded only by pages that validate). `validator` is the function a wasm
 // gateway.BrowseSession takes.
 
-import { asyncLoad } from './call.js';
-import { toAgentwireError } from './errors.js';
-import { toJsonText } from './json-text.js';
+import { asyncLoad } from './load.js';
+import { value } from './gcx.js';
 
-/** @param {{ load: (input?: unknown) => unknown, module: () => { checkArgs(schema: string, args: string): string } }} backend */
-export function makeSchema(backend) {
-  const run = (schemaText, argsText) => {
-    try {
-      return backend.module().checkArgs(schemaText, argsText);
-    } catch (e) {
-      throw toAgentwireError(e);
-    }
-  };
+/** @param {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} area */
+export function makeSchema({ boundary, load }) {
   return Object.freeze({
     /** Browsers: fetch the module first (`input` as for init()); Node resolves at once. */
-    load: asyncLoad(backend.load),
+    load: asyncLoad(load),
     /** `{valid: true}`, `{valid: false, message, path}` or `{valid: false, schemaInvalid}`. */
     check(schema, args) {
-      return JSON.parse(run(toJsonText(schema, 'schema'), toJsonText(args, 'args')));
+      return boundary.call('schemaCheck', undefined, value(schema, 'schema'), value(args, 'args'));
     },
     /** The same over JSON text: pass it as `validator` to a wasm gateway.BrowseSession. */
-    validator: (schemaText, argsText) => run(schemaText, argsText),
+    validator: (schemaText, argsText) => boundary.call('schemaCheckText', undefined, schemaText, argsText),
   });
 }

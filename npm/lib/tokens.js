@@ -1,7 +1,9 @@
-// tokens: exact tiktoken counts through whichever backend the entry provides (the addon, or the
-// per-encoding wasm modules).
+// tokens: exact tiktoken counts (the native addon counts every encoding; in wasm each
+// encoding is its own module, `await tokens.load(encoding)` in browsers).
 
-import { argumentError, toAgentwireError } from './errors.js';
+import { argumentError } from './errors.js';
+import { asyncLoad } from './load.js';
+import { text } from './gcx.js';
 
 export const TOKEN_ENCODINGS = ['cl100k_base', 'o200k_base'];
 
@@ -17,12 +19,9 @@ export function tokenEncoding(name) {
   return canonical;
 }
 
-/**
- * @param {{ count: (text: string, encoding: string) => number, load: (encoding: string, input?: unknown) => unknown }}
- *   tokenBackend
- */
-export function makeTokens({ text }, tokenBackend) {
-  const tokens = Object.freeze({
+/** @param {(encoding: string) => { boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} areaOf */
+export function makeTokens(areaOf) {
+  return Object.freeze({
     /** The encodings agentwire counts exactly. */
     encodings: Object.freeze([...TOKEN_ENCODINGS]),
     /**
@@ -30,22 +29,13 @@ export function makeTokens({ text }, tokenBackend) {
      * (`input`: a URL, Response, bytes or module, as for init()); in Node it resolves at once.
      */
     load(encoding = 'cl100k_base', input = undefined) {
-      try {
-        return Promise.resolve(tokenBackend.load(tokenEncoding(encoding), input)).then(() => undefined);
-      } catch (e) {
-        return Promise.reject(toAgentwireError(e));
-      }
+      return asyncLoad((i) => areaOf(tokenEncoding(encoding)).load(i))(input);
     },
     /** Exact token count of `text` (tiktoken, ordinary encoding). */
     count(value, encoding = 'cl100k_base') {
       const t = text(value, 'text');
       const e = tokenEncoding(encoding);
-      try {
-        return tokenBackend.count(t, e);
-      } catch (error) {
-        throw toAgentwireError(error);
-      }
+      return areaOf(e).boundary.call('tokensCount', t, e);
     },
   });
-  return tokens;
 }

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { backends, fixturesDir, outcome, packageDir } from './helpers.mjs';
+import { wasmBoundary } from '../lib/node-backend.js';
 
 const { native, wasm } = await backends();
 const require = createRequire(import.meta.url);
@@ -77,7 +78,7 @@ test('invalid scope shapes are refused with GCX_SCHEMA and a position', () => {
 });
 
 test('error code constants come from the core', () => {
-  const rawConstants = JSON.parse(require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js')).gcxErrorCodeConstants());
+  const rawConstants = wasmBoundary('core').call('gcxErrorCodeConstants', undefined);
   for (const api of [native, wasm]) {
     const constants = Object.fromEntries(Object.keys(api.gcx).filter((k) => k.startsWith('ERR_CODE_')).map((k) => [k, api.gcx[k]]));
     assert.deepEqual(constants, rawConstants);
@@ -137,12 +138,12 @@ test('token counts: both encodings, same in native and wasm', () => {
 });
 
 test('the default wasm module carries no vocabulary', () => {
-  const wasmBytes = readFileSync(join(packageDir, 'wasm', 'web', 'agentwire_wasm_bg.wasm'));
+  const wasmBytes = readFileSync(join(packageDir, 'wasm', 'agentwire_core_bg.wasm'));
   const gzipped = gzipSync(wasmBytes, { level: 9 }).length;
   // A vocabulary alone is over a megabyte gzipped; the codec must stay within its budget.
   assert.ok(gzipped <= 150 * 1024, `default wasm is ${gzipped} bytes gzipped (budget 153600)`);
-  const raw = require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js'));
-  assert.equal(raw.tokensCount, undefined);
-  const cl100k = readFileSync(join(packageDir, 'wasm', 'tokens-cl100k', 'web', 'agentwire_wasm_tokens_bg.wasm'));
+  const names = wasmBoundary('core').exportNames();
+  assert.ok(names.includes('gcxDecode') && !names.includes('tokensCount'), names.join(' '));
+  const cl100k = readFileSync(join(packageDir, 'wasm', 'agentwire_tokens_cl100k_bg.wasm'));
   assert.ok(cl100k.length > 1_000_000, 'the cl100k module holds the vocabulary');
 });

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageDir } from './helpers.mjs';
+import { makeBoundary } from '../lib/boundary.js';
+import { loadWasmModule, wasmBoundary } from '../lib/node-backend.js';
 
 const require = createRequire(import.meta.url);
 
@@ -67,45 +69,38 @@ test('native, wasm and browser entries export the same names', async () => {
 });
 
 test('the raw builds export the same functions and classes', () => {
+  // Both runtimes dispatch through one export table (bindings/src/exports.rs): the addon holds
+  // every area, each wasm module one area, plus the exports every module has.
   const rawNative = require(join(packageDir, 'native', readNativeName()));
-  const rawWasm = require(join(packageDir, 'wasm', 'nodejs', 'agentwire_wasm.js'));
-  const rawGateway = require(join(packageDir, 'wasm', 'gateway', 'nodejs', 'agentwire_wasm_gateway.js'));
-  const rawEvents = require(join(packageDir, 'wasm', 'events', 'nodejs', 'agentwire_wasm_events.js'));
-  const rawGcf3 = require(join(packageDir, 'wasm', 'gcf', 'nodejs', 'agentwire_wasm_gcf.js'));
-  // Token counting, the gateway and events live in the addon, and in separately loaded wasm
-  // modules (agentwire/tokens, gateway.load(), events.load()) so the default one stays small.
-  const isGateway = (k) => k.startsWith('gateway') || k === 'GatewaySession';
-  const isEvents = (k) => k.startsWith('events') || k === 'EventsDecoder';
-  const isGcf3 = (k) => k.startsWith('gcf3') || k.startsWith('Gcf3');
-  const api = (m, keep = () => true) => Object.keys(m).filter((k) => !k.startsWith('__') && keep(k)).sort();
-  assert.deepEqual(api(rawWasm), api(rawNative, (k) => k !== 'tokensCount' && !isGateway(k) && !isEvents(k) && !isGcf3(k)));
-  assert.deepEqual(api(rawGateway, (k) => k !== 'version'), api(rawNative, isGateway));
-  assert.deepEqual(api(rawEvents, (k) => k !== 'version'), api(rawNative, isEvents));
-  assert.deepEqual(api(rawGcf3, (k) => k !== 'version'), api(rawNative, isGcf3));
-  assert.equal(typeof rawNative.tokensCount, 'function');
-  const methods = (c) => Object.getOwnPropertyNames(c.prototype).filter((k) => k !== 'constructor' && k !== 'free' && !k.startsWith('__')).sort();
-  for (const cls of ['GcxEncoder', 'GcxDecoder', 'GcfSession']) {
-    assert.deepEqual(methods(rawWasm[cls]), methods(rawNative[cls]), cls);
+  const table = (boundary) => boundary.exportNames();
+  const common = ['exportTable', 'version', 'errorCodes', '__agentwireInternalPanicForTests'];
+  const nativeNames = table(makeBoundary(() => rawNative));
+  assert.deepEqual(nativeNames.slice(0, 4), common);
+  const wasmNames = [];
+  for (const module of ['core', 'gcf', 'gateway', 'events', 'schema', 'tokens_cl100k']) {
+    const names = table(wasmBoundary(module));
+    assert.deepEqual(names.slice(0, 4), common, module);
+    for (const name of names.slice(4)) if (!wasmNames.includes(name)) wasmNames.push(name);
   }
-  assert.deepEqual(methods(rawGateway.GatewaySession), methods(rawNative.GatewaySession));
-  assert.deepEqual(methods(rawEvents.EventsDecoder), methods(rawNative.EventsDecoder));
-  for (const cls of ['Gcf3GraphSession', 'Gcf3KeyedSession']) {
-    assert.deepEqual(methods(rawGcf3[cls]), methods(rawNative[cls]), cls);
-  }
+  assert.deepEqual([...wasmNames].sort(), nativeNames.slice(4).sort());
+  // The same raw surface in both: call(id, …) and Instance with init, call and free.
+  const surface = (raw) => [typeof raw.call, Object.getOwnPropertyNames(raw.Instance.prototype).filter((k) => k !== 'constructor' && !k.startsWith('__')).sort()];
+  assert.deepEqual(surface(loadWasmModule('core')), surface(rawNative));
+  assert.deepEqual(surface(rawNative), ['function', ['call', 'free', 'init']]);
 });
 
 test('browser entry: API refuses before init(), works after init(bytes)', async () => {
   const browserEntry = await import(pathToFileURL(join(packageDir, 'browser.js')).href);
   assert.throws(() => browserEntry.gcx.escape('x'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
-  await browserEntry.init(readFileSync(join(packageDir, 'wasm', 'web', 'agentwire_wasm_bg.wasm')));
+  await browserEntry.init(readFileSync(join(packageDir, 'wasm', 'agentwire_core_bg.wasm')));
   assert.equal(browserEntry.gcx.encodeGeneric('t', { a: 1 }), 'GCX1 tool=t fields=a\n1\n');
   assert.throws(() => browserEntry.tokens.count('x'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
   const tokensEntry = await import(pathToFileURL(join(packageDir, 'tokens.js')).href);
-  await tokensEntry.load('cl100k', readFileSync(join(packageDir, 'wasm', 'tokens-cl100k', 'web', 'agentwire_wasm_tokens_bg.wasm')));
+  await tokensEntry.load('cl100k', readFileSync(join(packageDir, 'wasm', 'agentwire_tokens_cl100k_bg.wasm')));
   assert.equal(tokensEntry.count('hello world'), 2);
   assert.equal(browserEntry.tokens.count('hello world', 'cl100k_base'), 2);
   assert.throws(() => browserEntry.gateway.parsePath('/'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
-  await browserEntry.gateway.load(readFileSync(join(packageDir, 'wasm', 'gateway', 'web', 'agentwire_wasm_gateway_bg.wasm')));
+  await browserEntry.gateway.load(readFileSync(join(packageDir, 'wasm', 'agentwire_gateway_bg.wasm')));
   assert.deepEqual(browserEntry.gateway.parsePath('/a/*'), ['a', '*']);
 });
 

@@ -9,25 +9,25 @@
 // what the trapped call held (its shadow-stack frames included) is not given back. Objects
 // made before the panics keep working in both. Last, a fresh instance of the default module is
 // panicked until it runs out of shadow stack, to pin down when that happens and what it does.
-import { createRequire } from 'node:module';
-import { makeBoundary } from '../lib/call.js';
-import { nativeFileName } from '../lib/node-backend.js';
+import { readFileSync } from 'node:fs';
+import { makeBoundary } from '../lib/boundary.js';
+import { loadNativeModule, wasmBoundary } from '../lib/node-backend.js';
 
-const require = createRequire(import.meta.url);
 const native = await import('agentwire');
 const wasm = await import('agentwire/wasm');
 const schema = await import('agentwire/schema');
 
-// The same instances the package entries use (require caches them by path).
-const modules = {
-  native: require(`../native/${nativeFileName()}`),
-  wasm: require('../wasm/nodejs/agentwire_wasm.js'),
-  events: require('../wasm/events/nodejs/agentwire_wasm_events.js'),
-  gcf: require('../wasm/gcf/nodejs/agentwire_wasm_gcf.js'),
-  gateway: require('../wasm/gateway/nodejs/agentwire_wasm_gateway.js'),
-  schema: require('../wasm/schema/nodejs/agentwire_wasm_schema.js'),
-  'tokens-cl100k': require('../wasm/tokens-cl100k/nodejs/agentwire_wasm_tokens.js'),
-  'tokens-o200k': require('../wasm/tokens-o200k/nodejs/agentwire_wasm_tokens.js'),
+// The same instances the package entries use (the loaders cache them).
+const nativeRaw = loadNativeModule();
+const boundaries = {
+  native: makeBoundary(() => nativeRaw),
+  wasm: wasmBoundary('core'),
+  events: wasmBoundary('events'),
+  gcf: wasmBoundary('gcf'),
+  gateway: wasmBoundary('gateway'),
+  schema: wasmBoundary('schema'),
+  'tokens-cl100k': wasmBoundary('tokens_cl100k'),
+  'tokens-o200k': wasmBoundary('tokens_o200k'),
 };
 
 const decodeOk = (api) => api.gcx.decode('GCX1 tool=x fields=a\nv\n').sections[0].rows[0].a;
@@ -100,15 +100,14 @@ const outcome = (fn) => {
 };
 
 const report = {};
-for (const [name, module] of Object.entries(modules)) {
+for (const [name, { call }] of Object.entries(boundaries)) {
   const expected = probes[name]();
   const useOld = madeBefore[name]?.();
-  const { call } = makeBoundary({ raw: () => module });
   const codes = new Set();
   let last = null;
   for (let i = 0; i < PANICS[name]; i++) {
     try {
-      call((raw) => raw.__agentwireInternalPanicForTests());
+      call('__agentwireInternalPanicForTests', undefined);
       codes.add('no error');
     } catch (e) {
       codes.add(e.code);
@@ -126,24 +125,22 @@ for (const [name, module] of Object.entries(modules)) {
   };
 }
 // Exhaustion, on a separate instance of the default module (the package's stays usable): each
-// trap keeps the shadow stack its frames took (about 96 bytes of 1 MiB for this panic), so
-// after some ten thousand traps every call fails, still as an INTERNAL AgentwireError.
-const path = require.resolve('../wasm/nodejs/agentwire_wasm.js');
-delete require.cache[path];
-const fresh = require(path);
-delete require.cache[path];
-require(path); // give the cache a working instance again
-const { call } = makeBoundary({ raw: () => fresh });
+// trap keeps the shadow stack its frames took (about 700 bytes of 1 MiB for this panic), so
+// after about fourteen hundred traps every call fails, still as an INTERNAL AgentwireError.
+// A second copy of the glue (another URL) is a second instance.
+const fresh = await import('../wasm/agentwire_core.js?exhaustion');
+const { memory } = fresh.initSync({ module: readFileSync(new URL('../wasm/agentwire_core_bg.wasm', import.meta.url)) });
+const { call } = makeBoundary(() => fresh, () => memory);
 let traps = 0;
 let failure = null;
 while (traps < 100_000 && !failure) {
   try {
-    call((raw) => raw.__agentwireInternalPanicForTests());
+    call('__agentwireInternalPanicForTests', undefined);
   } catch (e) {
     if (/unreachable/.test(e.message)) traps++;
     else failure = { code: e.code, name: e.name, message: e.message };
   }
 }
-const afterwards = outcome(() => call((raw) => raw.gcxDecode('GCX1 tool=x fields=a\nv\n', '')));
+const afterwards = outcome(() => call('gcxDecode', 'GCX1 tool=x fields=a\nv\n', undefined));
 report.exhaustion = { traps, failure, afterwards: { code: afterwards.code, name: afterwards.name } };
 process.stdout.write(JSON.stringify(report));

@@ -56,8 +56,8 @@ fn diagnostics_value(diagnostics: &[Diagnostic]) -> Value {
     Value::Array(diagnostics.iter().map(Diagnostic::to_value).collect())
 }
 
-fn items_json(items: &[DecodedItem]) -> Result<String> {
-    to_json(&Value::Array(items.iter().map(item_value).collect()))
+fn items_value(items: &[DecodedItem]) -> Value {
+    Value::Array(items.iter().map(item_value).collect())
 }
 
 /// An incremental JSONL event decoder over JSON text: push bytes, get `[{kind: "event", line,
@@ -71,24 +71,38 @@ pub struct EventsDecoder {
 impl EventsDecoder {
     /// Options: `{"maxLineBytes": 16777216}`.
     pub fn new(options_json: &str) -> Result<EventsDecoder> {
-        let options = options_value(options_json)?;
+        EventsDecoder::with_options(&options_value(options_json)?)
+    }
+
+    /// A decoder with an options value.
+    pub fn with_options(options: &Value) -> Result<EventsDecoder> {
         Ok(EventsDecoder {
-            decoder: StreamDecoder::new(max_line_bytes(&options)?),
+            decoder: StreamDecoder::new(max_line_bytes(options)?),
             diagnostics: Vec::new(),
         })
     }
 
     /// Feeds bytes; returns the items the completed lines produced (JSON array).
     pub fn push(&mut self, chunk: &[u8]) -> Result<String> {
+        to_json(&self.push_value(chunk))
+    }
+
+    /// [`EventsDecoder::push`] as a value.
+    pub fn push_value(&mut self, chunk: &[u8]) -> Value {
         let mut items = Vec::new();
         self.decoder.push(chunk, &mut items);
         self.keep(&items);
-        items_json(&items)
+        items_value(&items)
     }
 
     /// End of input: `{"items": [...], "valid", "result", "diagnostics"}` where `diagnostics`
     /// holds every diagnostic of the stream.
     pub fn finish(&mut self) -> Result<String> {
+        to_json(&self.finish_value())
+    }
+
+    /// [`EventsDecoder::finish`] as a value.
+    pub fn finish_value(&mut self) -> Value {
         let mut items = Vec::new();
         let summary = self.decoder.finish(&mut items);
         self.keep(&items);
@@ -100,7 +114,7 @@ impl EventsDecoder {
         map.insert("valid".into(), Value::Bool(summary.valid));
         map.insert("result".into(), summary.result.to_value());
         map.insert("diagnostics".into(), diagnostics_value(&self.diagnostics));
-        to_json(&Value::Object(map))
+        Value::Object(map)
     }
 
     fn keep(&mut self, items: &[DecodedItem]) {
@@ -114,9 +128,13 @@ impl EventsDecoder {
 
 /// A whole JSONL stream: `{"valid", "result", "diagnostics", "events": [{line, event}]}`.
 pub fn events_parse(input: &[u8], options_json: &str) -> Result<String> {
-    let options = options_value(options_json)?;
+    to_json(&parse(input, &options_value(options_json)?)?)
+}
+
+/// [`events_parse`] with an options value, as a value.
+pub fn parse(input: &[u8], options: &Value) -> Result<Value> {
     let (summary, events) =
-        agentwire::events::decode::parse_stream(input, max_line_bytes(&options)?);
+        agentwire::events::decode::parse_stream(input, max_line_bytes(options)?);
     let mut map = summary_map(&summary);
     let events = events
         .into_iter()
@@ -128,7 +146,7 @@ pub fn events_parse(input: &[u8], options_json: &str) -> Result<String> {
         })
         .collect();
     map.insert("events".into(), Value::Array(events));
-    to_json(&Value::Object(map))
+    Ok(Value::Object(map))
 }
 
 fn summary_map(summary: &Summary) -> Map {
@@ -138,8 +156,8 @@ fn summary_map(summary: &Summary) -> Map {
     }
 }
 
-fn parse_array(json_text: &str, what: &str) -> Result<Vec<Value>> {
-    match json::parse(json_text)? {
+fn array(value: Value, what: &str) -> Result<Vec<Value>> {
+    match value {
         Value::Array(items) => Ok(items),
         other => Err(Error::new(
             ErrorKind::InvalidArgument,
@@ -151,14 +169,24 @@ fn parse_array(json_text: &str, what: &str) -> Result<Vec<Value>> {
 /// The stream rules over a JSON array of event values (index + 1 is the line):
 /// `{"valid", "result", "diagnostics"}`.
 pub fn events_accumulate(events_json: &str) -> Result<String> {
-    to_json(&accumulate(parse_array(events_json, "events")?).to_value())
+    to_json(&accumulate_value(json::parse(events_json)?)?)
+}
+
+/// [`events_accumulate`] over a value.
+pub fn accumulate_value(events: Value) -> Result<Value> {
+    Ok(accumulate(array(events, "events")?).to_value())
 }
 
 /// A JSON array of event objects as JSONL in `form` (`godex` or `spec`).
 pub fn events_serialize(events_json: &str, form: &str) -> Result<String> {
+    serialize(json::parse(events_json)?, form)
+}
+
+/// [`events_serialize`] over a value.
+pub fn serialize(events: Value, form: &str) -> Result<String> {
     let form = Form::parse(form)?;
     let mut out = String::new();
-    for (i, event) in parse_array(events_json, "events")?.iter().enumerate() {
+    for (i, event) in array(events, "events")?.iter().enumerate() {
         let Value::Object(map) = event else {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
@@ -185,6 +213,11 @@ pub fn events_mock(mode: &str, echo_text: &str) -> Result<String> {
 /// An upstream SSE text: `{"frames": [{line, data}], "framing_diagnostics", "converted",
 /// "valid", "result", "diagnostics"}` (the last three are the stream rules over `converted`).
 pub fn events_from_sse(text: &str) -> Result<String> {
+    to_json(&from_sse_value(text))
+}
+
+/// [`events_from_sse`] as a value.
+pub fn from_sse_value(text: &str) -> Value {
     let (frames, framing, converted) = from_sse(text);
     let summary = accumulate(converted.iter().cloned());
     let mut map = Map::new();
@@ -203,11 +236,16 @@ pub fn events_from_sse(text: &str) -> Result<String> {
     for (key, value) in summary_map(&summary).iter() {
         map.insert(key.into(), value.clone());
     }
-    to_json(&Value::Object(map))
+    Value::Object(map)
 }
 
 /// A `--tool` value: `{"kind": "web_search", "tool"}` or `{"kind": "function", "name", "path"}`.
 pub fn events_parse_tool_spec(spec: &str) -> Result<String> {
+    to_json(&tool_spec(spec)?)
+}
+
+/// [`events_parse_tool_spec`] as a value.
+pub fn tool_spec(spec: &str) -> Result<Value> {
     let mut map = Map::new();
     match parse_tool_spec(spec)? {
         ToolSpec::WebSearch => {
@@ -220,7 +258,7 @@ pub fn events_parse_tool_spec(spec: &str) -> Result<String> {
             map.insert("path".into(), path.into());
         }
     }
-    to_json(&Value::Object(map))
+    Ok(Value::Object(map))
 }
 
 /// The function tool godex sends for a schema file's text.
@@ -235,8 +273,17 @@ pub fn events_follow_up(
     calls_json: &str,
     outputs_json: &str,
 ) -> Result<String> {
-    let context = parse_array(context_json, "context")?;
-    let calls = parse_array(calls_json, "calls")?
+    to_json(&follow_up(
+        json::parse(context_json)?,
+        json::parse(calls_json)?,
+        json::parse(outputs_json)?,
+    )?)
+}
+
+/// [`events_follow_up`] over values.
+pub fn follow_up(context: Value, calls: Value, outputs: Value) -> Result<Value> {
+    let context = array(context, "context")?;
+    let calls = array(calls, "calls")?
         .iter()
         .enumerate()
         .map(|(i, call)| {
@@ -263,7 +310,7 @@ pub fn events_follow_up(
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let outputs = match json::parse(outputs_json)? {
+    let outputs = match outputs {
         Value::Object(map) => map,
         other => {
             return Err(Error::new(
@@ -275,5 +322,5 @@ pub fn events_follow_up(
     let input = follow_up_input(&context, &calls, |call_id| {
         outputs.get(call_id).and_then(Value::as_str)
     })?;
-    to_json(&Value::Array(input))
+    Ok(Value::Array(input))
 }

@@ -78,8 +78,14 @@ fn derivation_value(d: &Derivation) -> Map {
 /// derived_name, canonical_shape, hash_input, computed_hash8}`), before any grammar check.
 /// Options: `{"serverName"}`.
 pub fn gateway_tool_id_derivation(tool_json: &str, options_json: &str) -> Result<String> {
-    let options = options_value(options_json)?;
-    let tool = json::parse(tool_json)?;
+    to_json(&tool_id_derivation(
+        &json::parse(tool_json)?,
+        &options_value(options_json)?,
+    )?)
+}
+
+/// [`gateway_tool_id_derivation`] over values.
+pub fn tool_id_derivation(tool: &Value, options: &Value) -> Result<Value> {
     let map = tool.as_object().ok_or_else(|| {
         Error::new(
             ErrorKind::McpInvalidTool,
@@ -89,16 +95,22 @@ pub fn gateway_tool_id_derivation(tool_json: &str, options_json: &str) -> Result
             ),
         )
     })?;
-    let derivation = tool_id::derive(map, option_str(&options, "serverName")?)?;
-    to_json(&Value::Object(derivation_value(&derivation)))
+    let derivation = tool_id::derive(map, option_str(options, "serverName")?)?;
+    Ok(Value::Object(derivation_value(&derivation)))
 }
 
 /// `tool_id_for(tool_def)`: the derivation, the id parts, `tool_id` and the catalog `item`.
 /// Options: `{"serverName"}`.
 pub fn gateway_tool_id(tool_json: &str, options_json: &str) -> Result<String> {
-    let options = options_value(options_json)?;
-    let tool = json::parse(tool_json)?;
-    let converted = mcp_tool_to_item(&tool, option_str(&options, "serverName")?)?;
+    to_json(&tool_id(
+        &json::parse(tool_json)?,
+        &options_value(options_json)?,
+    )?)
+}
+
+/// [`gateway_tool_id`] over values.
+pub fn tool_id(tool: &Value, options: &Value) -> Result<Value> {
+    let converted = mcp_tool_to_item(tool, option_str(options, "serverName")?)?;
     let mut map = derivation_value(&converted.derivation);
     if let Value::Object(parts) = parts_to_value(&converted.derivation.parts()) {
         for (key, value) in parts.iter() {
@@ -107,20 +119,28 @@ pub fn gateway_tool_id(tool_json: &str, options_json: &str) -> Result<String> {
     }
     map.insert("tool_id".into(), converted.item.id.as_str().into());
     map.insert("item".into(), converted.item.to_value());
-    to_json(&Value::Object(map))
+    Ok(Value::Object(map))
 }
 
 /// `parse_tool_id`: a JSON value (non-strings are `TOOL_ID_NOT_A_STRING`) to
 /// `{namespace, name, version, hash8}`.
 pub fn gateway_parse_tool_id(value_json: &str) -> Result<String> {
-    let parts = tool_id::parse_tool_id_value(&json::parse(value_json)?)?;
-    to_json(&parts_to_value(&parts))
+    to_json(&parse_tool_id(&json::parse(value_json)?)?)
+}
+
+/// [`gateway_parse_tool_id`] over values.
+pub fn parse_tool_id(value: &Value) -> Result<Value> {
+    Ok(parts_to_value(&tool_id::parse_tool_id_value(value)?))
 }
 
 /// `format_tool_id` of `{namespace, name, version?, hash8?}`, as a JSON string.
 pub fn gateway_format_tool_id(parts_json: &str) -> Result<String> {
-    let id = tool_id::format_tool_id(&parts_from_value(&json::parse(parts_json)?)?)?;
-    to_json(&Value::String(id))
+    to_json(&Value::String(format_tool_id(&json::parse(parts_json)?)?))
+}
+
+/// [`gateway_format_tool_id`] over values: the id.
+pub fn format_tool_id(parts: &Value) -> Result<String> {
+    tool_id::format_tool_id(&parts_from_value(parts)?)
 }
 
 /// One item's ChoiceCard with its budget applied and every rendering. Options: `{"score",
@@ -130,8 +150,16 @@ pub fn gateway_card(
     options_json: &str,
     counter: &dyn TokenCounter,
 ) -> Result<String> {
-    let options = options_value(options_json)?;
-    let item = Item::from_value(&json::parse(item_json)?)?;
+    to_json(&card(
+        &json::parse(item_json)?,
+        &options_value(options_json)?,
+        counter,
+    )?)
+}
+
+/// [`gateway_card`] over values.
+pub fn card(item: &Value, options: &Value, counter: &dyn TokenCounter) -> Result<Value> {
+    let item = Item::from_value(item)?;
     let score = match options.get("score") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) => Some(n.as_f64()),
@@ -144,7 +172,7 @@ pub fn gateway_card(
     };
     let mut card = ChoiceCard::from_item(&item, score);
     let report =
-        enforce_card_budget(&mut card, counter, budget_options(&options)?).map_err(|(e, _)| e)?;
+        enforce_card_budget(&mut card, counter, budget_options(options)?).map_err(|(e, _)| e)?;
     let mut map = Map::new();
     map.insert("card".into(), card.to_value());
     map.insert("truncated".into(), Value::Bool(report.truncated()));
@@ -171,13 +199,18 @@ pub fn gateway_card(
     );
     map.insert("prompt_text".into(), prompt_text.into());
     map.insert("wire_json".into(), card.wire_json().into());
-    to_json(&Value::Object(map))
+    Ok(Value::Object(map))
 }
 
 /// `truncate_description_to_tokens(text, budget)` with the offsets it considered:
 /// `{output, branch, input_tokens, output_tokens, boundary_ends?, chosen_boundary_end?,
 /// hard_cut_chars?}` (offsets in code points).
 pub fn gateway_truncate(text: &str, budget: i64, counter: &dyn TokenCounter) -> Result<String> {
+    to_json(&truncate(text, budget, counter))
+}
+
+/// [`gateway_truncate`] as a value.
+pub fn truncate(text: &str, budget: i64, counter: &dyn TokenCounter) -> Value {
     let truncation = truncate_description(text, budget, counter);
     let mut map = Map::new();
     map.insert("branch".into(), truncation.branch.as_str().into());
@@ -202,7 +235,7 @@ pub fn gateway_truncate(text: &str, budget: i64, counter: &dyn TokenCounter) -> 
         map.insert("hard_cut_chars".into(), uint(chars));
     }
     map.insert("output".into(), truncation.output.into());
-    to_json(&Value::Object(map))
+    Value::Object(map)
 }
 
 fn scores_from(value: Option<&Value>) -> Result<Vec<(String, Option<f64>)>> {
@@ -288,10 +321,19 @@ pub fn gateway_browse_cards(
     options_json: &str,
     counter: &dyn TokenCounter,
 ) -> Result<String> {
-    let options = options_value(options_json)?;
-    let items = super::parse_array(items_json, "items", Item::from_value)?;
-    let budget = budget_options(&options)?;
-    let cards = match option_str(&options, "mode")?.unwrap_or("query") {
+    let items = json::parse(items_json)?;
+    to_json(&browse_cards(
+        &items,
+        &options_value(options_json)?,
+        counter,
+    )?)
+}
+
+/// [`gateway_browse_cards`] over values.
+pub fn browse_cards(items: &Value, options: &Value, counter: &dyn TokenCounter) -> Result<Value> {
+    let items = super::read_array(items, "items", Item::from_value)?;
+    let budget = budget_options(options)?;
+    let cards = match option_str(options, "mode")?.unwrap_or("query") {
         "query" => {
             let scores = scores_from(options.get("scores"))?;
             let max_cards = match options.get("maxCards") {
@@ -324,14 +366,18 @@ pub fn gateway_browse_cards(
         }
     };
     let cards = bound_browse_response(cards, counter, budget)?;
-    to_json(&Value::Object(cards_report(&cards, budget, counter)))
+    Ok(Value::Object(cards_report(&cards, budget, counter)))
 }
 
 /// `parse_path`: a JSON value to its segments (`[]` for the root).
 pub fn gateway_parse_path(value_json: &str) -> Result<String> {
-    let value = json::parse(value_json)?;
-    let segments = parse_path_value(&value)?;
-    to_json(&Value::Array(
+    to_json(&parse_path(&json::parse(value_json)?)?)
+}
+
+/// [`gateway_parse_path`] over values.
+pub fn parse_path(value: &Value) -> Result<Value> {
+    let segments = parse_path_value(value)?;
+    Ok(Value::Array(
         segments.into_iter().map(Value::from).collect(),
     ))
 }
@@ -382,7 +428,11 @@ pub struct GatewaySession {
 impl GatewaySession {
     /// Options: `{"topK": 5, "cacheStable": false, "targetTokens": 60, "hardCapTokens": 80}`.
     pub fn new(options_json: &str) -> Result<GatewaySession> {
-        let options = options_value(options_json)?;
+        GatewaySession::with_options(&options_value(options_json)?)
+    }
+
+    /// A session with an options value.
+    pub fn with_options(options: &Value) -> Result<GatewaySession> {
         let cache_stable = match options.get("cacheStable") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
@@ -393,12 +443,12 @@ impl GatewaySession {
                 ))
             }
         };
-        let top_k = option_uint(&options, "topK", 5)?;
+        let top_k = option_uint(options, "topK", 5)?;
         Ok(GatewaySession {
             gateway: Gateway::new(GatewayOptions {
                 top_k,
                 cache_stable,
-                budget: budget_options(&options)?,
+                budget: budget_options(options)?,
             }),
         })
     }
@@ -407,12 +457,17 @@ impl GatewaySession {
     /// `{"onInvalid": "skip" | "raise", "serverName"}`. Returns `{registered, tool_ids,
     /// skipped: [{index, name, code, message}]}`; duplicate ids fail and keep the old catalog.
     pub fn register(&mut self, tool_defs_json: &str, options_json: &str) -> Result<String> {
-        let options = options_value(options_json)?;
-        let on_invalid = match option_str(&options, "onInvalid")? {
+        let defs = json::parse(tool_defs_json)?;
+        to_json(&self.register_value(defs, &options_value(options_json)?)?)
+    }
+
+    /// [`GatewaySession::register`] over values.
+    pub fn register_value(&mut self, tool_defs: Value, options: &Value) -> Result<Value> {
+        let on_invalid = match option_str(options, "onInvalid")? {
             None => OnInvalid::Skip,
             Some(text) => OnInvalid::parse(text)?,
         };
-        let defs = match json::parse(tool_defs_json)? {
+        let defs = match tool_defs {
             Value::Array(defs) => defs,
             other => {
                 return Err(Error::new(
@@ -426,7 +481,7 @@ impl GatewaySession {
         };
         let report = self.gateway.register_mcp_tools(
             &defs,
-            option_str(&options, "serverName")?,
+            option_str(options, "serverName")?,
             on_invalid,
         )?;
         let mut map = Map::new();
@@ -448,7 +503,7 @@ impl GatewaySession {
             })
             .collect();
         map.insert("skipped".into(), Value::Array(skipped));
-        to_json(&Value::Object(map))
+        Ok(Value::Object(map))
     }
 
     /// Cards of a router's ranking (`[{id, score}]` or `{id: score}`), first `maxCards`
@@ -459,10 +514,20 @@ impl GatewaySession {
         options_json: &str,
         counter: &dyn TokenCounter,
     ) -> Result<String> {
-        let options = options_value(options_json)?;
-        let ranked = scores_from(Some(&json::parse(ranked_json)?))?;
-        let max_cards = option_uint(&options, "maxCards", ranked.len())? as i64;
-        to_json(&reply_value(
+        let ranked = json::parse(ranked_json)?;
+        to_json(&self.browse_ranked_value(&ranked, &options_value(options_json)?, counter)?)
+    }
+
+    /// [`GatewaySession::browse_ranked`] over values.
+    pub fn browse_ranked_value(
+        &mut self,
+        ranked: &Value,
+        options: &Value,
+        counter: &dyn TokenCounter,
+    ) -> Result<Value> {
+        let ranked = scores_from(Some(ranked))?;
+        let max_cards = option_uint(options, "maxCards", ranked.len())? as i64;
+        Ok(reply_value(
             self.gateway
                 .browse_scored(&ranked, max_cards, counter)
                 .map(Reply::Cards),
@@ -482,25 +547,44 @@ impl GatewaySession {
         validator: &dyn ArgsValidator,
     ) -> Result<String> {
         let arguments = options_value(arguments_json)?;
-        let router = match ranked_json.trim() {
-            "" => None,
-            text => Some(RankedRouter(scores_from(Some(&json::parse(text)?))?)),
+        let ranked = match ranked_json.trim() {
+            "" => Value::Null,
+            text => json::parse(text)?,
+        };
+        to_json(&self.dispatch_value(meta_tool, &arguments, &ranked, counter, validator)?)
+    }
+
+    /// [`GatewaySession::dispatch`] over values; `ranked` is null when there is no router.
+    pub fn dispatch_value(
+        &mut self,
+        meta_tool: &str,
+        arguments: &Value,
+        ranked: &Value,
+        counter: &dyn TokenCounter,
+        validator: &dyn ArgsValidator,
+    ) -> Result<Value> {
+        let router = match ranked {
+            Value::Null => None,
+            ranked => Some(RankedRouter(scores_from(Some(ranked))?)),
         };
         let services = Services {
             counter,
             validator,
             router: router.as_ref().map(|r| r as &dyn Router),
         };
-        to_json(&reply_value(
-            self.gateway.dispatch(meta_tool, &arguments, &services),
+        Ok(reply_value(
+            self.gateway.dispatch(meta_tool, arguments, &services),
         ))
     }
 
     /// Ids the cache-stable session has seen, sorted, as a JSON array.
     pub fn seen(&self) -> Result<String> {
-        to_json(&Value::Array(
-            self.gateway.seen().map(Value::from).collect(),
-        ))
+        to_json(&self.seen_value())
+    }
+
+    /// [`GatewaySession::seen`] as a value.
+    pub fn seen_value(&self) -> Value {
+        Value::Array(self.gateway.seen().map(Value::from).collect())
     }
 
     /// Forgets the cache-stable state, keeping the catalog.

@@ -149,13 +149,17 @@ fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
 /// with `{"expect": "generic" | "graph"}` only the value, when the payload is a v3.5.3 one of
 /// that kind (`GCF_UNKNOWN_PROFILE` otherwise).
 pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
-    let options = options_value(options_json)?;
-    let large_int = match string_option(&options, "largeInt", &["number", "error", "string"])? {
+    to_json(&decode(input, &options_value(options_json)?)?)
+}
+
+/// [`gcf_v3_decode`] with an options value, to a value.
+pub fn decode(input: &[u8], options: &Value) -> Result<Value> {
+    let large_int = match string_option(options, "largeInt", &["number", "error", "string"])? {
         Some("error") => LargeInt::Error,
         Some("string") => LargeInt::String,
         _ => LargeInt::Number,
     };
-    let (version, document) = match string_option(&options, "version", &["auto", "3.5.3", "1.1"])? {
+    let (version, document) = match string_option(options, "version", &["auto", "3.5.3", "1.1"])? {
         Some("3.5.3") => (Version::V3, v3::decode(input)?),
         Some("1.1") => {
             let text = v3::utf8(input)?;
@@ -171,7 +175,7 @@ pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
         Document::GenericDelta(delta) => ("genericDelta", delta.to_value()),
     };
     apply_large_int(&mut value, large_int)?;
-    if let Some(expected) = string_option(&options, "expect", &["generic", "graph"])? {
+    if let Some(expected) = string_option(options, "expect", &["generic", "graph"])? {
         if version != Version::V3 || kind != expected {
             return Err(Error::new(
                 ErrorKind::GcfUnknownProfile,
@@ -181,14 +185,14 @@ pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
                 ),
             ));
         }
-        return to_json(&value);
+        return Ok(value);
     }
     let mut map = Map::new();
     map.insert("version".into(), version.as_str().into());
     map.insert("profile".into(), profile.as_str().into());
     map.insert("kind".into(), kind.into());
     map.insert("value".into(), value);
-    to_json(&Value::Object(map))
+    Ok(Value::Object(map))
 }
 
 fn graph_version(options: &Value) -> Result<Version> {
@@ -204,11 +208,15 @@ fn graph_version(options: &Value) -> Result<Version> {
 /// (default 3.5.3), `{"stream": true}` for the streaming form and `{"labeledCounts": true}`
 /// for its labeled trailer (v3.5.3 only).
 pub fn gcf_v3_encode_graph(payload_json: &str, options_json: &str) -> Result<String> {
-    let options = options_value(options_json)?;
-    let payload = Payload::from_value(&json::parse(payload_json)?)?;
+    encode_graph(&json::parse(payload_json)?, &options_value(options_json)?)
+}
+
+/// [`gcf_v3_encode_graph`] over values.
+pub fn encode_graph(payload: &Value, options: &Value) -> Result<String> {
+    let payload = Payload::from_value(payload)?;
     let stream = matches!(options.get("stream"), Some(Value::Bool(true)));
     let labeled = matches!(options.get("labeledCounts"), Some(Value::Bool(true)));
-    match graph_version(&options)? {
+    match graph_version(options)? {
         Version::V1_1 if stream || labeled => Err(invalid(
             "options: stream and labeledCounts need version 3.5.3",
         )),
@@ -227,11 +235,11 @@ fn snapshot(json_text_in: &str) -> Result<Payload> {
     Payload::from_value(&json::parse(json_text_in)?)
 }
 
-fn root_json(root: String, canonical: String) -> Result<String> {
+fn root_value(root: String, canonical: String) -> Value {
     let mut map = Map::new();
     map.insert("root".into(), root.into());
     map.insert("canonical".into(), canonical.into());
-    to_json(&Value::Object(map))
+    Value::Object(map)
 }
 
 /// Encodes a v3.5.3 graph delta (JSON: `{"tool", "baseRoot", "newRoot", "removed", "added",
@@ -244,17 +252,27 @@ pub fn gcf_v3_encode_graph_delta(delta_json: &str) -> Result<String> {
 /// The canonical pack root (`gcf-pack-root-v1`) of a graph snapshot (JSON `{"symbols",
 /// "edges"}`): `{"root": "sha256:…", "canonical": "<the hashed records>"}`.
 pub fn gcf_v3_graph_pack_root(snapshot_json: &str) -> Result<String> {
-    let payload = snapshot(snapshot_json)?;
-    root_json(
+    to_json(&graph_pack_root(&json::parse(snapshot_json)?)?)
+}
+
+/// [`gcf_v3_graph_pack_root`] over values.
+pub fn graph_pack_root(snapshot: &Value) -> Result<Value> {
+    let payload = Payload::from_value(snapshot)?;
+    Ok(root_value(
         v3::graph::pack_root(&payload.symbols, &payload.edges)?,
         v3::graph::pack_root_canonical(&payload.symbols, &payload.edges)?,
-    )
+    ))
 }
 
 /// Applies a graph delta (GCF text) to a base snapshot (JSON) atomically and verifies
 /// `new_root`: the new snapshot (JSON).
 pub fn gcf_v3_apply_graph_delta(base_json: &str, delta_text: &str) -> Result<String> {
-    let base = snapshot(base_json)?;
+    to_json(&apply_graph_delta(&json::parse(base_json)?, delta_text)?)
+}
+
+/// [`gcf_v3_apply_graph_delta`] with the base as a value.
+pub fn apply_graph_delta(base: &Value, delta_text: &str) -> Result<Value> {
+    let base = Payload::from_value(base)?;
     let delta = match v3::decode(delta_text.as_bytes())? {
         Document::GraphDelta(delta) => delta,
         other => {
@@ -269,7 +287,7 @@ pub fn gcf_v3_apply_graph_delta(base_json: &str, delta_text: &str) -> Result<Str
             )))
         }
     };
-    to_json(&v3::graph::apply_delta(&base, &delta)?.to_value())
+    Ok(v3::graph::apply_delta(&base, &delta)?.to_value())
 }
 
 /// GCF v3.5.3 graph session: stable symbol ids across calls, already-sent symbols as bare
@@ -299,24 +317,30 @@ impl GcfV3GraphSession {
     }
 }
 
-fn keyed_set(json_text_in: &str) -> Result<v3::keyed::KeyedSet> {
-    v3::keyed::KeyedSet::from_value(&json::parse(json_text_in)?)
-}
-
 /// The canonical pack root of a keyed set (JSON `{"key", "fields", "rows", "name"?}`):
 /// `{"root", "canonical"}`.
 pub fn gcf_v3_keyed_pack_root(set_json: &str) -> Result<String> {
-    let set = keyed_set(set_json)?;
-    root_json(
+    to_json(&keyed_pack_root(&json::parse(set_json)?)?)
+}
+
+/// [`gcf_v3_keyed_pack_root`] over values.
+pub fn keyed_pack_root(set: &Value) -> Result<Value> {
+    let set = v3::keyed::KeyedSet::from_value(set)?;
+    Ok(root_value(
         v3::keyed::pack_root(&set)?,
         v3::keyed::canonical_records(&set)?.concat(),
-    )
+    ))
 }
 
 /// The full delta-participating payload of a keyed set (options: `{"tool"}`).
 pub fn gcf_v3_keyed_encode_full(set_json: &str, options_json: &str) -> Result<String> {
-    let options = options_value(options_json)?;
-    v3::keyed::encode_full(&keyed_set(set_json)?, tool_option(&options)?.as_deref())
+    keyed_encode_full(&json::parse(set_json)?, &options_value(options_json)?)
+}
+
+/// [`gcf_v3_keyed_encode_full`] over values.
+pub fn keyed_encode_full(set: &Value, options: &Value) -> Result<String> {
+    let set = v3::keyed::KeyedSet::from_value(set)?;
+    v3::keyed::encode_full(&set, tool_option(options)?.as_deref())
 }
 
 /// Encodes a generic delta (JSON: `{"tool", "key", "fields", "baseRoot", "newRoot", "added",
@@ -328,11 +352,29 @@ pub fn gcf_v3_keyed_encode_delta(delta_json: &str) -> Result<String> {
 /// Applies a generic delta (GCF text, or the delta as JSON) to a base keyed set (JSON)
 /// atomically and verifies `new_root`: `{"set", "root"}`.
 pub fn gcf_v3_keyed_apply_delta(base_json: &str, delta: &str) -> Result<String> {
-    let base = keyed_set(base_json)?;
     let delta = if delta.trim_start().starts_with('{') {
-        v3::GenericDelta::from_value(&json::parse(delta)?)?
+        KeyedDelta::Value(json::parse(delta)?)
     } else {
-        match v3::decode(delta.as_bytes())? {
+        KeyedDelta::Text(delta)
+    };
+    to_json(&keyed_apply_delta(&json::parse(base_json)?, delta)?)
+}
+
+/// A generic delta as GCF text or as its value.
+#[derive(Debug)]
+pub enum KeyedDelta<'a> {
+    /// GCF delta text.
+    Text(&'a str),
+    /// The delta's value (`{"key", "fields", "baseRoot", …}`).
+    Value(Value),
+}
+
+/// [`gcf_v3_keyed_apply_delta`] over values: `{"set", "root"}`.
+pub fn keyed_apply_delta(base: &Value, delta: KeyedDelta<'_>) -> Result<Value> {
+    let base = v3::keyed::KeyedSet::from_value(base)?;
+    let delta = match delta {
+        KeyedDelta::Value(value) => v3::GenericDelta::from_value(&value)?,
+        KeyedDelta::Text(delta) => match v3::decode(delta.as_bytes())? {
             Document::GenericDelta(delta) => delta,
             other => {
                 return Err(invalid(format!(
@@ -340,13 +382,13 @@ pub fn gcf_v3_keyed_apply_delta(base_json: &str, delta: &str) -> Result<String> 
                     other.profile().as_str()
                 )))
             }
-        }
+        },
     };
     let set = v3::keyed::apply_delta(&base, &delta)?;
     let mut map = Map::new();
     map.insert("root".into(), set.pack_root()?.into());
     map.insert("set".into(), set.to_value());
-    to_json(&Value::Object(map))
+    Ok(Value::Object(map))
 }
 
 fn tool_option(options: &Value) -> Result<Option<String>> {
@@ -394,10 +436,14 @@ pub struct GcfV3KeyedSession {
 impl GcfV3KeyedSession {
     /// A new session.
     pub fn new(options_json: &str) -> Result<GcfV3KeyedSession> {
-        let options = options_value(options_json)?;
+        GcfV3KeyedSession::with_options(&options_value(options_json)?)
+    }
+
+    /// A new session with an options value.
+    pub fn with_options(options: &Value) -> Result<GcfV3KeyedSession> {
         Ok(GcfV3KeyedSession {
-            tool: tool_option(&options)?,
-            policy: reanchor_policy(&options)?,
+            tool: tool_option(options)?,
+            policy: reanchor_policy(options)?,
             session: None,
         })
     }
@@ -405,7 +451,12 @@ impl GcfV3KeyedSession {
     /// The next payload for `set` (JSON): `{"isFull", "kind": "full" | "delta" |
     /// "unchanged", "wire"}`.
     pub fn emit(&mut self, set_json: &str) -> Result<String> {
-        let set = keyed_set(set_json)?;
+        to_json(&self.emit_value(&json::parse(set_json)?)?)
+    }
+
+    /// [`GcfV3KeyedSession::emit`] over values.
+    pub fn emit_value(&mut self, set: &Value) -> Result<Value> {
+        let set = v3::keyed::KeyedSet::from_value(set)?;
         let (is_full, kind, wire) = match &mut self.session {
             None => {
                 let session = v3::keyed::DeltaSession::new(set, self.tool.clone(), self.policy)?;
@@ -427,6 +478,6 @@ impl GcfV3KeyedSession {
         map.insert("isFull".into(), Value::Bool(is_full));
         map.insert("kind".into(), kind.into());
         map.insert("wire".into(), wire.into());
-        to_json(&Value::Object(map))
+        Ok(Value::Object(map))
     }
 }

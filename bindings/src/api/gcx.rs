@@ -2,7 +2,7 @@
 
 use Vec;
 
-use super::{options_value, parse_array, to_json};
+use super::{options_value, parse_array, read_array, to_json};
 use agentwire::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use agentwire::gcx::{self, DecodeOptions, Decoder, EncodeOptions, Encoder, ToolOptions};
 use agentwire::json::{self, Map, ParseOptions, Value};
@@ -137,17 +137,32 @@ pub fn gcx_check_request(
     request_json: &str,
     workspace_repos_json: &str,
 ) -> Result<String> {
-    let definitions = parse_array(definitions_json, "definitions", ToolDefinition::from_value)?;
-    let request = ToolRequest::from_value(&json::parse(request_json)?)?;
-    let repos = parse_array(workspace_repos_json, "workspaceRepos", |v| {
+    to_json(&check_request(
+        &json::parse(definitions_json)?,
+        &json::parse(request_json)?,
+        &json::parse(workspace_repos_json)?,
+    )?)
+}
+
+/// [`gcx_check_request`] over values: `null` or the error envelope.
+pub fn check_request(
+    definitions: &Value,
+    request: &Value,
+    workspace_repos: &Value,
+) -> Result<Value> {
+    let definitions = read_array(definitions, "definitions", ToolDefinition::from_value)?;
+    let request = ToolRequest::from_value(request)?;
+    let repos = read_array(workspace_repos, "workspaceRepos", |v| {
         v.as_str()
             .map(String::from)
             .ok_or_else(|| Error::new(ErrorKind::InvalidArgument, "expected a repo name string"))
     })?;
-    match scope::check_request(&definitions, &request, &repos)? {
-        None => Ok("null".into()),
-        Some(envelope) => to_json(&envelope.to_value()),
-    }
+    Ok(
+        match scope::check_request(&definitions, &request, &repos)? {
+            None => Value::Null,
+            Some(envelope) => envelope.to_value(),
+        },
+    )
 }
 
 /// GCX1 scope: the error code constants as `{"ERR_CODE_UNKNOWN_REPO": "unknown_repo", …}`.
@@ -170,7 +185,12 @@ pub struct GcxStreamEncoder {
 impl GcxStreamEncoder {
     /// A new encoder with options JSON (`{"lossless"?: bool, "maxDepth"?}`).
     pub fn new(options_json: &str) -> Result<GcxStreamEncoder> {
-        let options = EncodeOptions::from_value(&options_value(options_json)?)?;
+        GcxStreamEncoder::with_options(&options_value(options_json)?)
+    }
+
+    /// A new encoder with an options value.
+    pub fn with_options(options: &Value) -> Result<GcxStreamEncoder> {
+        let options = EncodeOptions::from_value(options)?;
         let parse = ParseOptions {
             max_depth: options.max_depth,
             ..ParseOptions::default()
@@ -182,17 +202,32 @@ impl GcxStreamEncoder {
         })
     }
 
+    /// The nesting limit of values this encoder takes (its `maxDepth` option).
+    pub fn max_depth(&self) -> usize {
+        self.parse.max_depth
+    }
+
     /// Starts a section from `{"tool", "fields", "meta"?}` JSON (rows or ops in it are written
     /// too).
     pub fn begin_section(&mut self, section_json: &str) -> Result<()> {
         let section = json::parse_with(section_json, &self.parse)?;
-        self.fields = header_from_value(&section)?.fields;
-        write_section_value(&mut self.encoder, &section)
+        self.begin_section_value(&section)
+    }
+
+    /// [`GcxStreamEncoder::begin_section`] for a value.
+    pub fn begin_section_value(&mut self, section: &Value) -> Result<()> {
+        self.fields = header_from_value(section)?.fields;
+        write_section_value(&mut self.encoder, section)
     }
 
     /// Writes a row given as JSON (array of cells, or object keyed by field).
     pub fn write_row(&mut self, row_json: &str) -> Result<()> {
         let row = json::parse_with(row_json, &self.parse)?;
+        self.write_row_value(row)
+    }
+
+    /// [`GcxStreamEncoder::write_row`] for a value.
+    pub fn write_row_value(&mut self, row: Value) -> Result<()> {
         let mut op = Map::new();
         op.insert("row".into(), row);
         write_op(&mut self.encoder, &Value::Object(op), &self.fields)
@@ -225,7 +260,12 @@ impl GcxStreamDecoder {
     /// A new decoder with options JSON (`{"maxLineBytes"?, "maxSections"?, "maxRows"?,
     /// "maxCells"?, "comments"?}`).
     pub fn new(options_json: &str) -> Result<GcxStreamDecoder> {
-        let options = DecodeOptions::from_value(&options_value(options_json)?)?;
+        GcxStreamDecoder::with_options(&options_value(options_json)?)
+    }
+
+    /// A new decoder with an options value.
+    pub fn with_options(options: &Value) -> Result<GcxStreamDecoder> {
+        let options = DecodeOptions::from_value(options)?;
         Ok(GcxStreamDecoder {
             decoder: Decoder::new(options),
             fields: Vec::new(),
@@ -245,13 +285,18 @@ impl GcxStreamDecoder {
     /// The next item as JSON (`{"type": "section" | "row" | "comment", …}`), or `None` when
     /// the input pushed so far holds no further complete item.
     pub fn next_item(&mut self) -> Result<Option<String>> {
+        self.next_value()?.map(|v| to_json(&v)).transpose()
+    }
+
+    /// [`GcxStreamDecoder::next_item`] as a value.
+    pub fn next_value(&mut self) -> Result<Option<Value>> {
         match self.decoder.next()? {
             None => Ok(None),
             Some(item) => {
                 if let gcx::Item::Section(header) = &item {
                     self.fields.clone_from(&header.fields);
                 }
-                to_json(&item_to_value(&item, &self.fields)).map(Some)
+                Ok(Some(item_to_value(&item, &self.fields)))
             }
         }
     }

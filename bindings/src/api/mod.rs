@@ -9,11 +9,11 @@
 use agentwire::json::{self, Map, Number, Value, WriteOptions};
 use agentwire::{Error, ErrorKind, Result};
 
-mod events;
-mod gateway;
-mod gcf3;
-mod gcx;
-mod graph;
+pub mod events;
+pub mod gateway;
+pub mod gcf3;
+pub mod gcx;
+pub mod graph;
 #[cfg(feature = "tokens")]
 mod tokens;
 
@@ -32,7 +32,8 @@ pub(crate) fn options_value(options_json: &str) -> Result<Value> {
     json::parse(options_json).map_err(|e| e.context("options"))
 }
 
-pub(crate) fn to_json(value: &Value) -> Result<String> {
+/// The plain JSON text of a value.
+pub fn to_json(value: &Value) -> Result<String> {
     json::to_string(value, WriteOptions::PLAIN)
 }
 
@@ -71,7 +72,12 @@ pub(crate) fn parse_array<T>(
     what: &str,
     read: fn(&Value) -> Result<T>,
 ) -> Result<Vec<T>> {
-    match json::parse(json_text)? {
+    read_array(&json::parse(json_text)?, what, read)
+}
+
+/// Reads an array value with `read` per item, naming the failing index.
+pub fn read_array<T>(value: &Value, what: &str, read: fn(&Value) -> Result<T>) -> Result<Vec<T>> {
+    match value {
         Value::Array(items) => items
             .iter()
             .enumerate()

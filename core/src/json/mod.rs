@@ -11,4 +11,4 @@ pub use parse::{
     parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING,
 };
 pub use value::{Map, Number, Value};
-pub use write::{to_string, write, write_string, WriteOptions};
+pub use write::{string_len, to_string, write, write_string, WriteOptions};

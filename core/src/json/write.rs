@@ -158,8 +158,54 @@ pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
     out.push('"');
 }
 
+/// The length of what [`write_string`] writes for `s` (quotes included), without writing it.
+pub fn string_len(s: &str, escape_html: bool) -> usize {
+    let bytes = s.as_bytes();
+    let mut len = bytes.len() + 2;
+    for (i, &b) in bytes.iter().enumerate() {
+        if MAY_ESCAPE[b as usize] {
+            len += match b {
+                b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+                b'<' | b'>' | b'&' if escape_html => 5,
+                // U+2028 / U+2029: three bytes become six.
+                0xE2 if bytes.get(i + 1) == Some(&0x80)
+                    && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) =>
+                {
+                    3
+                }
+                _ if b < 0x20 => 5,
+                _ => 0,
+            };
+        }
+    }
+    len
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn string_len_is_what_write_string_writes() {
+        let samples = [
+            "",
+            "plain",
+            "q\"b\\s",
+            "\n\r\t\u{8}\u{c}",
+            "\u{0}\u{1f}\u{7f}",
+            "<b>&",
+            "\u{2028}x\u{2029}",
+            "\u{e2}\u{80}",
+            "é漢😀",
+            "\u{fffd}",
+        ];
+        for s in samples {
+            for html in [false, true] {
+                let mut out = alloc::string::String::new();
+                super::write_string(&mut out, s, html);
+                assert_eq!(super::string_len(s, html), out.len(), "{s:?} html={html}");
+            }
+        }
+    }
+
     use super::*;
     use crate::json::parse;
 

@@ -1,6 +1,6 @@
 // Checked with `tsc --noEmit` (test/types.test.mjs): the hand-written index.d.ts describes a
-// usable API, and both raw builds (napi's generated binding.d.ts and wasm-bindgen's .d.ts)
-// provide every function and method the JS layer (lib/api.js) calls, with these signatures.
+// usable API, and every raw build (napi's generated binding.d.ts and each wasm module's
+// wasm-bindgen .d.ts) has the one dispatch signature lib/boundary.js calls.
 
 import {
   AgentwireError,
@@ -32,149 +32,57 @@ import {
 import * as tokensEntry from 'agentwire/tokens';
 import * as wasmEntry from 'agentwire/wasm';
 import type * as NativeRaw from '../../native/binding';
-import type * as WasmRaw from '../../wasm/nodejs/agentwire_wasm';
-import type * as WebRaw from '../../wasm/web/agentwire_wasm';
-import type * as WasmGatewayRaw from '../../wasm/gateway/nodejs/agentwire_wasm_gateway';
-import type * as WebGatewayRaw from '../../wasm/gateway/web/agentwire_wasm_gateway';
-import type * as WasmEventsRaw from '../../wasm/events/nodejs/agentwire_wasm_events';
-import type * as WasmGcfRaw from '../../wasm/gcf/nodejs/agentwire_wasm_gcf';
-import type * as WebGcfRaw from '../../wasm/gcf/web/agentwire_wasm_gcf';
+import type * as CoreRaw from '../../wasm/agentwire_core';
+import type * as GcfRaw from '../../wasm/agentwire_gcf';
+import type * as GatewayRaw from '../../wasm/agentwire_gateway';
+import type * as EventsRaw from '../../wasm/agentwire_events';
+import type * as SchemaRaw from '../../wasm/agentwire_schema';
+import type * as TokensRaw from '../../wasm/agentwire_tokens_cl100k';
 
-/** What lib/api.js calls on a raw backend. */
-interface RawBackend {
-  version(): string;
-  __agentwireInternalPanicForTests(): void;
-  errorCodes(): string;
-  gcxEncode(document: string, options: string): string;
-  gcxEncodeGeneric(tool: string, value: string, options: string): string;
-  gcxDecode(payload: string, options: string): string;
-  gcxDecodeBytes(payload: Uint8Array, options: string): string;
-  gcxEscape(text: string): string;
-  gcxUnescape(text: string): string;
-  gcxCellText(cell: string): string;
-  gcxEncodeTool(tool: string, response: string, options: string): string;
-  gcxLayouts(): string;
-  gcxParseFormat(text: string): string;
-  gcxEncodeToolDefinitions(definitions: string, options: string): string;
-  gcxDecodeToolDefinitions(payload: string): string;
-  gcxEncodeToolRequest(request: string, options: string): string;
-  gcxDecodeToolRequest(payload: string): string;
-  gcxEncodeErrorEnvelope(envelope: string, options: string): string;
-  gcxDecodeErrorEnvelope(payload: string): string;
-  gcxCheckRequest(definitions: string, request: string, workspaceRepos: string): string;
-  gcxErrorCodeConstants(): string;
-  gcfEncode(payload: string): string;
-  gcfDecode(text: string, options: string): string;
-  gcfEncodeDelta(delta: string): string;
-  gcbEncode(payload: string): Uint8Array;
-  gcbDecode(bytes: Uint8Array, options: string): string;
-  codecsList(): string;
-  codecEncode(name: string, payload: string): Uint8Array;
-  codecDecode(name: string, input: Uint8Array): string;
-  GcfSession: new () => { encode(payload: string): string; size(): number; reset(): void };
-  GcxEncoder: new (options: string) => {
-    beginSection(section: string): void;
-    writeRow(row: string): void;
-    writeComment(text: string): void;
-    take(): string;
-  };
-  GcxDecoder: new (options: string) => {
-    pushStr(chunk: string): void;
-    pushBytes(chunk: Uint8Array): void;
-    finish(): void;
-    nextItem(): string | null | undefined;
+type Main = string | undefined;
+type Bytes = Uint8Array | undefined;
+type Count = ((text: string) => number) | undefined;
+type Validate = ((schema: string, args: string) => string) | undefined;
+
+/**
+ * What lib/boundary.js calls on a raw backend: the napi addon and every wasm module dispatch
+ * through one export table (bindings/src/exports.rs). The addon writes value results into
+ * `scratch`; a wasm module keeps them in its memory (`tapePointer`, `tapeLength`).
+ */
+interface RawNative {
+  call(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, scratch: Uint32Array, counter: Count, validator: Validate): unknown;
+  Instance: new () => {
+    init(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string): unknown;
+    call(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, scratch: Uint32Array, counter: Count, validator: Validate): unknown;
+    free(): void;
   };
 }
 
-/** Gateway functions both builds export with the same signature. */
-interface RawGatewayCommon {
-  __agentwireInternalPanicForTests(): void;
-  gatewayToolIdDerivation(tool: string, options: string): string;
-  gatewayToolId(tool: string, options: string): string;
-  gatewayParseToolId(value: string): string;
-  gatewayFormatToolId(parts: string): string;
-  gatewayParsePath(value: string): string;
-}
-
-/** The event protocol: the addon and the events wasm module export the same functions. */
-interface RawEvents {
-  __agentwireInternalPanicForTests(): void;
-  eventsParse(input: Uint8Array, options: string): string;
-  eventsAccumulate(events: string): string;
-  eventsSerialize(events: string, form: string): string;
-  eventsMock(mode: string, echoText: string): string;
-  eventsFromSse(text: string): string;
-  eventsParseToolSpec(spec: string): string;
-  eventsFunctionTool(name: string, schemaText: string): string;
-  eventsFollowUp(context: string, calls: string, outputs: string): string;
-  EventsDecoder: new (options: string) => { push(chunk: Uint8Array): string; finish(): string };
-}
-
-/** GCF v3.5.3: the addon and the gcf wasm module export the same functions. */
-interface RawGcf3 {
-  __agentwireInternalPanicForTests(): void;
-  gcf3EncodeGeneric(json: string, options: string): string;
-  gcf3Decode(input: Uint8Array, options: string): string;
-  gcf3EncodeGraph(payload: string, options: string): string;
-  gcf3EncodeGraphDelta(delta: string): string;
-  gcf3GraphPackRoot(snapshot: string): string;
-  gcf3ApplyGraphDelta(base: string, delta: string): string;
-  gcf3KeyedPackRoot(set: string): string;
-  gcf3KeyedEncodeFull(set: string, options: string): string;
-  gcf3KeyedEncodeDelta(delta: string): string;
-  gcf3KeyedApplyDelta(base: string, delta: string): string;
-  Gcf3GraphSession: new () => { encode(payload: string): string; size(): number; reset(): void };
-  Gcf3KeyedSession: new (options: string) => { emit(set: string): string };
-}
-
-/** The addon also counts tokens (the default wasm module does not), and measures cards itself. */
-interface NativeOnly extends RawGatewayCommon, RawEvents, RawGcf3 {
-  tokensCount(text: string, encoding: string): number;
-  gatewayCard(item: string, options: string): string;
-  gatewayTruncate(text: string, budget: number): string;
-  gatewayBrowseCards(items: string, options: string): string;
-  GatewaySession: new (options: string) => {
-    register(toolDefs: string, options: string): string;
-    browseRanked(ranked: string, options: string): string;
-    dispatch(metaTool: string, args: string, ranked: string): string;
-    seen(): string;
-    reset(): void;
+interface RawWasm {
+  call(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, counter: Count, validator: Validate): unknown;
+  Instance: new () => {
+    init(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string): unknown;
+    call(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, counter: Count, validator: Validate): unknown;
+    free(): void;
   };
-}
-
-type Count = (text: string) => number;
-type Validate = (schema: string, args: string) => string;
-
-/** The gateway wasm module takes the token counter and the schema validator as functions. */
-interface WasmGateway extends RawGatewayCommon {
-  gatewayCard(item: string, options: string, count: Count): string;
-  gatewayTruncate(text: string, budget: number, count: Count): string;
-  gatewayBrowseCards(items: string, options: string, count: Count): string;
-  GatewaySession: new (options: string) => {
-    register(toolDefs: string, options: string): string;
-    browseRanked(ranked: string, options: string, count: Count): string;
-    dispatch(metaTool: string, args: string, ranked: string, count: Count, validate?: Validate | null): string;
-    seen(): string;
-    reset(): void;
-  };
+  tapePointer(): number;
+  tapeLength(): number;
 }
 
 declare const nativeRaw: typeof NativeRaw;
-declare const wasmRaw: typeof WasmRaw;
-declare const webRaw: typeof WebRaw;
-export const fromNative: RawBackend & NativeOnly = nativeRaw;
-export const fromWasm: RawBackend = wasmRaw;
-export const fromWeb: RawBackend = webRaw;
-declare const wasmGatewayRaw: typeof WasmGatewayRaw;
-declare const webGatewayRaw: typeof WebGatewayRaw;
-export const fromWasmGateway: WasmGateway = wasmGatewayRaw;
-export const fromWebGateway: WasmGateway = webGatewayRaw;
-declare const wasmEventsRaw: typeof WasmEventsRaw;
-export const fromWasmEvents: RawEvents = wasmEventsRaw;
-declare const wasmGcfRaw: typeof WasmGcfRaw;
-declare const webGcfRaw: typeof WebGcfRaw;
-export const fromWasmGcf: RawGcf3 = wasmGcfRaw;
-export const fromWebGcf: RawGcf3 = webGcfRaw;
+export const fromNative: RawNative = nativeRaw;
+declare const coreRaw: typeof CoreRaw;
+export const fromCore: RawWasm = coreRaw;
+declare const gcfRaw: typeof GcfRaw;
+export const fromGcf: RawWasm = gcfRaw;
+declare const gatewayRaw: typeof GatewayRaw;
+export const fromGateway: RawWasm = gatewayRaw;
+declare const eventsRaw: typeof EventsRaw;
+export const fromEvents: RawWasm = eventsRaw;
+declare const schemaRaw: typeof SchemaRaw;
+export const fromSchema: RawWasm = schemaRaw;
+declare const tokensRaw: typeof TokensRaw;
+export const fromTokens: RawWasm = tokensRaw;
 
 export async function usage(): Promise<void> {
   await init();

@@ -430,6 +430,42 @@ pub fn write_sections_json_limited(
     check(out)
 }
 
+/// The length of what [`write_sections_json`] writes, without writing it (saturating), when
+/// no section repeats a field; a repeated field (one member in the JSON) is counted at every
+/// occurrence, so the result is never less. What `maxOutputBytes` bounds when the result
+/// crosses to JS as objects instead of JSON text.
+pub fn sections_json_len(sections: &[BorrowedSection<'_>]) -> usize {
+    let string = |s: &str| json::string_len(s, false);
+    let list = |n: usize| n.saturating_sub(1);
+    // `{"sections":[` … `]}` and the commas between sections.
+    let mut len = 15 + list(sections.len());
+    for section in sections {
+        let header = &section.header;
+        let fields: usize = header.fields.iter().map(|f| string(f)).sum();
+        let meta: usize = header
+            .meta
+            .iter()
+            .map(|(k, v)| string(k) + 1 + string(v))
+            .sum();
+        // {"tool":…,"fields":[…],"meta":{…},"version":1,"rows":[…]}
+        len = len.saturating_add(
+            53 + string(&header.tool)
+                + fields
+                + list(header.fields.len())
+                + meta
+                + list(header.meta.len()),
+        );
+        // Each row: {"field":value,…}
+        let keys = fields + 2 * header.fields.len() + 1;
+        len = len.saturating_add(list(section.row_count()));
+        for row in section.rows() {
+            let values: usize = row.iter().map(|v| string(v)).sum();
+            len = len.saturating_add(keys + values);
+        }
+    }
+    len
+}
+
 /// Decodes a payload to `{"sections": [...]}`.
 pub fn decode_document(payload: &str, options: &DecodeOptions) -> Result<Value> {
     Ok(sections_to_value(&agentwire::gcx::decode(
@@ -670,5 +706,32 @@ mod tests {
             json::to_string(&v, WriteOptions::PLAIN).unwrap(),
             r#"{"sections":[{"tool":"x","fields":["a","a","b"],"meta":{},"version":1,"rows":[{"a":"2","b":"3"}]}]}"#
         );
+    }
+}
+
+#[cfg(test)]
+mod json_len_tests {
+    use super::*;
+
+    #[test]
+    fn sections_json_len_is_the_written_length() {
+        let payloads = [
+            "GCX1 tool=x fields=a,b n=1\n1\t2\nx\\ty\t\n",
+            "GCX1 tool=t fields=a,a,b,a\n1\t2\t3\t4\n\n",
+            "GCX1 tool=q fields=\na\n\nGCX1 tool=r fields=\"k\",é\n\u{2028}\t\\\\\n",
+            "GCX1 tool=e fields=a\n",
+        ];
+        for payload in payloads {
+            let sections =
+                agentwire::gcx::decode_borrowed(payload, &DecodeOptions::default()).unwrap();
+            let mut out = String::new();
+            write_sections_json(&mut out, &sections).unwrap();
+            let repeats = payload.contains("a,a");
+            let len = sections_json_len(&sections);
+            assert!(
+                len == out.len() || (repeats && len > out.len()),
+                "{payload:?}\n{out}\n{len}"
+            );
+        }
     }
 }

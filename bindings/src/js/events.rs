@@ -1,0 +1,74 @@
+//! The Responses-API event protocol of `godex exec --json`.
+
+use agentwire::Result;
+
+use crate::api::events::{self as api, EventsDecoder};
+use crate::call::{invalid, Call, Main, Tape};
+
+/// `events.parse(input, options)`: text or bytes as the main input.
+pub fn parse(call: &mut Call<'_>) -> Result<Tape> {
+    let options = call.value()?;
+    Ok(Tape::of(&api::parse(call.bytes("input")?, &options)?))
+}
+
+/// `events.accumulate(events)`.
+pub fn accumulate(call: &mut Call<'_>) -> Result<Tape> {
+    Ok(Tape::of(&api::accumulate_value(call.value()?)?))
+}
+
+/// `events.serialize(events, {form})`.
+pub fn serialize(call: &mut Call<'_>) -> Result<String> {
+    let events = call.value()?;
+    api::serialize(events, &call.string("form")?)
+}
+
+/// `events.mock(mode, {echoText})`.
+pub fn mock(call: &mut Call<'_>) -> Result<String> {
+    let mode = call.string("mode")?;
+    api::events_mock(&mode, &call.string("echoText")?)
+}
+
+/// `events.fromSse(text)`.
+pub fn from_sse(call: &mut Call<'_>) -> Result<Tape> {
+    Ok(Tape::of(&api::from_sse_value(call.text("sse")?)))
+}
+
+/// `events.parseToolSpec(spec)`.
+pub fn parse_tool_spec(call: &mut Call<'_>) -> Result<Tape> {
+    Ok(Tape::of(&api::tool_spec(call.text("spec")?)?))
+}
+
+/// `events.functionTool(name, schemaText)`: the schema text is the main input.
+pub fn function_tool(call: &mut Call<'_>) -> Result<Tape> {
+    let name = call.string("name")?;
+    let tool = agentwire::events::toolspec::function_tool(&name, call.text("schemaText")?)?;
+    Ok(Tape::of(&tool))
+}
+
+/// `events.followUp({context, calls, outputs})`.
+pub fn follow_up(call: &mut Call<'_>) -> Result<Tape> {
+    let context = call.value()?;
+    let calls = call.value()?;
+    let outputs = call.value()?;
+    Ok(Tape::of(&api::follow_up(context, calls, outputs)?))
+}
+
+/// `new events.EventStreamDecoder(options)`.
+pub fn decoder_new(call: &mut Call<'_>) -> Result<EventsDecoder> {
+    EventsDecoder::with_options(&call.value()?)
+}
+
+/// `decoder.push(chunk)`: bytes (or text) as the main input.
+pub fn decoder_push(decoder: &mut EventsDecoder, call: &mut Call<'_>) -> Result<Tape> {
+    let chunk = match call.main() {
+        Main::Text(text) => text.as_bytes(),
+        Main::Bytes(bytes) => bytes,
+        Main::None => return Err(invalid("chunk must be a string or Uint8Array")),
+    };
+    Ok(Tape::of(&decoder.push_value(chunk)))
+}
+
+/// `decoder.finish()`.
+pub fn decoder_finish(decoder: &mut EventsDecoder, _: &mut Call<'_>) -> Result<Tape> {
+    Ok(Tape::of(&decoder.finish_value()))
+}

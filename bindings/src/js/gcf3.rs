@@ -1,0 +1,115 @@
+//! GCF v3.5.3: the generic and graph profiles, `decodeAny`, sessions, deltas, pack roots.
+
+use agentwire::gcf::v3;
+use agentwire::gcf::DeltaPayload;
+use agentwire::Result;
+
+use crate::api::gcf3::{self as api, GcfV3KeyedSession, KeyedDelta};
+use crate::api::to_json;
+use crate::call::{Call, Main, Tape};
+use crate::shapes::FromValue;
+
+/// `gcf.encodeGeneric(value)`: numbers as JavaScript has them (a safe integer is an integer,
+/// any other number a double, a BigInt an exact integer). `gcf.encodeGenericJson(jsonText)`
+/// passes JSON text as the main input: integer lexemes are int64 (`out_of_range` beyond).
+pub fn encode_generic(call: &mut Call<'_>) -> Result<String> {
+    match call.main() {
+        Main::Text(json) => api::gcf_v3_encode_generic(json, ""),
+        _ => v3::encode_generic(&call.value()?),
+    }
+}
+
+/// `gcf.decodeAny(input, options)` and the decoders that expect one kind (`options.expect`).
+pub fn decode(call: &mut Call<'_>) -> Result<Tape> {
+    let options = call.value()?;
+    let value = api::decode(call.bytes("input")?, &options)?;
+    Ok(Tape::of(&value))
+}
+
+/// [`decode`] as JSON text, numbers exactly as decoded.
+pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
+    let options = call.value()?;
+    to_json(&api::decode(call.bytes("input")?, &options)?)
+}
+
+/// `gcf.encodeGraph(payload, options)`.
+pub fn encode_graph(call: &mut Call<'_>) -> Result<String> {
+    let payload = call.value()?;
+    api::encode_graph(&payload, &call.value()?)
+}
+
+/// `gcf.encodeGraphDelta(delta)`.
+pub fn encode_graph_delta(call: &mut Call<'_>) -> Result<String> {
+    v3::graph::encode_delta(&DeltaPayload::from_value(&call.value()?)?)
+}
+
+/// `gcf.graphPackRoot(snapshot)`.
+pub fn graph_pack_root(call: &mut Call<'_>) -> Result<Tape> {
+    Ok(Tape::of(&api::graph_pack_root(&call.value()?)?))
+}
+
+/// `gcf.applyGraphDelta(base, deltaText)`: the delta text is the main input.
+pub fn apply_graph_delta(call: &mut Call<'_>) -> Result<Tape> {
+    let base = call.value()?;
+    Ok(Tape::of(&api::apply_graph_delta(
+        &base,
+        call.text("delta")?,
+    )?))
+}
+
+/// `gcf.keyed.packRoot(set)`.
+pub fn keyed_pack_root(call: &mut Call<'_>) -> Result<Tape> {
+    Ok(Tape::of(&api::keyed_pack_root(&call.value()?)?))
+}
+
+/// `gcf.keyed.encodeFull(set, options)`.
+pub fn keyed_encode_full(call: &mut Call<'_>) -> Result<String> {
+    let set = call.value()?;
+    api::keyed_encode_full(&set, &call.value()?)
+}
+
+/// `gcf.keyed.encodeDelta(delta)`.
+pub fn keyed_encode_delta(call: &mut Call<'_>) -> Result<String> {
+    v3::keyed::encode_delta(&v3::GenericDelta::from_value(&call.value()?)?)
+}
+
+/// `gcf.keyed.applyDelta(base, delta)`: the delta as GCF text (the main input) or a value.
+pub fn keyed_apply_delta(call: &mut Call<'_>) -> Result<Tape> {
+    let base = call.value()?;
+    let delta = match call.main() {
+        Main::Text(text) => KeyedDelta::Text(text),
+        _ => KeyedDelta::Value(call.value()?),
+    };
+    Ok(Tape::of(&api::keyed_apply_delta(&base, delta)?))
+}
+
+/// `new gcf.GraphSession()`.
+pub fn graph_session_new(_: &mut Call<'_>) -> Result<v3::GraphSession> {
+    Ok(v3::GraphSession::default())
+}
+
+/// `session.encode(payload)`.
+pub fn graph_session_encode(session: &mut v3::GraphSession, call: &mut Call<'_>) -> Result<String> {
+    session.encode(&agentwire::gcf::Payload::from_value(&call.value()?)?)
+}
+
+/// `session.size()`.
+pub fn graph_session_size(session: &mut v3::GraphSession, _: &mut Call<'_>) -> Result<u32> {
+    Ok(u32::try_from(session.len()).unwrap_or(u32::MAX))
+}
+
+/// `session.reset()`.
+pub fn graph_session_reset(session: &mut v3::GraphSession, _: &mut Call<'_>) -> Result<()> {
+    session.reset();
+    Ok(())
+}
+
+/// `new gcf.keyed.Session(options)`.
+pub fn keyed_session_new(call: &mut Call<'_>) -> Result<GcfV3KeyedSession> {
+    GcfV3KeyedSession::with_options(&call.value()?)
+}
+
+/// `session.emit(set)`: `{isFull, kind, wire}`.
+pub fn keyed_session_emit(session: &mut GcfV3KeyedSession, call: &mut Call<'_>) -> Result<Tape> {
+    Ok(Tape::of(&session.emit_value(&call.value()?)?))
+}

@@ -1,0 +1,205 @@
+//! GCF v1.1 text, GCB1 bytes and the codec registry over the graph payload.
+
+use agentwire::gcf::{self, DeltaPayload, Edge, Payload, Symbol};
+use agentwire::json::{self, Map, Value};
+use agentwire::{gcb, Result};
+
+use crate::call::{Bytes, Call, Main, Tape};
+use crate::shapes::gcf::codecs;
+use crate::shapes::{FromValue, ToValue};
+use crate::transfer::to_js::TapeWriter;
+
+/// The payload: JSON text as the main input (the `…Json` functions), else the next argument.
+fn payload(call: &mut Call<'_>) -> Result<Payload> {
+    Payload::from_value(&value_or_json(call)?)
+}
+
+fn value_or_json(call: &mut Call<'_>) -> Result<Value> {
+    match call.main() {
+        Main::Text(json) => json::parse(json),
+        _ => call.value(),
+    }
+}
+
+/// The payload as [`ToValue`] shapes it, written straight to the tape (the decode hot path;
+/// a test checks that both agree).
+pub fn write_payload(writer: &mut TapeWriter<'_>, payload: &Payload) {
+    let top = writer.shape(&[
+        "tool",
+        "tokenBudget",
+        "tokensUsed",
+        "packRoot",
+        "symbols",
+        "edges",
+    ]);
+    writer.object(top);
+    writer.str(&payload.tool);
+    writer.i64(payload.token_budget);
+    writer.i64(payload.tokens_used);
+    writer.str(&payload.pack_root);
+    writer.array(payload.symbols.len());
+    for symbol in &payload.symbols {
+        write_symbol(writer, symbol);
+    }
+    writer.array(payload.edges.len());
+    for edge in &payload.edges {
+        write_edge(writer, edge);
+    }
+}
+
+fn write_symbol(writer: &mut TapeWriter<'_>, symbol: &Symbol) {
+    let shape = writer.shape(&[
+        "qualifiedName",
+        "kind",
+        "score",
+        "provenance",
+        "distance",
+        "signature",
+        "components",
+    ]);
+    writer.object(shape);
+    writer.str(&symbol.qualified_name);
+    writer.str(&symbol.kind);
+    writer.f64(symbol.score);
+    writer.str(&symbol.provenance);
+    writer.i64(symbol.distance);
+    writer.str(&symbol.signature);
+    let components = writer.shape(&["blastRadius", "confidence", "recency", "distance"]);
+    writer.object(components);
+    let c = &symbol.components;
+    for v in [c.blast_radius, c.confidence, c.recency, c.distance] {
+        writer.f64(v);
+    }
+}
+
+fn write_edge(writer: &mut TapeWriter<'_>, edge: &Edge) {
+    let shape = writer.shape(&["source", "target", "edgeType", "status"]);
+    writer.object(shape);
+    writer.str(&edge.source);
+    writer.str(&edge.target);
+    writer.str(&edge.edge_type);
+    writer.str(&edge.status);
+}
+
+fn payload_tape(call: &Call<'_>, payload: &Payload) -> Tape {
+    let mut writer = call.writer();
+    write_payload(&mut writer, payload);
+    writer.into()
+}
+
+/// `gcf.encode(payload)`, `gcf.encodeJson(jsonText)`.
+pub fn encode(call: &mut Call<'_>) -> Result<String> {
+    gcf::encode(&payload(call)?)
+}
+
+/// The payload of GCF v1.1 text or GCB1 bytes (the main input says which).
+fn decoded(call: &mut Call<'_>) -> Result<Payload> {
+    let options = gcf::DecodeOptions::from_value(&call.value()?)?;
+    match call.main() {
+        Main::Bytes(bytes) => gcb::decode_with(bytes, &options),
+        _ => gcf::decode_with(call.text("text")?, &options),
+    }
+}
+
+/// `gcf.decode(text, options)` and `gcb.decode(bytes, options)`.
+pub fn decode(call: &mut Call<'_>) -> Result<Tape> {
+    let payload = decoded(call)?;
+    Ok(payload_tape(call, &payload))
+}
+
+/// `gcf.decodeToJson(text, options)` and `gcb.decodeToJson(bytes, options)`.
+pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
+    crate::api::to_json(&decoded(call)?.to_value())
+}
+
+/// `gcf.encodeDelta(delta)`, `gcf.encodeDeltaJson(jsonText)`.
+pub fn encode_delta(call: &mut Call<'_>) -> Result<String> {
+    Ok(gcf::encode_delta(&DeltaPayload::from_value(
+        &value_or_json(call)?,
+    )?))
+}
+
+/// `new gcf.Session()`.
+pub fn session_new(_: &mut Call<'_>) -> Result<gcf::Session> {
+    Ok(gcf::Session::default())
+}
+
+/// `session.encode(payload)`, `session.encodeJson(jsonText)`.
+pub fn session_encode(session: &mut gcf::Session, call: &mut Call<'_>) -> Result<String> {
+    session.encode(&payload(call)?)
+}
+
+/// `session.size()`.
+pub fn session_size(session: &mut gcf::Session, _: &mut Call<'_>) -> Result<u32> {
+    Ok(u32::try_from(session.len()).unwrap_or(u32::MAX))
+}
+
+/// `session.reset()`.
+pub fn session_reset(session: &mut gcf::Session, _: &mut Call<'_>) -> Result<()> {
+    session.reset();
+    Ok(())
+}
+
+/// `gcb.encode(payload)`, `gcb.encodeJson(jsonText)`.
+pub fn gcb_encode(call: &mut Call<'_>) -> Result<Bytes> {
+    Ok(Bytes(gcb::encode(&payload(call)?)))
+}
+
+/// `codecs.list()`: `[{name, aliases, description, text}]`.
+pub fn codecs_list(_: &mut Call<'_>) -> Result<Tape> {
+    let list = codecs()
+        .list()
+        .iter()
+        .map(|c| {
+            let mut map = Map::new();
+            map.insert("name".into(), c.name.as_str().into());
+            let aliases = c.aliases.iter().map(|a| a.as_str().into()).collect();
+            map.insert("aliases".into(), Value::Array(aliases));
+            map.insert("description".into(), c.description.as_str().into());
+            map.insert("text".into(), c.text.into());
+            Value::Object(map)
+        })
+        .collect();
+    Ok(Tape::of(&Value::Array(list)))
+}
+
+/// `codecs.encode(name, payload)`: the bytes (the JS layer makes text of a text codec's).
+pub fn codec_encode(call: &mut Call<'_>) -> Result<Bytes> {
+    let name = call.string("name")?;
+    let payload = Payload::from_value(&call.value()?)?;
+    Ok(Bytes(codecs().encode_with(&name, &payload)?))
+}
+
+/// `codecs.decode(name, input)`: text or bytes as the main input.
+pub fn codec_decode(call: &mut Call<'_>) -> Result<Tape> {
+    let name = call.string("name")?;
+    let payload = codecs().decode_with(&name, call.bytes("input")?)?;
+    Ok(payload_tape(call, &payload))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_direct_payload_tape_is_the_shape_tape() {
+        let text = gcf::encode(&crate::shapes::FromValue::from_value(
+            &json::parse(
+                r#"{"tool":"t","tokenBudget":10,"tokensUsed":5,"symbols":[
+                {"qualifiedName":"a.B","kind":"function","score":0.9,"provenance":"lsp_resolved","distance":0},
+                {"qualifiedName":"c.D","kind":"type","score":0.5,"provenance":"heuristic","distance":1}],
+                "edges":[{"source":"a.B","target":"c.D","edgeType":"calls","status":""}]}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap())
+        .unwrap();
+        let text = text.as_str();
+        let payload = gcf::decode(text).unwrap();
+        let call = Call::new(Main::None, &[], &[], "", None);
+        let direct = payload_tape(&call, &payload);
+        let shaped = Tape::of(&payload.to_value());
+        assert_eq!(direct.words, shaped.words);
+        assert_eq!(direct.side, shaped.side);
+    }
+}

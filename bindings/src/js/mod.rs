@@ -1,0 +1,27 @@
+//! The functions JavaScript calls, one per export of [`crate::exports`]: each reads its
+//! arguments from a [`Call`](crate::call::Call), calls the core (through [`crate::shapes`] for
+//! JS shapes and options) and returns its output. The same bodies serve the native addon and
+//! every wasm module.
+//!
+//! Argument order: a body reads its arguments in the order the JS layer writes them; where a
+//! body needs the options to read the rest (a nesting limit), the options come first.
+
+pub mod common;
+#[cfg(feature = "events")]
+pub mod events;
+#[cfg(feature = "gateway")]
+pub mod gateway;
+#[cfg(feature = "gcf3")]
+pub mod gcf3;
+#[cfg(feature = "formats")]
+pub mod gcx;
+#[cfg(feature = "formats")]
+pub mod graph;
+#[cfg(feature = "schema")]
+pub mod schema;
+#[cfg(any(
+    feature = "tokens",
+    feature = "tokens-cl100k",
+    feature = "tokens-o200k"
+))]
+pub mod tokens;

@@ -1,0 +1,237 @@
+//! JS → Rust: the argument tape the JS writer (npm/lib/transfer.js) makes of the caller's values.
+//!
+//! Three parts: u32 ops (tag in the low 4 bits, argument above), the doubles of NUMBER ops in
+//! order, and every string (object keys too) concatenated into one text, each op carrying its
+//! string's UTF-16 length.
+
+use std::borrow::Cow;
+
+use agentwire::json::{Map, Value};
+use agentwire::{Error, ErrorKind, Result};
+
+use crate::shapes::number;
+
+/// Op tags; npm/lib/transfer.js mirrors these numbers.
+pub mod tag {
+    /// `null`.
+    pub const NULL: u32 = 0;
+    /// `false`.
+    pub const FALSE: u32 = 1;
+    /// `true`.
+    pub const TRUE: u32 = 2;
+    /// The next double.
+    pub const NUMBER: u32 = 3;
+    /// A string of `arg` UTF-16 units (the next piece of the text).
+    pub const STRING: u32 = 4;
+    /// An array of `arg` values.
+    pub const ARRAY: u32 = 5;
+    /// An object of `arg` members, each a STRING key op then the value.
+    pub const OBJECT: u32 = 6;
+    /// An object with the keys of the last OBJECT op; each value may be [`ABSENT`].
+    pub const SAME_KEYS: u32 = 7;
+    /// A member skipped the way `JSON.stringify` skips `undefined` (only in SAME_KEYS).
+    pub const ABSENT: u32 = 8;
+    /// A BigInt: its decimal text, `arg` units, is the next piece of the text.
+    pub const BIGINT: u32 = 9;
+    /// The length of the next op's string, when it does not fit in 28 bits.
+    pub const LONG: u32 = 10;
+}
+
+/// Reads values from an argument tape.
+#[derive(Debug)]
+pub struct TapeReader<'a> {
+    ops: &'a [u32],
+    doubles: &'a [f64],
+    text: &'a str,
+    ascii: bool,
+    op: usize,
+    double: usize,
+    /// Byte position in `text`.
+    at: usize,
+    /// The previous string ended inside a surrogate pair that the concatenation joined: the
+    /// next string starts with the pair's second half (a lone surrogate in JS).
+    split_pair: bool,
+    last_keys: Vec<Cow<'a, str>>,
+    depth: usize,
+    max_depth: usize,
+}
+
+/// The deepest nesting any call accepts (the JS writer refuses deeper values first).
+pub const MAX_DEPTH: usize = agentwire::json::MAX_DEPTH_CEILING;
+/// The nesting [`TapeReader::value`] accepts: the JSON parser's default.
+pub const DEFAULT_DEPTH: usize = agentwire::json::DEFAULT_MAX_DEPTH;
+
+fn malformed() -> Error {
+    Error::new(ErrorKind::Internal, "malformed argument tape")
+}
+
+impl<'a> TapeReader<'a> {
+    /// A reader of one argument tape.
+    pub fn new(ops: &'a [u32], doubles: &'a [f64], text: &'a str) -> TapeReader<'a> {
+        TapeReader {
+            ops,
+            doubles,
+            text,
+            ascii: text.is_ascii(),
+            op: 0,
+            double: 0,
+            at: 0,
+            split_pair: false,
+            last_keys: Vec::new(),
+            depth: 0,
+            max_depth: DEFAULT_DEPTH,
+        }
+    }
+
+    fn next_op(&mut self) -> Result<(u32, usize)> {
+        let word = *self.ops.get(self.op).ok_or_else(malformed)?;
+        self.op += 1;
+        if word & 15 == tag::LONG {
+            let len = *self.ops.get(self.op).ok_or_else(malformed)? as usize;
+            let next = *self.ops.get(self.op + 1).ok_or_else(malformed)?;
+            self.op += 2;
+            return Ok((next & 15, len));
+        }
+        Ok((word & 15, (word >> 4) as usize))
+    }
+
+    /// The next `units` UTF-16 units of the text. Lone surrogates arrive as U+FFFD (3 bytes,
+    /// 1 unit); two lone halves that the concatenation made into a pair are split back.
+    fn string(&mut self, units: usize) -> Result<Cow<'a, str>> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        if self.ascii {
+            let end = start
+                .checked_add(units)
+                .filter(|&e| e <= bytes.len())
+                .ok_or_else(malformed)?;
+            self.at = end;
+            return Ok(Cow::Borrowed(&self.text[start..end]));
+        }
+        let mut prefix = false;
+        let mut remaining = units;
+        let mut p = start;
+        if self.split_pair {
+            // The second half of a pair that began in the previous string.
+            self.split_pair = false;
+            prefix = true;
+            remaining = remaining.checked_sub(1).ok_or_else(malformed)?;
+            p += 4;
+        }
+        let mut suffix = false;
+        while remaining > 0 {
+            let b = *bytes.get(p).ok_or_else(malformed)?;
+            let (width, size) = match b {
+                0x00..=0x7F => (1, 1),
+                0xC0..=0xDF => (1, 2),
+                0xE0..=0xEF => (1, 3),
+                _ => (2, 4),
+            };
+            if width > remaining {
+                // Only the first half of this pair belongs to this string.
+                suffix = true;
+                self.split_pair = true;
+                break;
+            }
+            remaining -= width;
+            p += size;
+        }
+        self.at = p;
+        let body_start = if prefix { start + 4 } else { start };
+        let body = self.text.get(body_start..p).ok_or_else(malformed)?;
+        if !prefix && !suffix {
+            return Ok(Cow::Borrowed(body));
+        }
+        let mut s = String::with_capacity(body.len() + 6);
+        if prefix {
+            s.push('\u{FFFD}');
+        }
+        s.push_str(body);
+        if suffix {
+            s.push('\u{FFFD}');
+        }
+        Ok(Cow::Owned(s))
+    }
+
+    /// The next value, nested at most `max_depth` levels (`JSON_DEPTH` beyond, with the JSON
+    /// parser's message).
+    pub fn value_within(&mut self, max_depth: usize) -> Result<Value> {
+        self.max_depth = max_depth.min(MAX_DEPTH);
+        let value = self.value();
+        self.max_depth = DEFAULT_DEPTH;
+        value
+    }
+
+    /// The next value (nested at most [`DEFAULT_DEPTH`] levels).
+    pub fn value(&mut self) -> Result<Value> {
+        let (tag, arg) = self.next_op()?;
+        Ok(match tag {
+            tag::NULL => Value::Null,
+            tag::FALSE => Value::Bool(false),
+            tag::TRUE => Value::Bool(true),
+            tag::NUMBER => {
+                let v = *self.doubles.get(self.double).ok_or_else(malformed)?;
+                self.double += 1;
+                Value::Number(number::from_host_double(v)?)
+            }
+            tag::STRING => Value::String(self.string(arg)?.into_owned()),
+            tag::BIGINT => Value::Number(number::from_integer_text(&self.string(arg)?)?),
+            tag::ARRAY => {
+                self.enter()?;
+                let mut items = Vec::with_capacity(arg.min(self.ops.len() - self.op));
+                for _ in 0..arg {
+                    items.push(self.value()?);
+                }
+                self.depth -= 1;
+                Value::Array(items)
+            }
+            tag::OBJECT => {
+                self.enter()?;
+                let mut keys = Vec::with_capacity(arg.min(self.ops.len() - self.op));
+                let mut members = Vec::with_capacity(keys.capacity());
+                for _ in 0..arg {
+                    let (tag, units) = self.next_op()?;
+                    if tag != tag::STRING {
+                        return Err(malformed());
+                    }
+                    let key = self.string(units)?;
+                    keys.push(key.clone());
+                    let value = self.value()?;
+                    members.push((key.into_owned(), value));
+                }
+                self.last_keys = keys;
+                self.depth -= 1;
+                Value::Object(Map::from_members(members))
+            }
+            tag::SAME_KEYS => {
+                self.enter()?;
+                let keys = core::mem::take(&mut self.last_keys);
+                let mut members = Vec::with_capacity(keys.len());
+                for key in &keys {
+                    if self.ops.get(self.op) == Some(&tag::ABSENT) {
+                        self.op += 1;
+                        continue;
+                    }
+                    let value = self.value()?;
+                    members.push((String::from(&**key), value));
+                }
+                // A nested object with its own keys may have replaced them; these stay current.
+                self.last_keys = keys;
+                self.depth -= 1;
+                Value::Object(Map::from_members(members))
+            }
+            _ => return Err(malformed()),
+        })
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.max_depth {
+            return Err(Error::new(
+                ErrorKind::JsonDepth,
+                format!("JSON nesting exceeds the limit of {}", self.max_depth),
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+}

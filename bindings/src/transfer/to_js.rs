@@ -1,0 +1,306 @@
+//! Rust → JS: the result tape.
+//!
+//! Layout (little-endian u32 words): word 0 is the tape length in words, word 1 the index of the
+//! first double (doubles are stored after the ops, 8-byte aligned); ops start at word 2. An op's
+//! tag is its low 4 bits, its argument the upper 28 bits.
+
+use agentwire::json::{Map, Number, Value};
+
+/// Op tags; npm/lib/transfer.js mirrors these numbers.
+pub mod tag {
+    /// `null`.
+    pub const NULL: u32 = 0;
+    /// `false`.
+    pub const FALSE: u32 = 1;
+    /// `true`.
+    pub const TRUE: u32 = 2;
+    /// A signed integer in the upper 28 bits.
+    pub const INT: u32 = 3;
+    /// The next double of the double region.
+    pub const DOUBLE: u32 = 4;
+    /// A string: the next two words are its UTF-16 start and end in the input string, or in
+    /// the side string when the start has [`SIDE`] set.
+    pub const STRING: u32 = 5;
+    /// An array of `arg` values.
+    pub const ARRAY: u32 = 6;
+    /// An object of shape `arg`: one value per key of the shape follows.
+    pub const OBJECT: u32 = 7;
+    /// Defines the next shape id: `arg` keys follow, each as a STRING op.
+    pub const SHAPE: u32 = 8;
+    /// `arg` rows of shape `next word`, every value a string: `fields × 2` words per row
+    /// (start, end), as STRING's operands.
+    pub const STRING_ROWS: u32 = 9;
+    /// A number given as its decimal text (an exact integer beyond 2^53, a literal number):
+    /// STRING's operands follow. JS reads it with `Number(text)`, as `JSON.parse` would.
+    pub const NUMBER_TEXT: u32 = 10;
+}
+
+/// Set on a string's start when it is in the side string.
+pub const SIDE: u32 = 1 << 31;
+const ARG_MAX: usize = (1 << 28) - 1;
+const INT_MIN: i64 = -(1 << 27);
+const INT_MAX: i64 = (1 << 27) - 1;
+/// Integers up to 2^53 are exact as doubles.
+const MAX_EXACT: u64 = 1 << 53;
+
+/// Where the strings of a result come from: the caller's input (when it was a JS string,
+/// JS can slice it) and the side string Rust builds for everything else.
+#[derive(Debug)]
+pub struct TapeWriter<'i> {
+    words: Vec<u32>,
+    doubles: Vec<f64>,
+    side: String,
+    side_units: usize,
+    input: Option<&'i str>,
+    input_ascii: bool,
+    /// The input holds U+FFFD, which may stand for a lone surrogate of the JS string.
+    input_replacements: bool,
+    /// A UTF-16 position in the input known to be at `cursor.0` bytes.
+    cursor: (usize, usize),
+    /// The shapes defined so far (their count is the next id) and the most recent ones, which
+    /// results mostly repeat; a shape not among them is defined again under a new id.
+    shapes: usize,
+    recent: Vec<(Vec<String>, usize)>,
+    next_slot: usize,
+}
+
+/// How many recent shapes [`TapeWriter::shape`] looks among.
+const RECENT_SHAPES: usize = 16;
+
+/// Whether UTF-8 text holds U+FFFD.
+fn has_replacement(bytes: &[u8]) -> bool {
+    bytes.windows(3).any(|w| w == [0xEF, 0xBF, 0xBD])
+}
+
+/// UTF-16 units of UTF-8 text.
+pub fn utf16_len(text: &str) -> usize {
+    if text.is_ascii() {
+        return text.len();
+    }
+    text.bytes()
+        .map(|b| (b as i8 >= -0x40) as usize + (b >= 0xF0) as usize)
+        .sum()
+}
+
+impl<'i> TapeWriter<'i> {
+    /// A writer whose strings may refer to `input` (the JS string the caller passed).
+    pub fn new(input: Option<&'i str>) -> TapeWriter<'i> {
+        TapeWriter {
+            words: vec![0, 0],
+            doubles: Vec::new(),
+            side: String::new(),
+            side_units: 0,
+            input,
+            input_ascii: input.is_some_and(str::is_ascii),
+            input_replacements: input.is_some_and(|i| has_replacement(i.as_bytes())),
+            cursor: (0, 0),
+            shapes: 0,
+            recent: Vec::new(),
+            next_slot: 0,
+        }
+    }
+
+    fn op(&mut self, tag: u32, arg: usize) {
+        debug_assert!(arg <= ARG_MAX);
+        self.words.push(tag | ((arg.min(ARG_MAX) as u32) << 4));
+    }
+
+    /// `null`.
+    pub fn null(&mut self) {
+        self.op(tag::NULL, 0);
+    }
+
+    /// A boolean.
+    pub fn bool(&mut self, v: bool) {
+        self.op(if v { tag::TRUE } else { tag::FALSE }, 0);
+    }
+
+    /// A double: small integers as INT, the rest as DOUBLE.
+    pub fn f64(&mut self, v: f64) {
+        let small = v.fract() == 0.0 && v >= INT_MIN as f64 && v <= INT_MAX as f64;
+        if small && !(v == 0.0 && v.is_sign_negative()) {
+            self.int(v as i64);
+        } else {
+            self.op(tag::DOUBLE, 0);
+            self.doubles.push(v);
+        }
+    }
+
+    fn int(&mut self, v: i64) {
+        self.words.push(tag::INT | ((v as i32 as u32) << 4));
+    }
+
+    /// An integer: exact in JS up to 2^53, beyond as the double `JSON.parse` would read.
+    pub fn i64(&mut self, v: i64) {
+        if (INT_MIN..=INT_MAX).contains(&v) {
+            self.int(v);
+        } else if v.unsigned_abs() <= MAX_EXACT {
+            self.op(tag::DOUBLE, 0);
+            self.doubles.push(v as f64);
+        } else {
+            self.number_text(&v.to_string());
+        }
+    }
+
+    /// An unsigned integer (see [`TapeWriter::i64`]).
+    pub fn u64(&mut self, v: u64) {
+        match i64::try_from(v) {
+            Ok(v) => self.i64(v),
+            Err(_) => self.number_text(&v.to_string()),
+        }
+    }
+
+    /// A JSON number: integers exact (as text beyond 2^53, so a JSON host keeps every digit),
+    /// literal numbers as their text.
+    pub fn number(&mut self, n: &Number) {
+        if let Some(text) = n.as_literal() {
+            self.number_text(text);
+        } else if let Some(v) = n.as_i64() {
+            self.i64(v);
+        } else if let Some(v) = n.as_u64() {
+            self.u64(v);
+        } else {
+            self.f64(n.as_f64());
+        }
+    }
+
+    fn number_text(&mut self, text: &str) {
+        let start = self.side_units;
+        self.side.push_str(text);
+        self.side_units += text.len();
+        self.words.extend_from_slice(&[
+            tag::NUMBER_TEXT,
+            start as u32 | SIDE,
+            self.side_units as u32,
+        ]);
+    }
+
+    /// The (start, end) words of a string: a slice of the input when it is one, else copied
+    /// to the side string.
+    fn string_words(&mut self, s: &str) -> (u32, u32) {
+        // A lone surrogate of the JS string reached Rust as U+FFFD: a slice would give JS the
+        // surrogate back, so strings holding U+FFFD are copied (every runtime reads U+FFFD).
+        let sliceable = !self.input_replacements || !has_replacement(s.as_bytes());
+        if let Some(input) = self.input.filter(|_| sliceable) {
+            let base = input.as_ptr() as usize;
+            let at = (s.as_ptr() as usize).wrapping_sub(base);
+            if at <= input.len() && at + s.len() <= input.len() {
+                let (start, len) = if self.input_ascii {
+                    (at, s.len())
+                } else {
+                    if at < self.cursor.0 {
+                        self.cursor = (0, 0);
+                    }
+                    let units = utf16_len(&input[self.cursor.0..at]);
+                    self.cursor = (at, self.cursor.1 + units);
+                    (self.cursor.1, utf16_len(s))
+                };
+                return (start as u32, (start + len) as u32);
+            }
+        }
+        let start = self.side_units;
+        self.side.push_str(s);
+        self.side_units += utf16_len(s);
+        (start as u32 | SIDE, self.side_units as u32)
+    }
+
+    /// A string.
+    pub fn str(&mut self, s: &str) {
+        let (start, end) = self.string_words(s);
+        self.words.extend_from_slice(&[tag::STRING, start, end]);
+    }
+
+    /// An array of `len` values, which follow.
+    pub fn array(&mut self, len: usize) {
+        self.op(tag::ARRAY, len);
+    }
+
+    /// The shape id of `keys`: one of the recent shapes, or a new one defined here.
+    pub fn shape<K: AsRef<str>>(&mut self, keys: &[K]) -> usize {
+        let same = |known: &[String]| {
+            known.len() == keys.len() && known.iter().zip(keys).all(|(a, b)| a == b.as_ref())
+        };
+        if let Some((_, id)) = self.recent.iter().find(|(known, _)| same(known)) {
+            return *id;
+        }
+        let id = self.shapes;
+        self.shapes += 1;
+        self.op(tag::SHAPE, keys.len());
+        for k in keys {
+            self.str(k.as_ref());
+        }
+        let entry = (keys.iter().map(|k| k.as_ref().into()).collect(), id);
+        if self.recent.len() < RECENT_SHAPES {
+            self.recent.push(entry);
+        } else {
+            self.recent[self.next_slot] = entry;
+            self.next_slot = (self.next_slot + 1) % RECENT_SHAPES;
+        }
+        id
+    }
+
+    /// An object of `shape`; its values follow in key order.
+    pub fn object(&mut self, shape: usize) {
+        self.op(tag::OBJECT, shape);
+    }
+
+    /// Rows of string values: `rows` of `shape`'s width.
+    pub fn string_rows<'a, R, C>(&mut self, shape: usize, rows: R)
+    where
+        R: ExactSizeIterator<Item = &'a [C]>,
+        C: AsRef<str> + 'a,
+    {
+        self.op(tag::STRING_ROWS, rows.len());
+        self.words.push(shape as u32);
+        for row in rows {
+            for cell in row {
+                let (start, end) = self.string_words(cell.as_ref());
+                self.words.push(start);
+                self.words.push(end);
+            }
+        }
+    }
+
+    /// A JSON value.
+    pub fn value(&mut self, v: &Value) {
+        match v {
+            Value::Null => self.null(),
+            Value::Bool(b) => self.bool(*b),
+            Value::Number(n) => self.number(n),
+            Value::String(s) => self.str(s),
+            Value::Array(items) => {
+                self.array(items.len());
+                for item in items {
+                    self.value(item);
+                }
+            }
+            Value::Object(map) => self.map(map),
+        }
+    }
+
+    fn map(&mut self, map: &Map) {
+        let keys: Vec<&str> = map.keys().collect();
+        let shape = self.shape(&keys);
+        self.object(shape);
+        for (_, v) in map.iter() {
+            self.value(v);
+        }
+    }
+
+    /// The finished tape and the side string.
+    pub fn finish(mut self) -> (Vec<u32>, String) {
+        if self.words.len() % 2 == 1 {
+            self.words.push(0);
+        }
+        let first_double = self.words.len();
+        self.words.reserve(self.doubles.len() * 2);
+        for d in &self.doubles {
+            let bits = d.to_bits();
+            self.words.push(bits as u32);
+            self.words.push((bits >> 32) as u32);
+        }
+        self.words[0] = self.words.len() as u32;
+        self.words[1] = first_double as u32;
+        (self.words, self.side)
+    }
+}

@@ -1,0 +1,153 @@
+// The one way the public API calls into a raw backend (the native addon or a wasm module).
+// Both export the same things, dispatched through one export table in Rust
+// (bindings/src/exports.rs): `call(id, textIn, bytesIn, ops, doubles, text, scratch, counter,
+// validator)`, and a class `Instance` with `init(id, textIn, bytesIn, ops, doubles, text)`,
+// `call(id, …)` and `free()`. The main input (the payload a decoder reads) is a string or
+// bytes; the other arguments cross as a transfer tape (transfer.js); a value result comes back
+// as words in `scratch` plus one side string. Errors carry `code`, `format`, `line`, `column`,
+// `columnUtf16` and `offset` as properties: the addon throws them, a wasm module returns them
+// (a returned Error is thrown here); they become AgentwireErrors.
+
+import { argumentError, toAgentwireError } from './errors.js';
+import { readTape, TapeWriter } from './transfer.js';
+
+const EMPTY_OPS = new Uint32Array(0);
+/** The main input as the raw signature takes it: [string, bytes], one of them undefined. */
+const split = (main) => (typeof main === 'string' ? [main, undefined] : [undefined, main]);
+const EMPTY_DOUBLES = new Float64Array(0);
+// Ids every module has (bindings/src/exports.rs lists them first).
+const EXPORT_TABLE = 0;
+
+/**
+ * @param {() => any} getRaw  the raw module (throws an AgentwireError when it is not ready)
+ * @param {(() => WebAssembly.Memory) | undefined} memoryOf  a wasm module's memory: its value
+ *   results stay there (`tapePointer()`, `tapeLength()`) instead of crossing into `scratch`
+ */
+export function makeBoundary(getRaw, memoryOf = undefined) {
+  /** @type {Map<string, {id: number, kind: string}> | null} */
+  let exports = null;
+  let scratch = new Uint32Array(1024);
+  const shared = new TapeWriter();
+  // A call made while another is in progress (a toJSON, a token counter or a router that calls
+  // agentwire) gets its own writer and scratch.
+  let depth = 0;
+  // An exception a caller's callback threw reaches the caller as it is.
+  let callbackError;
+
+  const raw = () => {
+    try {
+      return getRaw();
+    } catch (e) {
+      throw toAgentwireError(e);
+    }
+  };
+
+  const lookup = (module, name) => {
+    if (exports === null) {
+      const table = readResult(invoke(module, EXPORT_TABLE, undefined, undefined, EMPTY_OPS, EMPTY_DOUBLES, '', scratch), scratch, '', module);
+      exports = new Map(table.map(([exportName, kind], id) => [exportName, { id, kind }]));
+    }
+    const entry = exports.get(name);
+    if (entry === undefined) throw argumentError('INTERNAL', `agentwire: this build has no export ${name}`);
+    return entry;
+  };
+
+  function readResult(result, words, main, module) {
+    if (memoryOf !== undefined) {
+      words = new Uint32Array(memoryOf().buffer, module.tapePointer(), module.tapeLength());
+    } else if (typeof result !== 'string') {
+      // [side, words]: the result did not fit; keep the larger buffer for the next calls.
+      [result, words] = result;
+      if (depth <= 1) scratch = words;
+    }
+    return readTape(words, result, main);
+  }
+
+  const wrap = (fn) =>
+      typeof fn === 'function'
+        ? (...args) => {
+            try {
+              return fn(...args);
+            } catch (e) {
+              callbackError = e;
+              throw e;
+            }
+          }
+        : undefined;
+
+  // The addon takes `scratch` for value results; a wasm module keeps them in its memory.
+  const invoke = (target, id, textIn, bytesIn, ops, doubles, text, words, counter, validator) =>
+    memoryOf === undefined
+      ? target.call(id, textIn, bytesIn, ops, doubles, text, words, counter, validator)
+      : target.call(id, textIn, bytesIn, ops, doubles, text, counter, validator);
+
+  /** Calls `send(ops, doubles, text, words)` with the values as its tape; reads the result. */
+  function run(kind, main, values, module, send) {
+    depth++;
+    callbackError = undefined;
+    try {
+      const writer = depth === 1 ? shared : new TapeWriter();
+      const words = depth === 1 ? scratch : new Uint32Array(256);
+      let ops = EMPTY_OPS;
+      let doubles = EMPTY_DOUBLES;
+      let text = '';
+      if (values.length > 0) {
+        writer.reset();
+        for (const v of values) writer.value(v);
+        [ops, doubles, text] = writer.finish();
+      }
+      const result = send(ops, doubles, text, words);
+      if (result instanceof Error) throw result;
+      return kind === 'value' ? readResult(result, words, typeof main === 'string' ? main : '', module) : result;
+    } catch (e) {
+      if (e !== undefined && e === callbackError) throw e;
+      throw toAgentwireError(e);
+    } finally {
+      depth--;
+    }
+  }
+
+  const call = (name, hooks, main, values) => {
+    const module = raw();
+    const { id, kind } = lookup(module, name);
+    const [textIn, bytesIn] = split(main);
+    return run(kind, main, values, module, (ops, doubles, text, words) =>
+      invoke(module, id, textIn, bytesIn, ops, doubles, text, words, wrap(hooks?.counter), wrap(hooks?.validator)));
+  };
+
+  const method = (instance, name, hooks, main, values) => {
+    if (instance == null) throw argumentError('INVALID_ARGUMENT', `${name}: used after free()`);
+    const module = raw();
+    const { id, kind } = lookup(module, name);
+    const [textIn, bytesIn] = split(main);
+    return run(kind, main, values, module, (ops, doubles, text, words) =>
+      invoke(instance, id, textIn, bytesIn, ops, doubles, text, words, wrap(hooks?.counter), wrap(hooks?.validator)));
+  };
+
+  return {
+    /** The export names of the module, in id order (`Class.new`, `Class.method` for classes). */
+    exportNames() {
+      const module = raw();
+      lookup(module, 'exportTable');
+      return [...exports.keys()];
+    },
+    /** Calls export `name` with a main input (or undefined) and argument values. */
+    call: (name, main, ...values) => call(name, undefined, main, values),
+    /** `call` with JS callbacks the Rust side may call (`{counter, validator}`). */
+    callWithHooks: (name, hooks, main, ...values) => call(name, hooks, main, values),
+    /** A new instance of class `className`. */
+    construct(className, main, ...values) {
+      const module = raw();
+      const { id } = lookup(module, `${className}.new`);
+      const [textIn, bytesIn] = split(main);
+      const instance = new module.Instance();
+      run('class', main, values, module, (ops, doubles, text) => instance.init(id, textIn, bytesIn, ops, doubles, text));
+      return instance;
+    },
+    /** Calls `Class.method` on an instance. */
+    method: (instance, className, name, main, ...values) => method(instance, `${className}.${name}`, undefined, main, values),
+    /** `method` with JS callbacks. */
+    methodWithHooks: (instance, className, name, hooks, main, ...values) =>
+      method(instance, `${className}.${name}`, hooks, main, values),
+  };
+}
