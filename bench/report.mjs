@@ -67,7 +67,7 @@ for (const [path, step] of [[npmPath, 'npm run bench -- --out'], [memoryPath, 'n
 }
 const records = [...criterionRecords(), ...readJson(npmPath)];
 const memory = readJson(memoryPath);
-const wasmGzip = gzipSync(readFileSync(join(root, 'npm/wasm/web/agentwire_wasm_bg.wasm')), { level: 9 }).length;
+const wasmGzip = gzipSync(readFileSync(join(root, 'npm/wasm/agentwire_core_bg.wasm')), { level: 9 }).length;
 
 const find = (name) => {
   const record = records.find((r) => r.name === name);
@@ -103,18 +103,38 @@ for (const input of ['graph-500', 'bench-20']) {
     ratio(`rust_gcf3_generic_${input.replace('-', '')}_${op}_vs_gcf_crate`, speedup(`gcf-generic-${input}/${op}/rust/agentwire`, `gcf-generic-${input}/${op}/rust/gcf-crate`), 0, `Rust: GCF 3.5.3 generic ${op} (${input}) vs the gcf crate (for information)`, 'none');
   }
 }
-ratio('node_native_gcx1_decode_vs_json_parse', speedup('gcx1-10mb/decode/node-native/agentwire', 'gcx1-10mb/decode/node-js/JSON'), 0.8, 'Node native gcx.decode vs JSON.parse of the equivalent JSON (10 MB corpus)');
-ratio('node_native_gcx1_bench20_decode_vs_json_parse', speedup('gcx1-bench20/decode/node-native/agentwire', 'gcx1-bench20/decode/node-js/JSON'), 0.8, 'Node native gcx.decode vs JSON.parse (20 bench responses)');
-for (const runtime of ['native', 'wasm']) {
-  const target = runtime === 'native' ? 3 : 1.5;
-  for (const op of ['encode', 'decode']) {
-    ratio(`node_${runtime}_gcx1_${op}_vs_toon`, speedup(`gcx1-10mb/${op}/node-${runtime}/agentwire`, `gcx1-10mb/${op}/node-js/@toon-format/toon`), target, `Node ${runtime} GCX1 ${op} vs @toon-format/toon on the same rows`);
-    ratio(`node_${runtime}_gcf_${op}_vs_blackwell_gcf`, speedup(`graph-500/${op}/node-${runtime}/agentwire`, `graph-500/${op}/node-js/@blackwell-systems/gcf`), target, `Node ${runtime} gcf.${op} vs @blackwell-systems/gcf on the same graph`);
-  }
-  ratio(`node_${runtime}_gcx1_encode_vs_json_stringify`, speedup(`gcx1-10mb/encode/node-${runtime}/agentwire`, 'gcx1-10mb/encode/node-js/JSON'), 0, `Node ${runtime} gcx.encodeGeneric vs JSON.stringify of the same rows (for information)`, 'none');
+const node = (runtime, bench, op, impl = 'agentwire') => `${bench}/${op}/node-${runtime}/${impl}`;
+const js = (bench, op, impl) => `${bench}/${op}/node-js/${impl}`;
+const peer = '@blackwell-systems/gcf';
+for (const bench of ['gcx1-10mb', 'gcx1-bench20', 'gcx1-1kb', 'gcx1-10kb']) {
+  const label = { 'gcx1-10mb': '10 MB corpus', 'gcx1-bench20': '20 bench responses', 'gcx1-1kb': 'one ~1 KB payload', 'gcx1-10kb': 'one ~10 KB payload' }[bench];
+  const key = bench.replace('gcx1-', '');
+  ratio(`node_native_gcx1_${key}_decode_vs_json_parse`, speedup(node('native', bench, 'decode'), js(bench, 'decode', 'JSON')), 0.8, `Node native gcx.decode vs JSON.parse of the equivalent JSON (${label})`);
+  ratio(`node_native_gcx1_${key}_encode_vs_json_stringify`, speedup(node('native', bench, 'encode'), js(bench, 'encode', 'JSON')), 0.5, `Node native GCX1 encode vs JSON.stringify of the same rows (${label})`);
+  ratio(`node_wasm_gcx1_${key}_decode_vs_json_parse`, speedup(node('wasm', bench, 'decode'), js(bench, 'decode', 'JSON')), 0, `Node wasm gcx.decode vs JSON.parse (${label}, for information)`, 'none');
 }
+for (const [runtime, target] of [['native', { encode: 4, decode: 3 }], ['wasm', { encode: 1.5, decode: 1.5 }]]) {
+  for (const op of ['encode', 'decode']) {
+    ratio(`node_${runtime}_gcx1_${op}_vs_toon`, speedup(node(runtime, 'gcx1-10mb', op), js('gcx1-10mb', op, '@toon-format/toon')), target[op], `Node ${runtime} GCX1 ${op} vs @toon-format/toon on the same rows`);
+  }
+}
+// The peer implements GCF 3.5.0, whose output equals agentwire's 3.5.3 on these inputs (the
+// suite checks it byte for byte): like with like. GCF v1.1 against it is for information.
+for (const [runtime, target] of [['native', 1.5], ['wasm', 1]]) {
+  for (const op of ['encode', 'decode']) {
+    ratio(`node_${runtime}_gcf3_graph_${op}_vs_blackwell_gcf`, speedup(node(runtime, 'gcf3-graph-500', op), js('gcf3-graph-500', op, peer)), target, `Node ${runtime} GCF 3.5.3 graph ${op} (gcf.${op}Graph) vs ${peer} on the same 500-symbol graph`);
+    for (const set of ['graph-500', 'bench20', '1kb', '10kb']) {
+      const bench = `gcf3-generic-${set}`;
+      if (!records.some((r) => r.name === js(bench, op, peer))) continue;
+      ratio(`node_${runtime}_gcf3_generic_${set.replace('-', '')}_${op}_vs_blackwell_gcf`, speedup(node(runtime, bench, op), js(bench, op, peer)), target, `Node ${runtime} GCF 3.5.3 generic ${op} vs ${peer} (${set})`);
+    }
+    ratio(`node_${runtime}_gcf_v1_${op}_vs_blackwell_gcf`, speedup(node(runtime, 'graph-500', op), js('gcf3-graph-500', op, peer)), 0, `Node ${runtime} GCF v1.1 gcf.${op} vs ${peer}'s GCF 3.5 ${op} (different formats, for information)`, 'none');
+  }
+}
+ratio('node_native_gcf3_graph_decode_vs_json_parse', speedup(node('native', 'gcf3-graph-500', 'decode'), js('gcf3-graph-500', 'decode', 'JSON')), 0.8, 'Node native gcf.decodeGraph vs JSON.parse of the same payload as JSON');
+ratio('node_native_gcf_v1_decode_vs_json_parse', speedup(node('native', 'graph-500', 'decode'), js('graph-500', 'decode', 'JSON')), 0, 'Node native GCF v1.1 gcf.decode vs JSON.parse of the graph JSON (for information)', 'none');
 ratio('cli_stream_decode_100mb_peak_rss_mib', memory.peak_rss_bytes / 2 ** 20, 64, `Peak RSS of \`agentwire gcx decode\` streaming a ${(memory.payload_bytes / 1e6).toFixed(0)} MB payload, MiB`, 'max');
-ratio('wasm_default_gzip_kib', wasmGzip / 1024, 150, 'Default wasm module after wasm-opt -Oz, gzip -9, KiB', 'max');
+ratio('wasm_default_gzip_kib', wasmGzip / 1024, 150, 'Default wasm module (npm/wasm/agentwire_core_bg.wasm) after wasm-opt, gzip -9, KiB', 'max');
 
 const report = {
   machine: machine(),

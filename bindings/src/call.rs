@@ -411,6 +411,12 @@ impl<'a> Call<'a> {
         self.args.value()
     }
 
+    /// The next argument, its strings borrowed from the argument text (the hot paths that read
+    /// a shape straight from it).
+    pub fn arg(&mut self) -> Result<crate::transfer::from_js::Arg<'a>> {
+        self.args.arg()
+    }
+
     /// The next argument, with nesting limited to `max_depth` (`JSON_DEPTH` beyond, as the JSON
     /// parser reports it for text).
     pub fn value_within(&mut self, max_depth: usize) -> Result<Value> {

@@ -8,6 +8,7 @@
 // implementations by time per op, which `group` makes comparable (same data, same op).
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as toon from '@toon-format/toon';
@@ -139,7 +140,38 @@ function gcxBench20(builds) {
   return { title: 'GCX1, the 20 benchmark responses (tests/fixtures/gcx1/bench-inputs)', size: 'small', tasks };
 }
 
-/** The 500-symbol, 1000-edge graph: GCF text, GCB1 binary, the pure-JS GCF peer, JSON. */
+/**
+ * Single payloads of about 1 KB and 10 KB (the first rows of the corpus's first section), as
+ * MCP tool results are: per-call overhead shows here. GCX1 decode and encode against JSON.
+ */
+function gcxSingle(builds) {
+  const data = JSON.parse(read('tests/corpus/out/gcx-10mb.json'));
+  const tasks = [];
+  for (const [label, target] of [['1kb', 1000], ['10kb', 10000]]) {
+    const { tool } = data[0];
+    const rows = [];
+    for (const row of data[0].rows) {
+      rows.push(row);
+      if (JSON.stringify(rows).length >= target) break;
+    }
+    const jsonText = JSON.stringify(rows);
+    const bench = `gcx1-${label}`;
+    for (const [runtime, { gcx }] of builds) {
+      const payload = gcx.encodeGeneric(tool, rows);
+      assertGcxRows(gcx.decode(payload), [{ tool, rows }]);
+      tasks.push(task(bench, runtime, 'agentwire', 'decode', size(payload), () => gcx.decode(payload)));
+      tasks.push(task(bench, runtime, 'agentwire', 'encode', size(payload), () => gcx.encodeGeneric(tool, rows)));
+    }
+    tasks.push(task(bench, 'node-js', 'JSON', 'decode', size(jsonText), () => JSON.parse(jsonText)));
+    tasks.push(task(bench, 'node-js', 'JSON', 'encode', size(jsonText), () => JSON.stringify(rows)));
+  }
+  return { title: 'GCX1, single payloads of ~1 KB and ~10 KB', size: 'small', tasks };
+}
+
+/**
+ * The 500-symbol, 1000-edge graph in GCF v1.1 text, GCB1 binary and JSON. The pure-JS GCF
+ * peer implements GCF 3.5.0, not v1.1: it is compared like with like in gcf3Graph.
+ */
 function graph500(builds) {
   const jsonText = read('tests/corpus/out/graph-500.json');
   const graph = JSON.parse(jsonText);
@@ -157,19 +189,97 @@ function graph500(builds) {
     tasks.push(task('graph-500-gcb', runtime, 'agentwire', 'encode', size(bytes), () => gcb.encode(graph), 'graph-500'));
   }
 
-  // Same field names as agentwire's payload, so the graph goes in as it is.
-  const peerText = blackwellGcf.encode(graph);
-  assertGraph(blackwellGcf.decode(peerText), graph);
-  const peer = '@blackwell-systems/gcf';
-  tasks.push(task('graph-500', 'node-js', peer, 'decode', size(peerText), () => blackwellGcf.decode(peerText)));
-  tasks.push(task('graph-500', 'node-js', peer, 'encode', size(peerText), () => blackwellGcf.encode(graph)));
-
   assert.ok(JSON.stringify(graph) === jsonText, 'JSON.stringify(graph) differs from graph-500.json');
   tasks.push(task('graph-500', 'node-js', 'JSON', 'decode', size(jsonText), () => JSON.parse(jsonText)));
   tasks.push(task('graph-500', 'node-js', 'JSON', 'encode', size(jsonText), () => JSON.stringify(graph)));
 
-  return { title: 'Graph, 500 symbols / 1000 edges (tests/corpus/out/graph-500.json)', size: 'small', tasks };
+  return { title: 'Graph, 500 symbols / 1000 edges, GCF v1.1 and GCB1 (tests/corpus/out/graph-500.json)', size: 'small', tasks };
+}
+
+const peer = '@blackwell-systems/gcf';
+
+/**
+ * GCF 3.5.3 graph profile against the pure-JS peer (GCF 3.5.0, whose graph output is the
+ * same on this input: checked byte for byte), and against JSON of the same payload.
+ */
+function gcf3Graph(builds) {
+  const jsonText = read('tests/corpus/out/graph-500.json');
+  const graph = JSON.parse(jsonText);
+  const peerText = blackwellGcf.encode(graph);
+  assertGraph(blackwellGcf.decode(peerText), graph);
+  const tasks = [];
+  for (const [runtime, { gcf }] of builds) {
+    const text = gcf.encodeGraph(graph);
+    assert.ok(text === peerText, `${runtime}: gcf.encodeGraph differs from ${peer}`);
+    assertGraph(gcf.decodeGraph(text), graph);
+    tasks.push(task('gcf3-graph-500', runtime, 'agentwire', 'decode', size(text), () => gcf.decodeGraph(text)));
+    tasks.push(task('gcf3-graph-500', runtime, 'agentwire', 'encode', size(text), () => gcf.encodeGraph(graph)));
+  }
+  tasks.push(task('gcf3-graph-500', 'node-js', peer, 'decode', size(peerText), () => blackwellGcf.decode(peerText)));
+  tasks.push(task('gcf3-graph-500', 'node-js', peer, 'encode', size(peerText), () => blackwellGcf.encode(graph)));
+  // The decoded payload as JSON: what gcf.decodeGraph builds, written as JSON.
+  const decodedJson = JSON.stringify(builds[0][1].gcf.decodeGraph(peerText));
+  tasks.push(task('gcf3-graph-500', 'node-js', 'JSON', 'decode', size(decodedJson), () => JSON.parse(decodedJson)));
+  tasks.push(task('gcf3-graph-500', 'node-js', 'JSON', 'encode', size(jsonText), () => JSON.stringify(graph)));
+  return { title: 'GCF 3.5.3 graph profile, 500 symbols / 1000 edges, against the pure-JS peer', size: 'small', tasks };
+}
+
+/** A value with Maps turned into plain objects. */
+function plain(value) {
+  if (value instanceof Map) return Object.fromEntries([...value].map(([k, v]) => [k, plain(v)]));
+  if (Array.isArray(value)) return value.map(plain);
+  return value;
+}
+
+/** GCF 3.5.3 generic profile (any JSON value) against the pure-JS peer, byte for byte. */
+function gcf3Generic(builds) {
+  const dir = 'tests/fixtures/gcx1/bench-inputs';
+  const inputs = readdirSync(join(ROOT, dir))
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => JSON.parse(read(`${dir}/${file}`)));
+  const data = JSON.parse(read('tests/corpus/out/gcx-10mb.json'));
+  const single = (target) => {
+    const rows = [];
+    for (const row of data[0].rows) {
+      rows.push(row);
+      if (JSON.stringify(rows).length >= target) break;
+    }
+    return [rows];
+  };
+  const sets = [
+    ['gcf3-generic-graph-500', [JSON.parse(read('tests/corpus/out/graph-500.json'))]],
+    ['gcf3-generic-bench20', inputs],
+    ['gcf3-generic-1kb', single(1000)],
+    ['gcf3-generic-10kb', single(10000)],
+  ];
+  const tasks = [];
+  for (const [bench, values] of sets) {
+    const peerTexts = values.map((v) => blackwellGcf.encodeGeneric(v));
+    for (const [runtime, { gcf }] of builds) {
+      const texts = values.map((v) => gcf.encodeGeneric(v));
+      texts.forEach((t, k) => {
+        assert.ok(t === peerTexts[k], `${runtime} ${bench}[${k}]: gcf.encodeGeneric differs from ${peer}`);
+        assert.deepEqual(gcf.decodeGeneric(t), values[k], `${runtime} ${bench}[${k}] round trip`);
+      });
+      tasks.push(task(bench, runtime, 'agentwire', 'decode', sum(texts), () => texts.map((t) => gcf.decodeGeneric(t))));
+      tasks.push(task(bench, runtime, 'agentwire', 'encode', sum(texts), () => values.map((v) => gcf.encodeGeneric(v))));
+    }
+    // The peer decodes objects as Maps (to keep integer-like keys in order): compared as
+    // objects; a decoder that loses data would not be timed.
+    const lossy = peerTexts.findIndex((t, k) => !isDeepStrictEqual(plain(blackwellGcf.decodeGeneric(t)), values[k]));
+    if (lossy === -1) {
+      tasks.push(task(bench, 'node-js', peer, 'decode', sum(peerTexts), () => peerTexts.map((t) => blackwellGcf.decodeGeneric(t))));
+    } else {
+      process.stderr.write(`  ${bench}: ${peer} decodeGeneric does not round-trip value ${lossy}; its decode is not timed\n`);
+    }
+    tasks.push(task(bench, 'node-js', peer, 'encode', sum(peerTexts), () => values.map((v) => blackwellGcf.encodeGeneric(v))));
+    const jsonTexts = values.map((v) => JSON.stringify(v));
+    tasks.push(task(bench, 'node-js', 'JSON', 'decode', sum(jsonTexts), () => jsonTexts.map((t) => JSON.parse(t))));
+    tasks.push(task(bench, 'node-js', 'JSON', 'encode', sum(jsonTexts), () => values.map((v) => JSON.stringify(v))));
+  }
+  return { title: 'GCF 3.5.3 generic profile against the pure-JS peer (graph-500, the 20 responses, 1 KB, 10 KB)', size: 'small', tasks };
 }
 
 /** The suites in run order; each takes the agentwire builds and checks before returning. */
-export const SUITES = [gcx10mb, gcxBench20, graph500];
+export const SUITES = [gcx10mb, gcxBench20, gcxSingle, graph500, gcf3Graph, gcf3Generic];

@@ -91,9 +91,12 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
       let ops = EMPTY_OPS;
       let doubles = EMPTY_DOUBLES;
       let text = '';
-      if (values.length > 0) {
+      // Trailing undefined arguments are left out: Rust reads them as null.
+      let count = values.length;
+      while (count > 0 && values[count - 1] === undefined) count--;
+      if (count > 0) {
         writer.reset();
-        for (const v of values) writer.value(v);
+        for (let k = 0; k < count; k++) writer.value(values[k]);
         [ops, doubles, text] = writer.finish();
       }
       const result = send(ops, doubles, text, words);

@@ -108,19 +108,9 @@ fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
                 .as_i64()
                 .is_some_and(|v| v.unsigned_abs() > MAX_SAFE_INTEGER as u64);
             if large {
-                let mut digits = String::new();
-                n.write_json(&mut digits)?;
-                if policy == LargeInt::Error {
-                    return Err(Error::new(
-                        ErrorKind::GcfOutOfRange,
-                        format!(
-                            "out_of_range: integer {digits} is beyond JavaScript's exact range \
-                             (±2^53 − 1); decode with {{largeInt: 'string'}} to get it as a string, \
-                             or {{largeInt: 'number'}} to accept an approximate number"
-                        ),
-                    ));
+                if let Some(digits) = large_int_text(n.as_i64().unwrap_or(0), policy)? {
+                    *value = Value::String(digits);
                 }
-                *value = Value::String(digits);
             }
         }
         Value::Array(items) => {
@@ -129,17 +119,33 @@ fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
             }
         }
         Value::Object(map) => {
-            let members = std::mem::take(map);
-            let mut out = Vec::with_capacity(members.len());
-            for (k, mut v) in members {
-                apply_large_int(&mut v, policy)?;
-                out.push((k, v));
+            for v in map.values_mut() {
+                apply_large_int(v, policy)?;
             }
-            *map = Map::from_members(out);
         }
         _ => {}
     }
     Ok(())
+}
+
+/// An integer beyond JavaScript's exact range under `policy`: an error, its decimal text, or
+/// (`LargeInt::Number`, or within range) nothing to do.
+fn large_int_text(v: i64, policy: LargeInt) -> Result<Option<String>> {
+    if policy == LargeInt::Number || v.unsigned_abs() <= MAX_SAFE_INTEGER as u64 {
+        return Ok(None);
+    }
+    let digits = v.to_string();
+    if policy == LargeInt::Error {
+        return Err(Error::new(
+            ErrorKind::GcfOutOfRange,
+            format!(
+                "out_of_range: integer {digits} is beyond JavaScript's exact range \
+                 (±2^53 − 1); decode with {{largeInt: 'string'}} to get it as a string, \
+                 or {{largeInt: 'number'}} to accept an approximate number"
+            ),
+        ));
+    }
+    Ok(Some(digits))
 }
 
 /// Decodes GCF of either version and profile (options: `{"largeInt": "number" | "error" |
@@ -154,6 +160,24 @@ pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
 
 /// [`gcf_v3_decode`] with an options value, to a value.
 pub fn decode(input: &[u8], options: &Value) -> Result<Value> {
+    match decode_payload_or_value(input, options)? {
+        Decoded::Graph(payload) => Ok(payload.to_value()),
+        Decoded::Value(value) => Ok(value),
+    }
+}
+
+/// What [`decode_payload_or_value`] gives.
+#[derive(Debug)]
+pub enum Decoded {
+    /// A graph payload, when `expect` is `graph` and its integers need no rewriting: the caller
+    /// writes its shape itself (no value tree).
+    Graph(agentwire::gcf::Payload),
+    /// Anything else, as [`decode`] returns it.
+    Value(Value),
+}
+
+/// [`decode`], with a graph payload (`expect: "graph"`) kept typed.
+pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded> {
     let large_int = match string_option(options, "largeInt", &["number", "error", "string"])? {
         Some("error") => LargeInt::Error,
         Some("string") => LargeInt::String,
@@ -168,14 +192,31 @@ pub fn decode(input: &[u8], options: &Value) -> Result<Value> {
         _ => gcf::decode_any(input, &gcf::DecodeOptions::default())?,
     };
     let profile = document.profile();
+    let expect = string_option(options, "expect", &["generic", "graph"])?;
+    if let (Some("graph"), Version::V3, Document::Graph(payload)) = (expect, version, &document) {
+        let integers = [payload.token_budget, payload.tokens_used]
+            .into_iter()
+            .chain(payload.symbols.iter().map(|s| s.distance));
+        let mut rewrite = false;
+        for v in integers {
+            rewrite |= large_int_text(v, large_int)?.is_some();
+        }
+        if !rewrite {
+            if let Document::Graph(payload) = document {
+                return Ok(Decoded::Graph(payload));
+            }
+        }
+    }
     let (kind, mut value) = match document {
         Document::Generic(value) => ("generic", value),
         Document::Graph(payload) => ("graph", payload.to_value()),
         Document::GraphDelta(delta) => ("graphDelta", delta.to_value()),
         Document::GenericDelta(delta) => ("genericDelta", delta.to_value()),
     };
-    apply_large_int(&mut value, large_int)?;
-    if let Some(expected) = string_option(options, "expect", &["generic", "graph"])? {
+    if large_int != LargeInt::Number {
+        apply_large_int(&mut value, large_int)?;
+    }
+    if let Some(expected) = expect {
         if version != Version::V3 || kind != expected {
             return Err(Error::new(
                 ErrorKind::GcfUnknownProfile,
@@ -185,14 +226,14 @@ pub fn decode(input: &[u8], options: &Value) -> Result<Value> {
                 ),
             ));
         }
-        return Ok(value);
+        return Ok(Decoded::Value(value));
     }
     let mut map = Map::new();
     map.insert("version".into(), version.as_str().into());
     map.insert("profile".into(), profile.as_str().into());
     map.insert("kind".into(), kind.into());
     map.insert("value".into(), value);
-    Ok(Value::Object(map))
+    Ok(Decoded::Value(Value::Object(map)))
 }
 
 fn graph_version(options: &Value) -> Result<Version> {
@@ -213,21 +254,25 @@ pub fn gcf_v3_encode_graph(payload_json: &str, options_json: &str) -> Result<Str
 
 /// [`gcf_v3_encode_graph`] over values.
 pub fn encode_graph(payload: &Value, options: &Value) -> Result<String> {
-    let payload = Payload::from_value(payload)?;
+    encode_payload(&Payload::from_value(payload)?, options)
+}
+
+/// [`gcf_v3_encode_graph`] of a payload, options as a value.
+pub fn encode_payload(payload: &Payload, options: &Value) -> Result<String> {
     let stream = matches!(options.get("stream"), Some(Value::Bool(true)));
     let labeled = matches!(options.get("labeledCounts"), Some(Value::Bool(true)));
     match graph_version(options)? {
         Version::V1_1 if stream || labeled => Err(invalid(
             "options: stream and labeledCounts need version 3.5.3",
         )),
-        Version::V1_1 => gcf::encode(&payload),
+        Version::V1_1 => gcf::encode(payload),
         Version::V3 if stream => v3::graph::encode_stream(
-            &payload,
+            payload,
             &v3::StreamOptions {
                 labeled_counts: labeled,
             },
         ),
-        Version::V3 => v3::graph::encode(&payload),
+        Version::V3 => v3::graph::encode(payload),
     }
 }
 

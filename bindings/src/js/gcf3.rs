@@ -1,7 +1,6 @@
 //! GCF v3.5.3: the generic and graph profiles, `decodeAny`, sessions, deltas, pack roots.
 
 use agentwire::gcf::v3;
-use agentwire::gcf::DeltaPayload;
 use agentwire::Result;
 
 use crate::api::gcf3::{self as api, GcfV3KeyedSession, KeyedDelta};
@@ -22,8 +21,14 @@ pub fn encode_generic(call: &mut Call<'_>) -> Result<String> {
 /// `gcf.decodeAny(input, options)` and the decoders that expect one kind (`options.expect`).
 pub fn decode(call: &mut Call<'_>) -> Result<Tape> {
     let options = call.value()?;
-    let value = api::decode(call.bytes("input")?, &options)?;
-    Ok(Tape::of(&value))
+    match api::decode_payload_or_value(call.bytes("input")?, &options)? {
+        api::Decoded::Graph(payload) => {
+            let mut writer = call.writer();
+            crate::shapes::gcf::write_payload(&mut writer, &payload);
+            Ok(writer.into())
+        }
+        api::Decoded::Value(value) => Ok(Tape::of(&value)),
+    }
 }
 
 /// [`decode`] as JSON text, numbers exactly as decoded.
@@ -34,13 +39,13 @@ pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
 
 /// `gcf.encodeGraph(payload, options)`.
 pub fn encode_graph(call: &mut Call<'_>) -> Result<String> {
-    let payload = call.value()?;
-    api::encode_graph(&payload, &call.value()?)
+    let payload = crate::shapes::gcf::payload(&call.arg()?)?;
+    api::encode_payload(&payload, &call.value()?)
 }
 
 /// `gcf.encodeGraphDelta(delta)`.
 pub fn encode_graph_delta(call: &mut Call<'_>) -> Result<String> {
-    v3::graph::encode_delta(&DeltaPayload::from_value(&call.value()?)?)
+    v3::graph::encode_delta(&crate::shapes::gcf::delta(&call.arg()?)?)
 }
 
 /// `gcf.graphPackRoot(snapshot)`.
@@ -90,7 +95,7 @@ pub fn graph_session_new(_: &mut Call<'_>) -> Result<v3::GraphSession> {
 
 /// `session.encode(payload)`.
 pub fn graph_session_encode(session: &mut v3::GraphSession, call: &mut Call<'_>) -> Result<String> {
-    session.encode(&agentwire::gcf::Payload::from_value(&call.value()?)?)
+    session.encode(&crate::shapes::gcf::payload(&call.arg()?)?)
 }
 
 /// `session.size()`.

@@ -1,89 +1,25 @@
 //! GCF v1.1 text, GCB1 bytes and the codec registry over the graph payload.
 
-use agentwire::gcf::{self, DeltaPayload, Edge, Payload, Symbol};
+use agentwire::gcf::{self, DeltaPayload, Payload};
 use agentwire::json::{self, Map, Value};
 use agentwire::{gcb, Result};
 
 use crate::call::{Bytes, Call, Main, Tape};
+use crate::shapes;
 use crate::shapes::gcf::codecs;
 use crate::shapes::{FromValue, ToValue};
-use crate::transfer::to_js::TapeWriter;
 
 /// The payload: JSON text as the main input (the `…Json` functions), else the next argument.
-fn payload(call: &mut Call<'_>) -> Result<Payload> {
-    Payload::from_value(&value_or_json(call)?)
-}
-
-fn value_or_json(call: &mut Call<'_>) -> Result<Value> {
+pub(crate) fn payload(call: &mut Call<'_>) -> Result<Payload> {
     match call.main() {
-        Main::Text(json) => json::parse(json),
-        _ => call.value(),
+        Main::Text(json) => Payload::from_value(&json::parse(json)?),
+        _ => shapes::gcf::payload(&call.arg()?),
     }
-}
-
-/// The payload as [`ToValue`] shapes it, written straight to the tape (the decode hot path;
-/// a test checks that both agree).
-pub fn write_payload(writer: &mut TapeWriter<'_>, payload: &Payload) {
-    let top = writer.shape(&[
-        "tool",
-        "tokenBudget",
-        "tokensUsed",
-        "packRoot",
-        "symbols",
-        "edges",
-    ]);
-    writer.object(top);
-    writer.str(&payload.tool);
-    writer.i64(payload.token_budget);
-    writer.i64(payload.tokens_used);
-    writer.str(&payload.pack_root);
-    writer.array(payload.symbols.len());
-    for symbol in &payload.symbols {
-        write_symbol(writer, symbol);
-    }
-    writer.array(payload.edges.len());
-    for edge in &payload.edges {
-        write_edge(writer, edge);
-    }
-}
-
-fn write_symbol(writer: &mut TapeWriter<'_>, symbol: &Symbol) {
-    let shape = writer.shape(&[
-        "qualifiedName",
-        "kind",
-        "score",
-        "provenance",
-        "distance",
-        "signature",
-        "components",
-    ]);
-    writer.object(shape);
-    writer.str(&symbol.qualified_name);
-    writer.str(&symbol.kind);
-    writer.f64(symbol.score);
-    writer.str(&symbol.provenance);
-    writer.i64(symbol.distance);
-    writer.str(&symbol.signature);
-    let components = writer.shape(&["blastRadius", "confidence", "recency", "distance"]);
-    writer.object(components);
-    let c = &symbol.components;
-    for v in [c.blast_radius, c.confidence, c.recency, c.distance] {
-        writer.f64(v);
-    }
-}
-
-fn write_edge(writer: &mut TapeWriter<'_>, edge: &Edge) {
-    let shape = writer.shape(&["source", "target", "edgeType", "status"]);
-    writer.object(shape);
-    writer.str(&edge.source);
-    writer.str(&edge.target);
-    writer.str(&edge.edge_type);
-    writer.str(&edge.status);
 }
 
 fn payload_tape(call: &Call<'_>, payload: &Payload) -> Tape {
     let mut writer = call.writer();
-    write_payload(&mut writer, payload);
+    shapes::gcf::write_payload(&mut writer, payload);
     writer.into()
 }
 
@@ -114,9 +50,11 @@ pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
 
 /// `gcf.encodeDelta(delta)`, `gcf.encodeDeltaJson(jsonText)`.
 pub fn encode_delta(call: &mut Call<'_>) -> Result<String> {
-    Ok(gcf::encode_delta(&DeltaPayload::from_value(
-        &value_or_json(call)?,
-    )?))
+    let delta = match call.main() {
+        Main::Text(json) => DeltaPayload::from_value(&json::parse(json)?)?,
+        _ => shapes::gcf::delta(&call.arg()?)?,
+    };
+    Ok(gcf::encode_delta(&delta))
 }
 
 /// `new gcf.Session()`.
@@ -166,7 +104,7 @@ pub fn codecs_list(_: &mut Call<'_>) -> Result<Tape> {
 /// `codecs.encode(name, payload)`: the bytes (the JS layer makes text of a text codec's).
 pub fn codec_encode(call: &mut Call<'_>) -> Result<Bytes> {
     let name = call.string("name")?;
-    let payload = Payload::from_value(&call.value()?)?;
+    let payload = shapes::gcf::payload(&call.arg()?)?;
     Ok(Bytes(codecs().encode_with(&name, &payload)?))
 }
 

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use agentwire::json::{Map, Value};
+use agentwire::json::{Map, Number, Value};
 use agentwire::{Error, ErrorKind, Result};
 
 use crate::shapes::number;
@@ -162,28 +162,38 @@ impl<'a> TapeReader<'a> {
         value
     }
 
-    /// The next value (nested at most [`DEFAULT_DEPTH`] levels).
+    /// The next value (nested at most [`DEFAULT_DEPTH`] levels); `null` past the last one (the
+    /// JS layer leaves trailing `undefined` arguments out).
     pub fn value(&mut self) -> Result<Value> {
+        Ok(self.arg()?.into_value())
+    }
+
+    /// The next value as a borrowed [`Arg`]: its strings are slices of the argument text, so
+    /// reading it allocates only for arrays and objects.
+    pub fn arg(&mut self) -> Result<Arg<'a>> {
+        if self.depth == 0 && self.op == self.ops.len() {
+            return Ok(Arg::Null);
+        }
         let (tag, arg) = self.next_op()?;
         Ok(match tag {
-            tag::NULL => Value::Null,
-            tag::FALSE => Value::Bool(false),
-            tag::TRUE => Value::Bool(true),
+            tag::NULL => Arg::Null,
+            tag::FALSE => Arg::Bool(false),
+            tag::TRUE => Arg::Bool(true),
             tag::NUMBER => {
                 let v = *self.doubles.get(self.double).ok_or_else(malformed)?;
                 self.double += 1;
-                Value::Number(number::from_host_double(v)?)
+                Arg::Number(number::from_host_double(v)?)
             }
-            tag::STRING => Value::String(self.string(arg)?.into_owned()),
-            tag::BIGINT => Value::Number(number::from_integer_text(&self.string(arg)?)?),
+            tag::STRING => Arg::String(self.string(arg)?),
+            tag::BIGINT => Arg::Number(number::from_integer_text(&self.string(arg)?)?),
             tag::ARRAY => {
                 self.enter()?;
                 let mut items = Vec::with_capacity(arg.min(self.ops.len() - self.op));
                 for _ in 0..arg {
-                    items.push(self.value()?);
+                    items.push(self.arg()?);
                 }
                 self.depth -= 1;
-                Value::Array(items)
+                Arg::Array(items)
             }
             tag::OBJECT => {
                 self.enter()?;
@@ -196,12 +206,12 @@ impl<'a> TapeReader<'a> {
                     }
                     let key = self.string(units)?;
                     keys.push(key.clone());
-                    let value = self.value()?;
-                    members.push((key.into_owned(), value));
+                    let value = self.arg()?;
+                    members.push((key, value));
                 }
                 self.last_keys = keys;
                 self.depth -= 1;
-                Value::Object(Map::from_members(members))
+                Arg::Object(members)
             }
             tag::SAME_KEYS => {
                 self.enter()?;
@@ -212,13 +222,13 @@ impl<'a> TapeReader<'a> {
                         self.op += 1;
                         continue;
                     }
-                    let value = self.value()?;
-                    members.push((String::from(&**key), value));
+                    let value = self.arg()?;
+                    members.push((key.clone(), value));
                 }
                 // A nested object with its own keys may have replaced them; these stay current.
                 self.last_keys = keys;
                 self.depth -= 1;
-                Value::Object(Map::from_members(members))
+                Arg::Object(members)
             }
             _ => return Err(malformed()),
         })
@@ -233,5 +243,79 @@ impl<'a> TapeReader<'a> {
         }
         self.depth += 1;
         Ok(())
+    }
+}
+
+/// A JS argument read without copying its strings: a value of [`TapeReader::arg`]. Object
+/// members keep their order (a JS object has no repeated keys).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg<'a> {
+    /// `null` (or `undefined`).
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A number, by the JS number policy.
+    Number(Number),
+    /// A string.
+    String(Cow<'a, str>),
+    /// An array.
+    Array(Vec<Arg<'a>>),
+    /// An object's members.
+    Object(Vec<(Cow<'a, str>, Arg<'a>)>),
+}
+
+impl<'a> Arg<'a> {
+    /// A view of a value (its strings borrowed), for the readers that take an `Arg`.
+    pub fn of(value: &'a Value) -> Arg<'a> {
+        match value {
+            Value::Null => Arg::Null,
+            Value::Bool(b) => Arg::Bool(*b),
+            Value::Number(n) => Arg::Number(n.clone()),
+            Value::String(s) => Arg::String(Cow::Borrowed(s)),
+            Value::Array(items) => Arg::Array(items.iter().map(Arg::of).collect()),
+            Value::Object(map) => Arg::Object(
+                map.iter()
+                    .map(|(k, v)| (Cow::Borrowed(k), Arg::of(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The JSON type name, for messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Arg::Null => "null",
+            Arg::Bool(_) => "boolean",
+            Arg::Number(_) => "number",
+            Arg::String(_) => "string",
+            Arg::Array(_) => "array",
+            Arg::Object(_) => "object",
+        }
+    }
+
+    /// The value, owned.
+    pub fn into_value(self) -> Value {
+        match self {
+            Arg::Null => Value::Null,
+            Arg::Bool(b) => Value::Bool(b),
+            Arg::Number(n) => Value::Number(n),
+            Arg::String(s) => Value::String(s.into_owned()),
+            Arg::Array(items) => Value::Array(items.into_iter().map(Arg::into_value).collect()),
+            // A JS object has no repeated keys.
+            Arg::Object(members) => Value::Object(Map::from_members(
+                members
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.into_value()))
+                    .collect(),
+            )),
+        }
+    }
+
+    /// An object's member.
+    pub fn get(&self, key: &str) -> Option<&Arg<'a>> {
+        match self {
+            Arg::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
     }
 }

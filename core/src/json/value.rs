@@ -263,6 +263,11 @@ impl Map {
         self.entries.iter().map(|(k, v)| (k.as_str(), v))
     }
 
+    /// The values, mutable, in member order (keys stay as they are).
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Value> {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
     /// Keys in input order.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(k, _)| k.as_str())

@@ -5,10 +5,14 @@
 use agentwire::codec::{Codec, Registry};
 use agentwire::gcf::v3::graph::GraphDelta;
 use agentwire::gcf::{Components, DecodeOptions, DeltaPayload, Edge, Payload, Symbol};
+use std::borrow::Cow;
+
 use agentwire::json::{self, Map, Number, Value, WriteOptions};
 use agentwire::{Error, ErrorKind, Result};
 
 use crate::shapes::{FromValue, ToValue};
+use crate::transfer::from_js::Arg;
+use crate::transfer::to_js::TapeWriter;
 
 pub mod keyed;
 
@@ -52,36 +56,40 @@ fn invalid(message: impl Into<String>) -> Error {
 }
 
 /// Reads an object's members, refusing keys outside `allowed`.
-struct Reader<'v> {
-    map: &'v Map,
+struct Reader<'v, 'a> {
+    members: &'v [(Cow<'a, str>, Arg<'a>)],
     what: &'static str,
 }
 
-impl<'v> Reader<'v> {
-    fn new(value: &'v Value, what: &'static str, allowed: &[&str]) -> Result<Reader<'v>> {
-        let map = value.as_object().ok_or_else(|| {
-            invalid(format!(
+impl<'v, 'a> Reader<'v, 'a> {
+    fn new(value: &'v Arg<'a>, what: &'static str, allowed: &[&str]) -> Result<Reader<'v, 'a>> {
+        let Arg::Object(members) = value else {
+            return Err(invalid(format!(
                 "{what}: expected an object, got {}",
                 value.type_name()
-            ))
-        })?;
-        if let Some(key) = map.keys().find(|k| !allowed.contains(k)) {
+            )));
+        };
+        if let Some((key, _)) = members.iter().find(|(k, _)| !allowed.contains(&&**k)) {
             return Err(invalid(format!(
                 "{what}: unknown key \"{key}\" (expected {})",
                 allowed.join(", ")
             )));
         }
-        Ok(Reader { map, what })
+        Ok(Reader { members, what })
     }
 
-    fn get(&self, key: &str) -> Option<&'v Value> {
-        self.map.get(key).filter(|v| !matches!(v, Value::Null))
+    fn get(&self, key: &str) -> Option<&'v Arg<'a>> {
+        self.members
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .filter(|v| !matches!(v, Arg::Null))
     }
 
     fn string(&self, key: &str) -> Result<String> {
         match self.get(key) {
             None => Ok(String::new()),
-            Some(Value::String(s)) => Ok(s.clone()),
+            Some(Arg::String(s)) => Ok(String::from(&**s)),
             Some(other) => Err(self.wrong(key, "a string", other)),
         }
     }
@@ -89,7 +97,7 @@ impl<'v> Reader<'v> {
     fn float(&self, key: &str) -> Result<f64> {
         match self.get(key) {
             None => Ok(0.0),
-            Some(Value::Number(n)) => Ok(n.as_f64()),
+            Some(Arg::Number(n)) => Ok(n.as_f64()),
             Some(other) => Err(self.wrong(key, "a number", other)),
         }
     }
@@ -97,17 +105,18 @@ impl<'v> Reader<'v> {
     fn integer(&self, key: &str) -> Result<i64> {
         match self.get(key) {
             None => Ok(0),
-            Some(Value::Number(n)) => n
-                .as_i64()
-                .ok_or_else(|| self.wrong(key, "an integer", &Value::Number(n.clone()))),
-            Some(other) => Err(self.wrong(key, "an integer", other)),
+            Some(v) => match v {
+                Arg::Number(n) => n.as_i64(),
+                _ => None,
+            }
+            .ok_or_else(|| self.wrong(key, "an integer", v)),
         }
     }
 
-    fn list<T>(&self, key: &str, read: fn(&Value) -> Result<T>) -> Result<Vec<T>> {
+    fn list<T>(&self, key: &str, read: fn(&Arg<'a>) -> Result<T>) -> Result<Vec<T>> {
         match self.get(key) {
             None => Ok(Vec::new()),
-            Some(Value::Array(items)) => items
+            Some(Arg::Array(items)) => items
                 .iter()
                 .enumerate()
                 .map(|(i, v)| read(v).map_err(|e| e.context(format!("{key}[{i}]"))))
@@ -116,7 +125,7 @@ impl<'v> Reader<'v> {
         }
     }
 
-    fn wrong(&self, key: &str, expected: &str, got: &Value) -> Error {
+    fn wrong(&self, key: &str, expected: &str, got: &Arg<'_>) -> Error {
         let what = self.what;
         invalid(format!(
             "{what}.{key}: expected {expected}, got {}",
@@ -137,45 +146,50 @@ fn int_value(v: i64) -> Value {
 /// "components"?: {"blastRadius", "confidence", "recency", "distance"}}`.
 impl FromValue for Symbol {
     fn from_value(value: &Value) -> Result<Symbol> {
-        let r = Reader::new(
-            value,
-            "symbol",
-            &[
-                "qualifiedName",
-                "kind",
-                "score",
-                "provenance",
-                "distance",
-                "signature",
-                "components",
-            ],
-        )?;
-        let components = match r.get("components") {
-            None => Components::default(),
-            Some(c) => {
-                let c = Reader::new(
-                    c,
-                    "components",
-                    &["blastRadius", "confidence", "recency", "distance"],
-                )?;
-                Components {
-                    blast_radius: c.float("blastRadius")?,
-                    confidence: c.float("confidence")?,
-                    recency: c.float("recency")?,
-                    distance: c.float("distance")?,
-                }
-            }
-        };
-        Ok(Symbol {
-            qualified_name: r.string("qualifiedName")?,
-            kind: r.string("kind")?,
-            score: r.float("score")?,
-            provenance: r.string("provenance")?,
-            distance: r.integer("distance")?,
-            signature: r.string("signature")?,
-            components,
-        })
+        symbol(&Arg::of(value))
     }
+}
+
+/// [`Symbol::from_value`] of a JS argument.
+pub fn symbol(value: &Arg<'_>) -> Result<Symbol> {
+    let r = Reader::new(
+        value,
+        "symbol",
+        &[
+            "qualifiedName",
+            "kind",
+            "score",
+            "provenance",
+            "distance",
+            "signature",
+            "components",
+        ],
+    )?;
+    let components = match r.get("components") {
+        None => Components::default(),
+        Some(c) => {
+            let c = Reader::new(
+                c,
+                "components",
+                &["blastRadius", "confidence", "recency", "distance"],
+            )?;
+            Components {
+                blast_radius: c.float("blastRadius")?,
+                confidence: c.float("confidence")?,
+                recency: c.float("recency")?,
+                distance: c.float("distance")?,
+            }
+        }
+    };
+    Ok(Symbol {
+        qualified_name: r.string("qualifiedName")?,
+        kind: r.string("kind")?,
+        score: r.float("score")?,
+        provenance: r.string("provenance")?,
+        distance: r.integer("distance")?,
+        signature: r.string("signature")?,
+        components,
+    })
 }
 
 /// The JSON form (every field).
@@ -204,14 +218,19 @@ impl ToValue for Symbol {
 /// Reads `{"source", "target", "edgeType", "status"?}`.
 impl FromValue for Edge {
     fn from_value(value: &Value) -> Result<Edge> {
-        let r = Reader::new(value, "edge", &["source", "target", "edgeType", "status"])?;
-        Ok(Edge {
-            source: r.string("source")?,
-            target: r.string("target")?,
-            edge_type: r.string("edgeType")?,
-            status: r.string("status")?,
-        })
+        edge(&Arg::of(value))
     }
+}
+
+/// [`Edge::from_value`] of a JS argument.
+pub fn edge(value: &Arg<'_>) -> Result<Edge> {
+    let r = Reader::new(value, "edge", &["source", "target", "edgeType", "status"])?;
+    Ok(Edge {
+        source: r.string("source")?,
+        target: r.string("target")?,
+        edge_type: r.string("edgeType")?,
+        status: r.string("status")?,
+    })
 }
 
 /// The JSON form.
@@ -230,27 +249,32 @@ impl ToValue for Edge {
 /// members take their zero value).
 impl FromValue for Payload {
     fn from_value(value: &Value) -> Result<Payload> {
-        let r = Reader::new(
-            value,
-            "payload",
-            &[
-                "tool",
-                "tokenBudget",
-                "tokensUsed",
-                "packRoot",
-                "symbols",
-                "edges",
-            ],
-        )?;
-        Ok(Payload {
-            tool: r.string("tool")?,
-            token_budget: r.integer("tokenBudget")?,
-            tokens_used: r.integer("tokensUsed")?,
-            pack_root: r.string("packRoot")?,
-            symbols: r.list("symbols", Symbol::from_value)?,
-            edges: r.list("edges", Edge::from_value)?,
-        })
+        payload(&Arg::of(value))
     }
+}
+
+/// [`Payload::from_value`] of a JS argument (the hot path: no value tree).
+pub fn payload(value: &Arg<'_>) -> Result<Payload> {
+    let r = Reader::new(
+        value,
+        "payload",
+        &[
+            "tool",
+            "tokenBudget",
+            "tokensUsed",
+            "packRoot",
+            "symbols",
+            "edges",
+        ],
+    )?;
+    Ok(Payload {
+        tool: r.string("tool")?,
+        token_budget: r.integer("tokenBudget")?,
+        tokens_used: r.integer("tokensUsed")?,
+        pack_root: r.string("packRoot")?,
+        symbols: r.list("symbols", symbol)?,
+        edges: r.list("edges", edge)?,
+    })
 }
 
 /// The JSON form (every field).
@@ -273,37 +297,102 @@ impl ToValue for Payload {
     }
 }
 
+/// The payload as [`ToValue`] shapes it, written straight to a JS result tape (the decode hot
+/// path: no value tree; a test in `js::graph` checks that both agree).
+pub fn write_payload(writer: &mut TapeWriter<'_>, payload: &Payload) {
+    let top = writer.shape(&[
+        "tool",
+        "tokenBudget",
+        "tokensUsed",
+        "packRoot",
+        "symbols",
+        "edges",
+    ]);
+    writer.object(top);
+    writer.str(&payload.tool);
+    writer.i64(payload.token_budget);
+    writer.i64(payload.tokens_used);
+    writer.str(&payload.pack_root);
+    writer.array(payload.symbols.len());
+    for symbol in &payload.symbols {
+        write_symbol(writer, symbol);
+    }
+    writer.array(payload.edges.len());
+    for edge in &payload.edges {
+        write_edge(writer, edge);
+    }
+}
+
+fn write_symbol(writer: &mut TapeWriter<'_>, symbol: &Symbol) {
+    let shape = writer.shape(&[
+        "qualifiedName",
+        "kind",
+        "score",
+        "provenance",
+        "distance",
+        "signature",
+        "components",
+    ]);
+    writer.object(shape);
+    writer.str(&symbol.qualified_name);
+    writer.str(&symbol.kind);
+    writer.f64(symbol.score);
+    writer.str(&symbol.provenance);
+    writer.i64(symbol.distance);
+    writer.str(&symbol.signature);
+    let components = writer.shape(&["blastRadius", "confidence", "recency", "distance"]);
+    writer.object(components);
+    let c = &symbol.components;
+    for v in [c.blast_radius, c.confidence, c.recency, c.distance] {
+        writer.f64(v);
+    }
+}
+
+fn write_edge(writer: &mut TapeWriter<'_>, edge: &Edge) {
+    let shape = writer.shape(&["source", "target", "edgeType", "status"]);
+    writer.object(shape);
+    writer.str(&edge.source);
+    writer.str(&edge.target);
+    writer.str(&edge.edge_type);
+    writer.str(&edge.status);
+}
+
 /// Reads `{"tool", "baseRoot", "newRoot", "removed", "added", "removedEdges", "addedEdges",
 /// "deltaTokens", "fullTokens"}`.
 impl FromValue for DeltaPayload {
     fn from_value(value: &Value) -> Result<DeltaPayload> {
-        let r = Reader::new(
-            value,
-            "delta",
-            &[
-                "tool",
-                "baseRoot",
-                "newRoot",
-                "removed",
-                "added",
-                "removedEdges",
-                "addedEdges",
-                "deltaTokens",
-                "fullTokens",
-            ],
-        )?;
-        Ok(DeltaPayload {
-            tool: r.string("tool")?,
-            base_root: r.string("baseRoot")?,
-            new_root: r.string("newRoot")?,
-            removed: r.list("removed", Symbol::from_value)?,
-            added: r.list("added", Symbol::from_value)?,
-            removed_edges: r.list("removedEdges", Edge::from_value)?,
-            added_edges: r.list("addedEdges", Edge::from_value)?,
-            delta_tokens: r.integer("deltaTokens")?,
-            full_tokens: r.integer("fullTokens")?,
-        })
+        delta(&Arg::of(value))
     }
+}
+
+/// [`DeltaPayload::from_value`] of a JS argument.
+pub fn delta(value: &Arg<'_>) -> Result<DeltaPayload> {
+    let r = Reader::new(
+        value,
+        "delta",
+        &[
+            "tool",
+            "baseRoot",
+            "newRoot",
+            "removed",
+            "added",
+            "removedEdges",
+            "addedEdges",
+            "deltaTokens",
+            "fullTokens",
+        ],
+    )?;
+    Ok(DeltaPayload {
+        tool: r.string("tool")?,
+        base_root: r.string("baseRoot")?,
+        new_root: r.string("newRoot")?,
+        removed: r.list("removed", symbol)?,
+        added: r.list("added", symbol)?,
+        removed_edges: r.list("removedEdges", edge)?,
+        added_edges: r.list("addedEdges", edge)?,
+        delta_tokens: r.integer("deltaTokens")?,
+        full_tokens: r.integer("fullTokens")?,
+    })
 }
 
 /// `{"tool", "baseRoot", "newRoot", "deltaTokens", "savings", "removed", "added",
