@@ -109,6 +109,31 @@ pub struct Call<'a> {
     main: Main<'a>,
     args: TapeReader<'a>,
     hooks: Option<&'a dyn Hooks>,
+    session: Session,
+}
+
+/// Which JS boundary calls, and how many object shapes it knows ([`crate::transfer::shapes`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Session {
+    /// The boundary's token (0: keep no shapes).
+    pub token: u32,
+    /// How many shapes it knows.
+    pub known: u32,
+}
+
+impl Session {
+    /// From the number JS passes: `token × 2^32 + known`.
+    pub fn from_f64(v: f64) -> Session {
+        // NaN and out-of-range numbers (not from our JS) keep no shapes.
+        if !(0.0..9_007_199_254_740_992.0).contains(&v) {
+            return Session::default();
+        }
+        let v = v as u64;
+        Session {
+            token: (v >> 32) as u32,
+            known: v as u32,
+        }
+    }
 }
 
 impl core::fmt::Debug for Call<'_> {
@@ -135,9 +160,9 @@ pub struct Tape {
 }
 
 impl Tape {
-    /// The tape of one value.
+    /// The tape of one value, with shapes of its own (a result made outside a call).
     pub fn of(value: &Value) -> Tape {
-        let mut writer = TapeWriter::new(None);
+        let mut writer = TapeWriter::local(None);
         writer.value(value);
         writer.into()
     }
@@ -373,11 +398,13 @@ impl<'a> Call<'a> {
         doubles: &'a [f64],
         text: &'a str,
         hooks: Option<&'a dyn Hooks>,
+        session: Session,
     ) -> Call<'a> {
         Call {
             main,
             args: TapeReader::new(ops, doubles, text),
             hooks,
+            session,
         }
     }
 
@@ -439,12 +466,21 @@ impl<'a> Call<'a> {
         self.hooks
     }
 
-    /// A writer for a value result; its strings slice the main input when that was a string.
+    /// A writer for a value result; its strings slice the main input when that was a string,
+    /// its shapes are the calling boundary's.
     pub fn writer(&self) -> TapeWriter<'a> {
-        TapeWriter::new(match self.main {
+        let input = match self.main {
             Main::Text(text) => Some(text),
             _ => None,
-        })
+        };
+        TapeWriter::new(input, self.session.token, self.session.known)
+    }
+
+    /// The tape of one value, with the calling boundary's shapes.
+    pub fn tape(&self, value: &Value) -> Tape {
+        let mut writer = self.writer();
+        writer.value(value);
+        writer.into()
     }
 }
 

@@ -14,7 +14,9 @@ use napi::bindgen_prelude::{ToNapiValue, Uint32Array, Uint32ArraySlice, Uint8Arr
 use napi::{sys, Env, JsValue, Status, ValueType};
 use napi_derive::napi;
 
-use crate::call::{run_constructor, run_function, run_method, Call, Hooks, Main, Out, State};
+use crate::call::{
+    run_constructor, run_function, run_method, Call, Hooks, Main, Out, Session, State,
+};
 
 type Raw = sys::napi_value;
 
@@ -295,6 +297,7 @@ impl Hooks for NodeHooks {
 /// and the caller's callbacks.
 #[allow(missing_debug_implementations)] // napi-rs values have no Debug
 pub struct Args<'e> {
+    session: f64,
     text_in: Unknown<'e>,
     bytes_in: Unknown<'e>,
     ops: &'e [u32],
@@ -330,13 +333,9 @@ fn with_call<T>(
         args.counter.map(|f| f.raw()),
         args.validator.map(|f| f.raw()),
     )?;
-    let mut call = Call::new(
-        main,
-        args.ops,
-        args.doubles,
-        &text,
-        hooks.as_ref().map(|h| h as &dyn Hooks),
-    );
+    let hooks_ref = hooks.as_ref().map(|h| h as &dyn Hooks);
+    let session = Session::from_f64(args.session);
+    let mut call = Call::new(main, args.ops, args.doubles, &text, hooks_ref, session);
     let result = f(&mut call);
     if let Some(failure) = hooks.as_ref().and_then(|h| h.failure.get()) {
         return Err(throw_value(raw, failure));
@@ -355,6 +354,7 @@ fn js_value(env: sys::napi_env, out: Out, scratch: &mut [u32]) -> napi::Result<R
             let side = string_value(env, &tape.side)?;
             if let Some(dst) = scratch.get_mut(..tape.words.len()) {
                 dst.copy_from_slice(&tape.words);
+                crate::transfer::to_js::recycle(tape.words, tape.side);
                 return Ok(side);
             }
             let words = unsafe { ToNapiValue::to_napi_value(env, Uint32Array::new(tape.words))? };
@@ -383,6 +383,7 @@ fn unknown(env: &Env, value: Raw) -> Unknown<'_> {
 pub fn call<'e>(
     env: &'e Env,
     id: u32,
+    session: f64,
     text_in: Unknown<'e>,
     bytes_in: Unknown<'e>,
     ops: &'e [u32],
@@ -393,6 +394,7 @@ pub fn call<'e>(
     validator: Unknown<'e>,
 ) -> napi::Result<Unknown<'e>> {
     let args = Args {
+        session,
         text_in,
         bytes_in,
         ops,
@@ -434,6 +436,7 @@ impl Instance {
         &mut self,
         env: &'e Env,
         id: u32,
+        session: f64,
         text_in: Unknown<'e>,
         bytes_in: Unknown<'e>,
         ops: &'e [u32],
@@ -441,6 +444,7 @@ impl Instance {
         text: Unknown<'e>,
     ) -> napi::Result<()> {
         let args = Args {
+            session,
             text_in,
             bytes_in,
             ops,
@@ -460,6 +464,7 @@ impl Instance {
         &mut self,
         env: &'e Env,
         id: u32,
+        session: f64,
         text_in: Unknown<'e>,
         bytes_in: Unknown<'e>,
         ops: &'e [u32],
@@ -475,6 +480,7 @@ impl Instance {
             return Err(throw(env.raw(), &freed));
         };
         let args = Args {
+            session,
             text_in,
             bytes_in,
             ops,

@@ -9,7 +9,7 @@ use wasm_bindgen::JsValue;
 
 #[cfg(feature = "gateway")]
 use crate::call::Hooks;
-use crate::call::{run_constructor, run_function, run_method, Call, Main, Out, State};
+use crate::call::{run_constructor, run_function, run_method, Call, Main, Out, Session, State};
 
 fn error_value(error: &agentwire::Error) -> JsValue {
     let object = js_sys::Error::new(error.message());
@@ -91,6 +91,7 @@ impl Hooks for WasmHooks {
 /// table for good.
 #[derive(Debug)]
 struct Args<'a> {
+    session: f64,
     text_in: Option<String>,
     bytes_in: Option<Vec<u8>>,
     ops: &'a [u32],
@@ -122,7 +123,8 @@ fn with_call<T>(
     let hooks_ref = hooks.as_ref().map(|h| h as &dyn Hooks);
     #[cfg(not(feature = "gateway"))]
     let hooks_ref = None;
-    let mut call = Call::new(main, args.ops, args.doubles, args.text, hooks_ref);
+    let session = Session::from_f64(args.session);
+    let mut call = Call::new(main, args.ops, args.doubles, args.text, hooks_ref, session);
     let result = f(&mut call);
     #[cfg(feature = "gateway")]
     if let Some(failure) = hooks.and_then(|h| h.failure.into_inner()) {
@@ -156,7 +158,8 @@ fn js_value(out: Out) -> JsValue {
     match out {
         Out::String(s) => s.into(),
         Out::Tape(tape) => {
-            TAPE.with(|t| *t.borrow_mut() = tape.words);
+            let old = TAPE.with(|t| core::mem::replace(&mut *t.borrow_mut(), tape.words));
+            crate::transfer::to_js::recycle(old, String::new());
             tape.side.into()
         }
         Out::Bytes(bytes) => Uint8Array::from(&bytes[..]).into(),
@@ -171,6 +174,7 @@ fn js_value(out: Out) -> JsValue {
 #[allow(clippy::too_many_arguments)]
 pub fn call(
     id: u32,
+    session: f64,
     text_in: Option<String>,
     bytes_in: Option<Vec<u8>>,
     ops: &[u32],
@@ -180,6 +184,7 @@ pub fn call(
     validator: Option<Function>,
 ) -> JsValue {
     let args = Args {
+        session,
         text_in,
         bytes_in,
         ops,
@@ -220,9 +225,11 @@ impl Instance {
     }
 
     /// Runs the constructor `id`: undefined, or the error.
+    #[allow(clippy::too_many_arguments)]
     pub fn init(
         &mut self,
         id: u32,
+        session: f64,
         text_in: Option<String>,
         bytes_in: Option<Vec<u8>>,
         ops: &[u32],
@@ -230,6 +237,7 @@ impl Instance {
         text: &str,
     ) -> JsValue {
         let args = Args {
+            session,
             text_in,
             bytes_in,
             ops,
@@ -253,6 +261,7 @@ impl Instance {
     pub fn call(
         &mut self,
         id: u32,
+        session: f64,
         text_in: Option<String>,
         bytes_in: Option<Vec<u8>>,
         ops: &[u32],
@@ -262,6 +271,7 @@ impl Instance {
         validator: Option<Function>,
     ) -> JsValue {
         let args = Args {
+            session,
             text_in,
             bytes_in,
             ops,

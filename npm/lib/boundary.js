@@ -28,6 +28,11 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
   let exports = null;
   let scratch = new Uint32Array(1024);
   const shared = new TapeWriter();
+  // The object shapes Rust has defined for this boundary (bindings/src/transfer/shapes.rs),
+  // by id; a call made inside another (depth > 1) uses shapes of its own (token 0).
+  const token = 1 + Math.floor(Math.random() * 0x1fffff);
+  const shapes = [];
+  const session = (nested) => (nested ? 0 : token * 0x100000000 + shapes.length);
   // A call made while another is in progress (a toJSON, a token counter or a router that calls
   // agentwire) gets its own writer and scratch.
   let depth = 0;
@@ -44,7 +49,13 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
 
   const lookup = (module, name) => {
     if (exports === null) {
-      const table = readResult(invoke(module, EXPORT_TABLE, undefined, undefined, EMPTY_OPS, EMPTY_DOUBLES, '', scratch), scratch, '', module);
+      const table = readResult(
+        invoke(module, EXPORT_TABLE, session(true), undefined, undefined, EMPTY_OPS, EMPTY_DOUBLES, '', scratch),
+        scratch,
+        '',
+        module,
+        [],
+      );
       exports = new Map(table.map(([exportName, kind], id) => [exportName, { id, kind }]));
     }
     const entry = exports.get(name);
@@ -52,7 +63,7 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
     return entry;
   };
 
-  function readResult(result, words, main, module) {
+  function readResult(result, words, main, module, table) {
     if (memoryOf !== undefined) {
       words = new Uint32Array(memoryOf().buffer, module.tapePointer(), module.tapeLength());
     } else if (typeof result !== 'string') {
@@ -60,7 +71,7 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
       [result, words] = result;
       if (depth <= 1) scratch = words;
     }
-    return readTape(words, result, main);
+    return readTape(words, result, main, table);
   }
 
   const wrap = (fn) =>
@@ -76,16 +87,17 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
         : undefined;
 
   // The addon takes `scratch` for value results; a wasm module keeps them in its memory.
-  const invoke = (target, id, textIn, bytesIn, ops, doubles, text, words, counter, validator) =>
+  const invoke = (target, id, s, textIn, bytesIn, ops, doubles, text, words, counter, validator) =>
     memoryOf === undefined
-      ? target.call(id, textIn, bytesIn, ops, doubles, text, words, counter, validator)
-      : target.call(id, textIn, bytesIn, ops, doubles, text, counter, validator);
+      ? target.call(id, s, textIn, bytesIn, ops, doubles, text, words, counter, validator)
+      : target.call(id, s, textIn, bytesIn, ops, doubles, text, counter, validator);
 
   /** Calls `send(ops, doubles, text, words)` with the values as its tape; reads the result. */
   function run(kind, main, values, module, send) {
     depth++;
     callbackError = undefined;
     try {
+      const nested = depth > 1;
       const writer = depth === 1 ? shared : new TapeWriter();
       const words = depth === 1 ? scratch : new Uint32Array(256);
       let ops = EMPTY_OPS;
@@ -99,9 +111,10 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
         for (let k = 0; k < count; k++) writer.value(values[k]);
         [ops, doubles, text] = writer.finish();
       }
-      const result = send(ops, doubles, text, words);
+      const result = send(session(nested), ops, doubles, text, words);
       if (result instanceof Error) throw result;
-      return kind === 'value' ? readResult(result, words, typeof main === 'string' ? main : '', module) : result;
+      if (kind !== 'value') return result;
+      return readResult(result, words, typeof main === 'string' ? main : '', module, nested ? [] : shapes);
     } catch (e) {
       if (e !== undefined && e === callbackError) throw e;
       throw toAgentwireError(e);
@@ -114,8 +127,8 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
     const module = raw();
     const { id, kind } = lookup(module, name);
     const [textIn, bytesIn] = split(main);
-    return run(kind, main, values, module, (ops, doubles, text, words) =>
-      invoke(module, id, textIn, bytesIn, ops, doubles, text, words, wrap(hooks?.counter), wrap(hooks?.validator)));
+    return run(kind, main, values, module, (s, ops, doubles, text, words) =>
+      invoke(module, id, s, textIn, bytesIn, ops, doubles, text, words, wrap(hooks?.counter), wrap(hooks?.validator)));
   };
 
   const method = (instance, name, hooks, main, values) => {
@@ -123,8 +136,8 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
     const module = raw();
     const { id, kind } = lookup(module, name);
     const [textIn, bytesIn] = split(main);
-    return run(kind, main, values, module, (ops, doubles, text, words) =>
-      invoke(instance, id, textIn, bytesIn, ops, doubles, text, words, wrap(hooks?.counter), wrap(hooks?.validator)));
+    return run(kind, main, values, module, (s, ops, doubles, text, words) =>
+      invoke(instance, id, s, textIn, bytesIn, ops, doubles, text, words, wrap(hooks?.counter), wrap(hooks?.validator)));
   };
 
   return {
@@ -144,7 +157,7 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
       const { id } = lookup(module, `${className}.new`);
       const [textIn, bytesIn] = split(main);
       const instance = new module.Instance();
-      run('class', main, values, module, (ops, doubles, text) => instance.init(id, textIn, bytesIn, ops, doubles, text));
+      run('class', main, values, module, (s, ops, doubles, text) => instance.init(id, s, textIn, bytesIn, ops, doubles, text));
       return instance;
     },
     /** Calls `Class.method` on an instance. */

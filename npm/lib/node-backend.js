@@ -28,7 +28,7 @@ function isMusl() {
 export function loadNativeModule() {
   const raw = require(`../native/${nativeFileName()}`);
   // Export 1 is `version` in every build (bindings/src/exports.rs).
-  const version = raw.call(1, undefined, undefined, new Uint32Array(0), new Float64Array(0), '', new Uint32Array(0));
+  const version = raw.call(1, 0, undefined, undefined, new Uint32Array(0), new Float64Array(0), '', new Uint32Array(0));
   if (version !== packageVersion) {
     throw new Error(`native addon is version ${version}, the package is ${packageVersion}`);
   }

@@ -182,6 +182,8 @@ const OUT_SHAPE = 8;
 const OUT_STRING_ROWS = 9;
 const OUT_NUMBER_TEXT = 10;
 const SIDE = 0x80000000;
+// Tape flags (word 2).
+const RESET = 1;
 
 // Whether generated constructors are allowed (a page's CSP may forbid eval).
 let canGenerate = true;
@@ -238,7 +240,7 @@ let f = null;
 let p = 0;
 let input = '';
 let side = '';
-let shapes = [];
+let shapes = null;
 let doubleAt = 0;
 
 function str() {
@@ -334,18 +336,21 @@ const EMPTY_DOUBLES = new Float64Array(0);
 
 /**
  * Reads the value of a result tape.
- * @param {Uint32Array} words  the tape (word 0: length, word 1: first double)
+ * @param {Uint32Array} words  the tape (word 0: length, word 1: first double, word 2: flags)
  * @param {string} sideText  the side string the call returned
  * @param {string} inputText  the input string the call was given ('' if none)
+ * @param {object[]} table  the shapes the caller's boundary knows (tapes define new ones once;
+ *   a tape flagged RESET starts it over)
  */
-export function readTape(words, sideText, inputText = '') {
+export function readTape(words, sideText, inputText, table) {
   t = words;
   f = doublesOf(words);
   doubleAt = 0;
-  p = 2;
+  p = 3;
   input = inputText;
   side = sideText;
-  shapes = [];
+  if (words[2] & RESET) table.length = 0;
+  shapes = table;
   try {
     return value();
   } finally {
@@ -353,6 +358,6 @@ export function readTape(words, sideText, inputText = '') {
     f = null;
     input = '';
     side = '';
-    shapes = [];
+    shapes = null;
   }
 }

@@ -16,7 +16,7 @@ pub fn version(_: &mut Call<'_>) -> Result<String> {
 /// reads its result.
 pub fn export_table(_: &mut Call<'_>) -> Result<Tape> {
     let entries = crate::exports::ENTRIES;
-    let mut writer = TapeWriter::new(None);
+    let mut writer = TapeWriter::local(None);
     writer.array(entries.len());
     for entry in entries {
         writer.array(2);
@@ -27,12 +27,12 @@ pub fn export_table(_: &mut Call<'_>) -> Result<Tape> {
 }
 
 /// Every stable error code.
-pub fn error_codes(_: &mut Call<'_>) -> Result<Tape> {
+pub fn error_codes(call: &mut Call<'_>) -> Result<Tape> {
     let codes: Vec<Value> = ErrorKind::ALL
         .iter()
         .map(|k| Value::from(k.code()))
         .collect();
-    Ok(Tape::of(&Value::Array(codes)))
+    Ok(call.tape(&Value::Array(codes)))
 }
 
 /// Panics on purpose (see [`crate::api::internal_panic_for_tests`]).

@@ -8,12 +8,14 @@ use crate::call::{invalid, Call, Main, Tape};
 /// `events.parse(input, options)`: text or bytes as the main input.
 pub fn parse(call: &mut Call<'_>) -> Result<Tape> {
     let options = call.value()?;
-    Ok(Tape::of(&api::parse(call.bytes("input")?, &options)?))
+    let value = api::parse(call.bytes("input")?, &options)?;
+    Ok(call.tape(&value))
 }
 
 /// `events.accumulate(events)`.
 pub fn accumulate(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&api::accumulate_value(call.value()?)?))
+    let value = api::accumulate_value(call.value()?)?;
+    Ok(call.tape(&value))
 }
 
 /// `events.serialize(events, {form})`.
@@ -30,19 +32,21 @@ pub fn mock(call: &mut Call<'_>) -> Result<String> {
 
 /// `events.fromSse(text)`.
 pub fn from_sse(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&api::from_sse_value(call.text("sse")?)))
+    let value = api::from_sse_value(call.text("sse")?);
+    Ok(call.tape(&value))
 }
 
 /// `events.parseToolSpec(spec)`.
 pub fn parse_tool_spec(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&api::tool_spec(call.text("spec")?)?))
+    let value = api::tool_spec(call.text("spec")?)?;
+    Ok(call.tape(&value))
 }
 
 /// `events.functionTool(name, schemaText)`: the schema text is the main input.
 pub fn function_tool(call: &mut Call<'_>) -> Result<Tape> {
     let name = call.string("name")?;
     let tool = agentwire::events::toolspec::function_tool(&name, call.text("schemaText")?)?;
-    Ok(Tape::of(&tool))
+    Ok(call.tape(&tool))
 }
 
 /// `events.followUp({context, calls, outputs})`.
@@ -50,7 +54,7 @@ pub fn follow_up(call: &mut Call<'_>) -> Result<Tape> {
     let context = call.value()?;
     let calls = call.value()?;
     let outputs = call.value()?;
-    Ok(Tape::of(&api::follow_up(context, calls, outputs)?))
+    Ok(call.tape(&api::follow_up(context, calls, outputs)?))
 }
 
 /// `new events.EventStreamDecoder(options)`.
@@ -65,10 +69,10 @@ pub fn decoder_push(decoder: &mut EventsDecoder, call: &mut Call<'_>) -> Result<
         Main::Bytes(bytes) => bytes,
         Main::None => return Err(invalid("chunk must be a string or Uint8Array")),
     };
-    Ok(Tape::of(&decoder.push_value(chunk)))
+    Ok(call.tape(&decoder.push_value(chunk)))
 }
 
 /// `decoder.finish()`.
-pub fn decoder_finish(decoder: &mut EventsDecoder, _: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&decoder.finish_value()))
+pub fn decoder_finish(decoder: &mut EventsDecoder, call: &mut Call<'_>) -> Result<Tape> {
+    Ok(call.tape(&decoder.finish_value()))
 }

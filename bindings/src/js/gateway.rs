@@ -52,18 +52,21 @@ fn with_validator<T>(
 /// `gateway.toolIdDerivation(tool, options)`.
 pub fn tool_id_derivation(call: &mut Call<'_>) -> Result<Tape> {
     let tool = call.value()?;
-    Ok(Tape::of(&api::tool_id_derivation(&tool, &call.value()?)?))
+    let value = api::tool_id_derivation(&tool, &call.value()?)?;
+    Ok(call.tape(&value))
 }
 
 /// `gateway.toolId(tool, options)`.
 pub fn tool_id(call: &mut Call<'_>) -> Result<Tape> {
     let tool = call.value()?;
-    Ok(Tape::of(&api::tool_id(&tool, &call.value()?)?))
+    let value = api::tool_id(&tool, &call.value()?)?;
+    Ok(call.tape(&value))
 }
 
 /// `gateway.parseToolId(value)`.
 pub fn parse_tool_id(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&api::parse_tool_id(&call.value()?)?))
+    let value = api::parse_tool_id(&call.value()?)?;
+    Ok(call.tape(&value))
 }
 
 /// `gateway.formatToolId(parts)`.
@@ -76,7 +79,7 @@ pub fn card(call: &mut Call<'_>) -> Result<Tape> {
     let item = call.value()?;
     let options = call.value()?;
     with_counter(call, |counter| {
-        Ok(Tape::of(&api::card(&item, &options, counter)?))
+        Ok(call.tape(&api::card(&item, &options, counter)?))
     })
 }
 
@@ -89,7 +92,7 @@ pub fn truncate(call: &mut Call<'_>) -> Result<Tape> {
     .ok_or_else(|| invalid("budget must be an integer"))?;
     let text = call.text("text")?;
     with_counter(call, |counter| {
-        Ok(Tape::of(&api::truncate(text, budget, counter)))
+        Ok(call.tape(&api::truncate(text, budget, counter)))
     })
 }
 
@@ -98,13 +101,14 @@ pub fn browse_cards(call: &mut Call<'_>) -> Result<Tape> {
     let items = call.value()?;
     let options = call.value()?;
     with_counter(call, |counter| {
-        Ok(Tape::of(&api::browse_cards(&items, &options, counter)?))
+        Ok(call.tape(&api::browse_cards(&items, &options, counter)?))
     })
 }
 
 /// `gateway.parsePath(path)`.
 pub fn parse_path(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&api::parse_path(&call.value()?)?))
+    let value = api::parse_path(&call.value()?)?;
+    Ok(call.tape(&value))
 }
 
 /// `new gateway.BrowseSession(options)`.
@@ -115,7 +119,8 @@ pub fn session_new(call: &mut Call<'_>) -> Result<GatewaySession> {
 /// `session.register(toolDefs, options)`.
 pub fn session_register(session: &mut GatewaySession, call: &mut Call<'_>) -> Result<Tape> {
     let defs = call.value()?;
-    Ok(Tape::of(&session.register_value(defs, &call.value()?)?))
+    let value = session.register_value(defs, &call.value()?)?;
+    Ok(call.tape(&value))
 }
 
 /// `session.browseRanked(ranked, options)`.
@@ -123,9 +128,7 @@ pub fn session_browse_ranked(session: &mut GatewaySession, call: &mut Call<'_>) 
     let ranked = call.value()?;
     let options = call.value()?;
     with_counter(call, |counter| {
-        Ok(Tape::of(
-            &session.browse_ranked_value(&ranked, &options, counter)?,
-        ))
+        Ok(call.tape(&session.browse_ranked_value(&ranked, &options, counter)?))
     })
 }
 
@@ -138,14 +141,14 @@ pub fn session_dispatch(session: &mut GatewaySession, call: &mut Call<'_>) -> Re
         with_validator(call, |validator| {
             let reply =
                 session.dispatch_value(&meta_tool, &arguments, &ranked, counter, validator)?;
-            Ok(Tape::of(&reply))
+            Ok(call.tape(&reply))
         })
     })
 }
 
 /// `session.seen()`.
-pub fn session_seen(session: &mut GatewaySession, _: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&session.seen_value()))
+pub fn session_seen(session: &mut GatewaySession, call: &mut Call<'_>) -> Result<Tape> {
+    Ok(call.tape(&session.seen_value()))
 }
 
 /// `session.reset()`.

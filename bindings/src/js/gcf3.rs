@@ -27,7 +27,7 @@ pub fn decode(call: &mut Call<'_>) -> Result<Tape> {
             crate::shapes::gcf::write_payload(&mut writer, &payload);
             Ok(writer.into())
         }
-        api::Decoded::Value(value) => Ok(Tape::of(&value)),
+        api::Decoded::Value(value) => Ok(call.tape(&value)),
     }
 }
 
@@ -50,21 +50,20 @@ pub fn encode_graph_delta(call: &mut Call<'_>) -> Result<String> {
 
 /// `gcf.graphPackRoot(snapshot)`.
 pub fn graph_pack_root(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&api::graph_pack_root(&call.value()?)?))
+    let value = api::graph_pack_root(&call.value()?)?;
+    Ok(call.tape(&value))
 }
 
 /// `gcf.applyGraphDelta(base, deltaText)`: the delta text is the main input.
 pub fn apply_graph_delta(call: &mut Call<'_>) -> Result<Tape> {
     let base = call.value()?;
-    Ok(Tape::of(&api::apply_graph_delta(
-        &base,
-        call.text("delta")?,
-    )?))
+    Ok(call.tape(&api::apply_graph_delta(&base, call.text("delta")?)?))
 }
 
 /// `gcf.keyed.packRoot(set)`.
 pub fn keyed_pack_root(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&api::keyed_pack_root(&call.value()?)?))
+    let value = api::keyed_pack_root(&call.value()?)?;
+    Ok(call.tape(&value))
 }
 
 /// `gcf.keyed.encodeFull(set, options)`.
@@ -85,7 +84,7 @@ pub fn keyed_apply_delta(call: &mut Call<'_>) -> Result<Tape> {
         Main::Text(text) => KeyedDelta::Text(text),
         _ => KeyedDelta::Value(call.value()?),
     };
-    Ok(Tape::of(&api::keyed_apply_delta(&base, delta)?))
+    Ok(call.tape(&api::keyed_apply_delta(&base, delta)?))
 }
 
 /// `new gcf.GraphSession()`.
@@ -116,5 +115,6 @@ pub fn keyed_session_new(call: &mut Call<'_>) -> Result<GcfV3KeyedSession> {
 
 /// `session.emit(set)`: `{isFull, kind, wire}`.
 pub fn keyed_session_emit(session: &mut GcfV3KeyedSession, call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&session.emit_value(&call.value()?)?))
+    let value = session.emit_value(&call.value()?)?;
+    Ok(call.tape(&value))
 }

@@ -136,13 +136,13 @@ fn check_output_size(sections: &[BorrowedSection<'_>], max_bytes: usize) -> Resu
 }
 
 /// `gcx.layouts()`.
-pub fn layouts(_: &mut Call<'_>) -> Result<Tape> {
+pub fn layouts(call: &mut Call<'_>) -> Result<Tape> {
     let layouts: Vec<Value> = gcx::Layouts::builtin()
         .all()
         .iter()
         .map(ToValue::to_value)
         .collect();
-    Ok(Tape::of(&Value::Array(layouts)))
+    Ok(call.tape(&Value::Array(layouts)))
 }
 
 /// `gcx.parseFormat(text)`.
@@ -161,7 +161,7 @@ pub fn encode_tool_definitions(call: &mut Call<'_>) -> Result<String> {
 pub fn decode_tool_definitions(call: &mut Call<'_>) -> Result<Tape> {
     let definitions = scope::decode_tool_definitions(call.text("payload")?)?;
     let list: Vec<Value> = definitions.iter().map(ToValue::to_value).collect();
-    Ok(Tape::of(&Value::Array(list)))
+    Ok(call.tape(&Value::Array(list)))
 }
 
 /// `gcx.encodeToolRequest(request, options)`.
@@ -173,9 +173,7 @@ pub fn encode_tool_request(call: &mut Call<'_>) -> Result<String> {
 
 /// `gcx.decodeToolRequest(payload)`.
 pub fn decode_tool_request(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(
-        &scope::decode_tool_request(call.text("payload")?)?.to_value(),
-    ))
+    Ok(call.tape(&scope::decode_tool_request(call.text("payload")?)?.to_value()))
 }
 
 /// `gcx.encodeErrorEnvelope(envelope, options)`.
@@ -187,9 +185,7 @@ pub fn encode_error_envelope(call: &mut Call<'_>) -> Result<String> {
 
 /// `gcx.decodeErrorEnvelope(payload)`.
 pub fn decode_error_envelope(call: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(
-        &scope::decode_error_envelope(call.text("payload")?)?.to_value(),
-    ))
+    Ok(call.tape(&scope::decode_error_envelope(call.text("payload")?)?.to_value()))
 }
 
 /// `gcx.checkRequest(definitions, request, workspaceRepos)`: null or the error envelope.
@@ -197,16 +193,16 @@ pub fn check_request(call: &mut Call<'_>) -> Result<Tape> {
     let definitions = call.value()?;
     let request = call.value()?;
     let repos = call.value()?;
-    Ok(Tape::of(&check(&definitions, &request, &repos)?))
+    Ok(call.tape(&check(&definitions, &request, &repos)?))
 }
 
 /// The `ERR_CODE_*` constants.
-pub fn error_code_constants(_: &mut Call<'_>) -> Result<Tape> {
+pub fn error_code_constants(call: &mut Call<'_>) -> Result<Tape> {
     let map = scope::ErrorCode::ALL
         .iter()
         .map(|c| (c.constant_name(), Value::from(c.as_str())))
         .collect();
-    Ok(Tape::of(&Value::Object(map)))
+    Ok(call.tape(&Value::Object(map)))
 }
 
 /// `new gcx.Encoder(options)`.
@@ -258,6 +254,6 @@ pub fn decoder_finish(decoder: &mut GcxStreamDecoder, _: &mut Call<'_>) -> Resul
 }
 
 /// `decoder.next()`: the next item, or null.
-pub fn decoder_next(decoder: &mut GcxStreamDecoder, _: &mut Call<'_>) -> Result<Tape> {
-    Ok(Tape::of(&decoder.next_value()?.unwrap_or(Value::Null)))
+pub fn decoder_next(decoder: &mut GcxStreamDecoder, call: &mut Call<'_>) -> Result<Tape> {
+    Ok(call.tape(&decoder.next_value()?.unwrap_or(Value::Null)))
 }

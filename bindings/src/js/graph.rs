@@ -84,7 +84,7 @@ pub fn gcb_encode(call: &mut Call<'_>) -> Result<Bytes> {
 }
 
 /// `codecs.list()`: `[{name, aliases, description, text}]`.
-pub fn codecs_list(_: &mut Call<'_>) -> Result<Tape> {
+pub fn codecs_list(call: &mut Call<'_>) -> Result<Tape> {
     let list = codecs()
         .list()
         .iter()
@@ -98,7 +98,7 @@ pub fn codecs_list(_: &mut Call<'_>) -> Result<Tape> {
             Value::Object(map)
         })
         .collect();
-    Ok(Tape::of(&Value::Array(list)))
+    Ok(call.tape(&Value::Array(list)))
 }
 
 /// `codecs.encode(name, payload)`: the bytes (the JS layer makes text of a text codec's).
@@ -134,9 +134,16 @@ mod tests {
         .unwrap();
         let text = text.as_str();
         let payload = gcf::decode(text).unwrap();
-        let call = Call::new(Main::None, &[], &[], "", None);
+        let call = Call::new(
+            Main::None,
+            &[],
+            &[],
+            "",
+            None,
+            crate::call::Session::default(),
+        );
         let direct = payload_tape(&call, &payload);
-        let shaped = Tape::of(&payload.to_value());
+        let shaped = call.tape(&payload.to_value());
         assert_eq!(direct.words, shaped.words);
         assert_eq!(direct.side, shaped.side);
     }

@@ -20,7 +20,7 @@ pub fn builtin() -> &'static JsonSchemaValidator {
 pub fn check(call: &mut Call<'_>) -> Result<Tape> {
     let schema = call.value()?;
     let args = call.value()?;
-    Ok(Tape::of(&builtin().check(&schema, &args).to_value()))
+    Ok(call.tape(&builtin().check(&schema, &args).to_value()))
 }
 
 /// `schema.validator(schemaText, argsText)`: the same as JSON text, the contract of the

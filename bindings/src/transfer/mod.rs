@@ -8,4 +8,5 @@
 //! into [`agentwire::json::Value`]s.
 
 pub mod from_js;
+pub mod shapes;
 pub mod to_js;

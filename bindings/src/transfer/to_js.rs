@@ -1,10 +1,13 @@
 //! Rust → JS: the result tape.
 //!
 //! Layout (little-endian u32 words): word 0 is the tape length in words, word 1 the index of the
-//! first double (doubles are stored after the ops, 8-byte aligned); ops start at word 2. An op's
-//! tag is its low 4 bits, its argument the upper 28 bits.
+//! first double (doubles are stored after the ops, 8-byte aligned), word 2 the flags
+//! ([`RESET`]); ops start at word 3. An op's tag is its low 4 bits, its argument the upper 28
+//! bits. Object shapes are defined once per JS boundary ([`super::shapes`]).
 
 use agentwire::json::{Map, Number, Value};
+
+use super::shapes::ShapeRegistry;
 
 /// Op tags; npm/lib/transfer.js mirrors these numbers.
 pub mod tag {
@@ -37,6 +40,8 @@ pub mod tag {
 
 /// Set on a string's start when it is in the side string.
 pub const SIDE: u32 = 1 << 31;
+/// Flag: JS forgets the shapes it knows before reading this tape (the registry started over).
+pub const RESET: u32 = 1;
 const ARG_MAX: usize = (1 << 28) - 1;
 const INT_MIN: i64 = -(1 << 27);
 const INT_MAX: i64 = (1 << 27) - 1;
@@ -57,19 +62,21 @@ pub struct TapeWriter<'i> {
     input_replacements: bool,
     /// A UTF-16 position in the input known to be at `cursor.0` bytes.
     cursor: (usize, usize),
-    /// The shapes defined so far (their count is the next id) and the most recent ones, which
-    /// results mostly repeat; a shape not among them is defined again under a new id.
-    shapes: usize,
-    recent: Vec<(Vec<String>, usize)>,
-    next_slot: usize,
+    /// The shapes of the caller's boundary, taken for this call and put back when done.
+    shapes: ShapeRegistry,
+    token: u32,
 }
 
-/// How many recent shapes [`TapeWriter::shape`] looks among.
-const RECENT_SHAPES: usize = 16;
-
-/// Whether UTF-8 text holds U+FFFD.
+/// Whether UTF-8 text holds U+FFFD (EF BF BD).
 fn has_replacement(bytes: &[u8]) -> bool {
-    bytes.windows(3).any(|w| w == [0xEF, 0xBF, 0xBD])
+    let mut i = 0;
+    while i + 2 < bytes.len() {
+        if bytes[i] == 0xEF && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBD {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// UTF-16 units of UTF-8 text.
@@ -83,21 +90,33 @@ pub fn utf16_len(text: &str) -> usize {
 }
 
 impl<'i> TapeWriter<'i> {
-    /// A writer whose strings may refer to `input` (the JS string the caller passed).
-    pub fn new(input: Option<&'i str>) -> TapeWriter<'i> {
-        TapeWriter {
-            words: vec![0, 0],
+    /// A writer whose strings may refer to `input` (the JS string the caller passed), for a
+    /// boundary with `token` that knows `known` shapes (token 0: shapes of this tape only).
+    pub fn new(input: Option<&'i str>, token: u32, known: u32) -> TapeWriter<'i> {
+        let (shapes, reset) = super::shapes::take(token, known);
+        let ascii = input.is_some_and(str::is_ascii);
+        let (words, side) = pooled();
+        let mut writer = TapeWriter {
+            words,
             doubles: Vec::new(),
-            side: String::new(),
+            side,
             side_units: 0,
             input,
-            input_ascii: input.is_some_and(str::is_ascii),
-            input_replacements: input.is_some_and(|i| has_replacement(i.as_bytes())),
+            input_ascii: ascii,
+            input_replacements: !ascii && input.is_some_and(|i| has_replacement(i.as_bytes())),
             cursor: (0, 0),
-            shapes: 0,
-            recent: Vec::new(),
-            next_slot: 0,
-        }
+            shapes,
+            token,
+        };
+        writer
+            .words
+            .extend_from_slice(&[0, 0, if reset { RESET } else { 0 }]);
+        writer
+    }
+
+    /// A writer with shapes of its own (a result made outside a call).
+    pub fn local(input: Option<&'i str>) -> TapeWriter<'i> {
+        TapeWriter::new(input, 0, 0)
     }
 
     fn op(&mut self, tag: u32, arg: usize) {
@@ -215,28 +234,16 @@ impl<'i> TapeWriter<'i> {
         self.op(tag::ARRAY, len);
     }
 
-    /// The shape id of `keys`: one of the recent shapes, or a new one defined here.
+    /// The shape id of `keys`, defined here when the caller's boundary does not know it.
     pub fn shape<K: AsRef<str>>(&mut self, keys: &[K]) -> usize {
-        let same = |known: &[String]| {
-            known.len() == keys.len() && known.iter().zip(keys).all(|(a, b)| a == b.as_ref())
-        };
-        if let Some((_, id)) = self.recent.iter().find(|(known, _)| same(known)) {
-            return *id;
+        let (id, added) = self.shapes.find_or_add(keys);
+        if added {
+            self.op(tag::SHAPE, keys.len());
+            for k in keys {
+                self.str(k.as_ref());
+            }
         }
-        let id = self.shapes;
-        self.shapes += 1;
-        self.op(tag::SHAPE, keys.len());
-        for k in keys {
-            self.str(k.as_ref());
-        }
-        let entry = (keys.iter().map(|k| k.as_ref().into()).collect(), id);
-        if self.recent.len() < RECENT_SHAPES {
-            self.recent.push(entry);
-        } else {
-            self.recent[self.next_slot] = entry;
-            self.next_slot = (self.next_slot + 1) % RECENT_SHAPES;
-        }
-        id
+        id as usize
     }
 
     /// An object of `shape`; its values follow in key order.
@@ -289,18 +296,64 @@ impl<'i> TapeWriter<'i> {
 
     /// The finished tape and the side string.
     pub fn finish(mut self) -> (Vec<u32>, String) {
-        if self.words.len() % 2 == 1 {
-            self.words.push(0);
+        let mut words = core::mem::take(&mut self.words);
+        let side = core::mem::take(&mut self.side);
+        let doubles = core::mem::take(&mut self.doubles);
+        if words.len() % 2 == 1 {
+            words.push(0);
         }
-        let first_double = self.words.len();
-        self.words.reserve(self.doubles.len() * 2);
-        for d in &self.doubles {
+        let first_double = words.len();
+        words.reserve(doubles.len() * 2);
+        for d in &doubles {
             let bits = d.to_bits();
-            self.words.push(bits as u32);
-            self.words.push((bits >> 32) as u32);
+            words.push(bits as u32);
+            words.push((bits >> 32) as u32);
         }
-        self.words[0] = self.words.len() as u32;
-        self.words[1] = first_double as u32;
-        (self.words, self.side)
+        words[0] = words.len() as u32;
+        words[1] = first_double as u32;
+        (words, side)
+    }
+}
+
+impl Drop for TapeWriter<'_> {
+    fn drop(&mut self) {
+        super::shapes::put_back(self.token, core::mem::take(&mut self.shapes));
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+std::thread_local! {
+    /// Tape buffers given back after JS read them, so a call allocates none once warm.
+    static BUFFERS: core::cell::RefCell<Vec<(Vec<u32>, String)>> = const { core::cell::RefCell::new(Vec::new()) };
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn pooled() -> (Vec<u32>, String) {
+    BUFFERS.with(|b| b.borrow_mut().pop()).unwrap_or_default()
+}
+
+/// The wasm modules pool nothing (module size first).
+#[cfg(target_arch = "wasm32")]
+fn pooled() -> (Vec<u32>, String) {
+    (Vec::new(), String::new())
+}
+
+/// Pools nothing in wasm (see [`pooled`]).
+#[cfg(target_arch = "wasm32")]
+pub fn recycle(_words: Vec<u32>, _side: String) {}
+
+/// Gives a tape's buffers back for the next calls (small ones only: a huge result's memory
+/// goes back to the allocator).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn recycle(mut words: Vec<u32>, mut side: String) {
+    if words.capacity() <= 1 << 20 && side.capacity() <= 1 << 22 {
+        words.clear();
+        side.clear();
+        BUFFERS.with(|b| {
+            let mut b = b.borrow_mut();
+            if b.len() < 4 {
+                b.push((words, side));
+            }
+        });
     }
 }

@@ -74,10 +74,16 @@ impl ResponseFormat {
 /// gcx-go `ParseFormat`: trimmed and lower-cased, `gcx`/`gcx1` select GCX1, `text`/`compact`
 /// the text output, anything else (including `""` and `json`) JSON.
 pub fn parse_format(text: &str) -> ResponseFormat {
-    match text.trim().to_lowercase().as_str() {
-        "gcx" | "gcx1" => ResponseFormat::Gcx,
-        "text" | "compact" => ResponseFormat::Text,
-        _ => ResponseFormat::Json,
+    // ASCII case folding equals Go's `strings.ToLower` here: the only non-ASCII runes Go lowers
+    // to ASCII are U+212A (k) and U+0130 (i), and no keyword has a k or an i.
+    let text = text.trim();
+    let is = |keyword: &str| text.eq_ignore_ascii_case(keyword);
+    if is("gcx") || is("gcx1") {
+        ResponseFormat::Gcx
+    } else if is("text") || is("compact") {
+        ResponseFormat::Text
+    } else {
+        ResponseFormat::Json
     }
 }
 
@@ -91,5 +97,8 @@ mod tests {
         assert_eq!(parse_format("Compact"), ResponseFormat::Text);
         assert_eq!(parse_format(""), ResponseFormat::Json);
         assert_eq!(parse_format("yaml").as_str(), "json");
+        // Kelvin sign: Go lowers it to ASCII k, which no keyword contains.
+        assert_eq!(parse_format("\u{212A}"), ResponseFormat::Json);
+        assert_eq!(parse_format("\u{2003}TEXT\n"), ResponseFormat::Text);
     }
 }

@@ -46,23 +46,24 @@ type Validate = ((schema: string, args: string) => string) | undefined;
 
 /**
  * What lib/boundary.js calls on a raw backend: the napi addon and every wasm module dispatch
- * through one export table (bindings/src/exports.rs). The addon writes value results into
- * `scratch`; a wasm module keeps them in its memory (`tapePointer`, `tapeLength`).
+ * through one export table (bindings/src/exports.rs). `session` tells Rust which object shapes
+ * this JS side already knows. The addon writes value results into `scratch`; a wasm module keeps
+ * them in its memory (`tapePointer`, `tapeLength`).
  */
 interface RawNative {
-  call(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, scratch: Uint32Array, counter: Count, validator: Validate): unknown;
+  call(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, scratch: Uint32Array, counter: Count, validator: Validate): unknown;
   Instance: new () => {
-    init(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string): unknown;
-    call(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, scratch: Uint32Array, counter: Count, validator: Validate): unknown;
+    init(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string): unknown;
+    call(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, scratch: Uint32Array, counter: Count, validator: Validate): unknown;
     free(): void;
   };
 }
 
 interface RawWasm {
-  call(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, counter: Count, validator: Validate): unknown;
+  call(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, counter: Count, validator: Validate): unknown;
   Instance: new () => {
-    init(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string): unknown;
-    call(id: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, counter: Count, validator: Validate): unknown;
+    init(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string): unknown;
+    call(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, counter: Count, validator: Validate): unknown;
     free(): void;
   };
   tapePointer(): number;
