@@ -141,7 +141,7 @@ test('the default wasm module carries no vocabulary', () => {
   const wasmBytes = readFileSync(join(packageDir, 'wasm', 'agentwire_core_bg.wasm'));
   const gzipped = gzipSync(wasmBytes, { level: 9 }).length;
   // A vocabulary alone is over a megabyte gzipped; the codec must stay within its budget.
-  assert.ok(gzipped <= 150 * 1024, `default wasm is ${gzipped} bytes gzipped (budget 153600)`);
+  assert.ok(gzipped <= 150_000, `default wasm is ${gzipped} bytes gzipped (budget 150 KB)`);
   const names = wasmBoundary('core').exportNames();
   assert.ok(names.includes('gcxDecode') && !names.includes('tokensCount'), names.join(' '));
   const cl100k = readFileSync(join(packageDir, 'wasm', 'agentwire_tokens_cl100k_bg.wasm'));
