@@ -1,12 +1,14 @@
 // The one way the public API calls into a raw backend (the native addon or a wasm module).
 // Both export the same things, dispatched through one export table in Rust
-// (bindings/src/exports.rs): `call(id, textIn, bytesIn, ops, doubles, text, scratch, counter,
-// validator)`, and a class `Instance` with `init(id, textIn, bytesIn, ops, doubles, text)`,
-// `call(id, …)` and `free()`. The main input (the payload a decoder reads) is a string or
-// bytes; the other arguments cross as a transfer tape (transfer.js); a value result comes back
-// as words in `scratch` plus one side string. Errors carry `code`, `format`, `line`, `column`,
-// `columnUtf16` and `offset` as properties: the addon throws them, a wasm module returns them
-// (a returned Error is thrown here); they become AgentwireErrors.
+// (bindings/src/exports.rs): `call(id, session, textIn, bytesIn, ops, doubles, text, scratch,
+// counter, validator)`, and a class `Instance` with `init(id, session, textIn, bytesIn, ops,
+// doubles, text)`, `call(id, …)` and `free()`. The main input (the payload a decoder reads) is a
+// string or bytes; the other arguments cross as a transfer tape (transfer.js); a value result
+// comes back as words in `scratch` (a wasm module: in its memory) plus one side string.
+// `session` says which object shapes this boundary already knows (docs/js-boundary.md).
+// Errors carry `code`, `format`, `line`, `column`, `columnUtf16` and `offset` as properties:
+// the addon throws them, a wasm module returns them (a returned Error is thrown here); they
+// become AgentwireErrors.
 
 import { argumentError, toAgentwireError } from './errors.js';
 import { readTape, TapeWriter } from './transfer.js';
@@ -20,10 +22,11 @@ const EXPORT_TABLE = 0;
 
 /**
  * @param {() => any} getRaw  the raw module (throws an AgentwireError when it is not ready)
- * @param {(() => WebAssembly.Memory) | undefined} memoryOf  a wasm module's memory: its value
- *   results stay there (`tapePointer()`, `tapeLength()`) instead of crossing into `scratch`
+ * @param {(() => WebAssembly.Exports) | undefined} wasmOf  a wasm module's instance exports: its
+ *   value results stay in its `memory` (`tapePointer()`, `tapeLength()`) instead of crossing
+ *   into `scratch`
  */
-export function makeBoundary(getRaw, memoryOf = undefined) {
+export function makeBoundary(getRaw, wasmOf = undefined) {
   /** @type {Map<string, {id: number, kind: string}> | null} */
   let exports = null;
   let scratch = new Uint32Array(1024);
@@ -38,6 +41,12 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
   let depth = 0;
   // An exception a caller's callback threw reaches the caller as it is.
   let callbackError;
+  // A wasm trap (a Rust panic), or a callback's exception passing through wasm frames, unwinds
+  // them without giving back the shadow stack they took; once the outermost call has failed no
+  // frame of this module is live, so the pointer it started from is put back (bindings export
+  // the global: .cargo/config.toml).
+  let stackBase;
+  const stackPointer = () => (wasmOf === undefined ? undefined : wasmOf().__stack_pointer);
 
   const raw = () => {
     try {
@@ -64,8 +73,8 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
   };
 
   function readResult(result, words, main, module, table) {
-    if (memoryOf !== undefined) {
-      words = new Uint32Array(memoryOf().buffer, module.tapePointer(), module.tapeLength());
+    if (wasmOf !== undefined) {
+      words = new Uint32Array(wasmOf().memory.buffer, module.tapePointer(), module.tapeLength());
     } else if (typeof result !== 'string') {
       // [side, words]: the result did not fit; keep the larger buffer for the next calls.
       [result, words] = result;
@@ -88,7 +97,7 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
 
   // The addon takes `scratch` for value results; a wasm module keeps them in its memory.
   const invoke = (target, id, s, textIn, bytesIn, ops, doubles, text, words, counter, validator) =>
-    memoryOf === undefined
+    wasmOf === undefined
       ? target.call(id, s, textIn, bytesIn, ops, doubles, text, words, counter, validator)
       : target.call(id, s, textIn, bytesIn, ops, doubles, text, counter, validator);
 
@@ -96,6 +105,7 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
   function run(kind, main, values, module, send) {
     depth++;
     callbackError = undefined;
+    if (depth === 1 && stackBase === undefined) stackBase = stackPointer()?.value;
     try {
       const nested = depth > 1;
       const writer = depth === 1 ? shared : new TapeWriter();
@@ -116,6 +126,7 @@ export function makeBoundary(getRaw, memoryOf = undefined) {
       if (kind !== 'value') return result;
       return readResult(result, words, typeof main === 'string' ? main : '', module, nested ? [] : shapes);
     } catch (e) {
+      if (depth === 1 && stackBase !== undefined) stackPointer().value = stackBase;
       if (e !== undefined && e === callbackError) throw e;
       throw toAgentwireError(e);
     } finally {

@@ -10,14 +10,14 @@ import { IMPORTERS } from './modules.js';
  */
 export function lazyWasm(name, notReady) {
   let module = null;
-  let memory = null;
+  let instance = null;
   let loading = null;
   return {
     load(input) {
       if (!loading) {
         loading = IMPORTERS[name]().then(async (m) => {
           const exports = await m.default(input === undefined ? undefined : { module_or_path: input });
-          memory = exports.memory;
+          instance = exports;
           module = m;
         });
         loading.catch(() => {
@@ -31,7 +31,7 @@ export function lazyWasm(name, notReady) {
         if (!module) throw argumentError('NOT_INITIALIZED', notReady);
         return module;
       },
-      () => memory,
+      () => instance,
     ),
   };
 }

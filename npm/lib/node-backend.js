@@ -42,13 +42,13 @@ export function loadWasmModule(name) {
   return loadedWasm(name).module;
 }
 
-/** The glue of a wasm module and its instance's memory. */
+/** The glue of a wasm module and its instance's exports. */
 function loadedWasm(name) {
   let loaded = wasmModules.get(name);
   if (loaded === undefined) {
     const module = require(`../wasm/agentwire_${name}.js`);
     const exports = module.initSync({ module: readFileSync(new URL(`../wasm/agentwire_${name}_bg.wasm`, import.meta.url)) });
-    loaded = { module, memory: exports.memory };
+    loaded = { module, exports };
     wasmModules.set(name, loaded);
   }
   return loaded;
@@ -56,7 +56,7 @@ function loadedWasm(name) {
 
 /** The boundary of a wasm module (loaded on its first call). */
 export function wasmBoundary(name) {
-  return makeBoundary(() => loadWasmModule(name), () => loadedWasm(name).memory);
+  return makeBoundary(() => loadWasmModule(name), () => loadedWasm(name).exports);
 }
 
 /**
