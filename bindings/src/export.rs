@@ -1,8 +1,8 @@
 //! The export table macro: one list of functions and classes becomes [`crate::exports::ENTRIES`],
 //! which the runtimes dispatch through. Each runtime exports the same three things (feature
 //! `node`: napi; feature `wasm`: wasm-bindgen): `call(id, …)`, a class `Instance(classId, …)`
-//! and its method `call(id, …)`, with the raw signature `(main, ops, doubles, text, scratch,
-//! hooks)` of [`crate::call`]. So the native and wasm builds cannot drift, and a wasm module
+//! and its method `call(id, …)`, with the raw signature `(session, main, ops, doubles, text,
+//! scratch, hooks)` of [`crate::call`]. So the native and wasm builds cannot drift, and a wasm module
 //! pays for one export shim, not one per function.
 
 /// ```text
