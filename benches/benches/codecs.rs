@@ -265,6 +265,36 @@ fn graph(c: &mut Criterion) {
     group.finish();
 }
 
+/// GCF v3.5.3 graph profile against the `gcf` crate on the same 500-symbol graph: both write
+/// the same text (checked), and both decoders read that text. Throughput counts its bytes.
+fn gcf3_graph(c: &mut Criterion) {
+    let text = String::from_utf8(corpus("graph-500.json")).unwrap();
+    let value = agentwire::json::parse(&text).unwrap();
+    let payload = Payload::from_value(&value).unwrap();
+    let v3_text = agentwire::gcf::v3::graph::encode(&payload).unwrap();
+    let peer = gcf_crate_payload(&serde_json::from_str(&text).unwrap());
+    assert!(
+        gcf::encode(&peer) == v3_text,
+        "agentwire and the gcf crate must write the same graph text"
+    );
+
+    let mut group = c.benchmark_group("gcf3-graph-500");
+    group.throughput(Throughput::Bytes(v3_text.len() as u64));
+    group.bench_function("encode/agentwire", |b| {
+        b.iter(|| agentwire::gcf::v3::graph::encode(black_box(&payload)).unwrap())
+    });
+    group.bench_function("decode/agentwire", |b| {
+        b.iter(|| agentwire::gcf::v3::decode(black_box(v3_text.as_bytes())).unwrap())
+    });
+    group.bench_function("encode/gcf-crate", |b| {
+        b.iter(|| gcf::encode(black_box(&peer)))
+    });
+    group.bench_function("decode/gcf-crate", |b| {
+        b.iter(|| gcf::decode(black_box(&v3_text)).unwrap())
+    });
+    group.finish();
+}
+
 /// GCF v3.5.3 generic profile against the gcf crate (3.1.0, which also factors constant
 /// columns, spec v3.6.0, so its text differs): the 500-symbol graph as plain JSON (tables) and
 /// the 20 bench responses as one array (mixed shapes). Throughput counts compact JSON bytes.
@@ -312,5 +342,5 @@ fn gcf_generic(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, gcx1, bench_inputs, graph, gcf_generic);
+criterion_group!(benches, gcx1, bench_inputs, graph, gcf3_graph, gcf_generic);
 criterion_main!(benches);
