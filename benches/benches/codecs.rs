@@ -286,6 +286,10 @@ fn gcf3_graph(c: &mut Criterion) {
     group.bench_function("decode/agentwire", |b| {
         b.iter(|| agentwire::gcf::v3::decode(black_box(v3_text.as_bytes())).unwrap())
     });
+    // In place: names borrowed from the text, edge endpoints as symbol indices.
+    group.bench_function("decode-view/agentwire", |b| {
+        b.iter(|| agentwire::gcf::v3::graph::decode_view(black_box(&v3_text)).unwrap())
+    });
     group.bench_function("encode/gcf-crate", |b| {
         b.iter(|| gcf::encode(black_box(&peer)))
     });

@@ -61,7 +61,7 @@ mod pack_root;
 mod stream;
 
 pub(crate) use decode::decode;
-pub use decode::GraphSessionDecoder;
+pub use decode::{decode_view, EdgeView, GraphSessionDecoder, GraphView, SymbolView};
 pub(crate) use delta::decode_delta;
 pub use delta::{
     apply_delta, decode_unchanged, encode_delta, encode_unchanged, GraphDelta, Unchanged,
