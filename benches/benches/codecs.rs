@@ -245,7 +245,12 @@ fn graph(c: &mut Criterion) {
     group.bench_function("gcf-encode/agentwire", |b| {
         b.iter(|| agentwire::gcf::encode(black_box(&payload)).unwrap())
     });
+    // Borrowed (names sliced from the input, edges by symbol index: the fast path) and owned
+    // (a String per name and per edge end, what the gcf crate returns).
     group.bench_function("gcf-decode/agentwire", |b| {
+        b.iter(|| agentwire::gcf::decode_borrowed(black_box(&gcf_text)).unwrap())
+    });
+    group.bench_function("gcf-decode-owned/agentwire", |b| {
         b.iter(|| agentwire::gcf::decode(black_box(&gcf_text)).unwrap())
     });
     group.throughput(Throughput::Bytes(gcb_bytes.len() as u64));
@@ -253,6 +258,9 @@ fn graph(c: &mut Criterion) {
         b.iter(|| agentwire::gcb::encode(black_box(&payload)))
     });
     group.bench_function("gcb-decode/agentwire", |b| {
+        b.iter(|| agentwire::gcb::decode_borrowed(black_box(&gcb_bytes)).unwrap())
+    });
+    group.bench_function("gcb-decode-owned/agentwire", |b| {
         b.iter(|| agentwire::gcb::decode(black_box(&gcb_bytes)).unwrap())
     });
     group.throughput(Throughput::Bytes(peer_text.len() as u64));
