@@ -91,10 +91,9 @@ fn shortest(args: core::fmt::Arguments<'_>) -> Digits {
     Digits::from_exp_form(&text.buf[..text.len])
 }
 
+/// Appends ASCII digits.
 fn push_digits(out: &mut String, digits: &[u8]) {
-    for &b in digits {
-        out.push(b as char);
-    }
+    out.push_str(core::str::from_utf8(digits).unwrap_or_default());
 }
 
 fn push_zeros(out: &mut String, n: i32) {
@@ -205,18 +204,35 @@ pub fn write_json_f64(out: &mut String, v: f64) -> Result<()> {
 
 /// Appends the decimal text of `v`.
 pub fn write_u64(out: &mut String, mut v: u64) {
+    if v < 10 {
+        out.push(char::from(b'0' + v as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    loop {
+    while v >= 100 {
+        let pair = (v % 100) as usize * 2;
+        v /= 100;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if v >= 10 {
+        let pair = v as usize * 2;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
         i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
+        buf[i] = b'0' + v as u8;
     }
     push_digits(out, &buf[i..]);
 }
+
+/// "00" to "99".
+const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
 
 /// Appends the decimal text of `v`.
 pub fn write_i64(out: &mut String, v: i64) {
@@ -370,6 +386,15 @@ mod tests {
         s.push(' ');
         write_i64(&mut s, 0);
         assert_eq!(s, "-9223372036854775808 18446744073709551615 0");
+        let mut v = 1u64;
+        while let Some(next) = v.checked_mul(7) {
+            for n in [v - 1, v, v + 1] {
+                s.clear();
+                write_u64(&mut s, n);
+                assert_eq!(s, alloc::format!("{n}"));
+            }
+            v = next;
+        }
     }
 
     #[test]

@@ -65,6 +65,9 @@ pub fn expand_kind(short: &str) -> &str {
 /// Go `%.Nf` of a float64 (Rust's fixed formatting is the same correctly rounded text; only
 /// the non-finite spellings differ).
 fn push_fixed(out: &mut String, v: f64, decimals: usize) {
+    if decimals == 2 && push_fixed2(out, v) {
+        return;
+    }
     if v.is_nan() {
         out.push_str("NaN");
     } else if v.is_infinite() {
@@ -72,6 +75,47 @@ fn push_fixed(out: &mut String, v: f64, decimals: usize) {
     } else {
         let _ = write!(out, "{v:.decimals$}");
     }
+}
+
+/// `%.2f` of a finite `v` below 2^52 in magnitude, by exact integer arithmetic: `v = m·2^e`,
+/// so `100·v` splits exactly into an integer part and a remainder compared with one half
+/// (ties to even, as the exact formatting does). False (nothing written) for other values.
+fn push_fixed2(out: &mut String, v: f64) -> bool {
+    let bits = v.to_bits();
+    let exponent_bits = ((bits >> 52) & 0x7ff) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mantissa, exponent) = match exponent_bits {
+        0 => (fraction, -1074),
+        0x7ff => return false,
+        _ => (fraction | 1 << 52, exponent_bits - 1075),
+    };
+    if exponent >= 0 {
+        return false;
+    }
+    let cents = if exponent < -71 {
+        // 100·v < 100·2^53·2^-72 < 1/2: rounds to zero, never a tie.
+        0
+    } else {
+        let shift = (-exponent) as u32;
+        let scaled = u128::from(mantissa) * 100;
+        let whole = (scaled >> shift) as u64;
+        let rest = scaled & ((1u128 << shift) - 1);
+        let half = 1u128 << (shift - 1);
+        if rest > half || (rest == half && whole % 2 == 1) {
+            whole + 1
+        } else {
+            whole
+        }
+    };
+    if bits >> 63 == 1 {
+        out.push('-');
+    }
+    write_u64(out, cents / 100);
+    let fraction = (cents % 100) as u8;
+    out.push('.');
+    out.push(char::from(b'0' + fraction / 10));
+    out.push(char::from(b'0' + fraction % 10));
+    true
 }
 
 fn group_name(out: &mut String, distance: i64) {
@@ -126,7 +170,19 @@ fn check_distances(symbols: &[Symbol]) -> Result<()> {
 /// Writes header, symbol groups and edges; `known` marks symbols sent before (session).
 fn encode_payload(p: &Payload, session: bool, known: impl Fn(&Symbol) -> bool) -> Result<String> {
     check_distances(&p.symbols)?;
-    let mut out = String::with_capacity(64 + p.symbols.len() * 64 + p.edges.len() * 16);
+    // The exact size but for the numbers: one allocation, no regrowth.
+    let symbol_bytes: usize = p
+        .symbols
+        .iter()
+        .map(|s| s.qualified_name.len() + s.provenance.len() + s.kind.len() + 24)
+        .sum();
+    let edge_bytes: usize = p
+        .edges
+        .iter()
+        .map(|e| e.edge_type.len() + e.status.len() + 24)
+        .sum();
+    let mut out =
+        String::with_capacity(128 + p.tool.len() + p.pack_root.len() + symbol_bytes + edge_bytes);
     let _ = write!(
         out,
         "GCF tool={} budget={} tokens={} symbols={}",
@@ -143,14 +199,20 @@ fn encode_payload(p: &Payload, session: bool, known: impl Fn(&Symbol) -> bool) -
     }
     out.push('\n');
     let index = symbol_index(&p.symbols);
+    let duplicates = index.has_duplicates();
     // Groups are consecutive runs of equal distance, in input order (no sorting).
     let mut current: Option<i64> = None;
-    for s in &p.symbols {
+    for (i, s) in p.symbols.iter().enumerate() {
         if current != Some(s.distance) {
             group_name(&mut out, s.distance);
             current = Some(s.distance);
         }
-        let id = index.get(&s.qualified_name).unwrap_or_default();
+        // A symbol's id is the position of the last symbol with its name.
+        let id = if duplicates {
+            index.get(&s.qualified_name).unwrap_or_default()
+        } else {
+            i
+        };
         if known(s) {
             let _ = writeln!(out, "@{id}  # previously transmitted");
         } else {
@@ -1000,6 +1062,60 @@ mod tests {
         let e = decode("GCF tool=t\n## edges\n@0<\n").unwrap_err();
         assert_eq!(e.code(), "GCF_BAD_EDGE_LINE");
         assert_eq!(decode("").unwrap_err().code(), "GCF_BAD_HEADER");
+    }
+
+    #[test]
+    fn fixed2_matches_exact_formatting() {
+        let check = |v: f64| {
+            let mut fast = String::new();
+            if push_fixed2(&mut fast, v) {
+                assert_eq!(fast, alloc::format!("{v:.2}"), "{v:e}");
+            }
+        };
+        for v in [
+            0.0,
+            -0.0,
+            0.125,
+            0.375,
+            0.005,
+            2.675,
+            -0.001,
+            0.5,
+            1.0,
+            0.995,
+            0.985,
+            1e-300,
+            5e-324,
+            4503599627370495.5,
+            4503599627370496.0,
+            1e15,
+            123.456,
+            -99.995,
+        ] {
+            check(v);
+            check(-v);
+        }
+        // Every cent and half cent up to 1000, and neighbouring doubles.
+        for i in 0..200_000u32 {
+            let v = f64::from(i) / 200.0;
+            for v in [
+                v,
+                f64::from_bits(v.to_bits() + 1),
+                f64::from_bits(v.to_bits().saturating_sub(1)),
+            ] {
+                check(v);
+                check(-v);
+            }
+        }
+        // Pseudo-random bit patterns across the exponent range.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(f64::from_bits(x));
+            check(f64::from_bits(x >> 2));
+        }
     }
 
     #[test]
