@@ -106,6 +106,34 @@ fn gcx1(c: &mut Criterion) {
     group.bench_function("encode/agentwire", |b| {
         b.iter(|| encode_gcx(black_box(&sections), payload.len()))
     });
+    // The generic fallback (gcx-go EncodeAny) on the same rows as parsed JSON objects, one
+    // call per section: key union, sorting and cell rendering on top of the encoder.
+    let generic_input: Vec<(String, agentwire::json::Value)> = agentwire::json::parse(&json)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s.get("tool").and_then(|t| t.as_str()).unwrap().to_string(),
+                s.get("rows").unwrap().clone(),
+            )
+        })
+        .collect();
+    let encode_generic = |input: &[(String, agentwire::json::Value)]| -> usize {
+        input
+            .iter()
+            .map(|(tool, rows)| {
+                gcx::encode_generic(tool, rows, &EncodeOptions::default())
+                    .unwrap()
+                    .len()
+            })
+            .sum()
+    };
+    group.throughput(Throughput::Bytes(encode_generic(&generic_input) as u64));
+    group.bench_function("encode-generic/agentwire", |b| {
+        b.iter(|| encode_generic(black_box(&generic_input)))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("json-10mb");
