@@ -4,6 +4,8 @@ use alloc::collections::BTreeMap;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::text::same_text;
+
 /// Longest probe run the hash table accepts; past it (colliding names, possibly crafted) the
 /// index falls back to a B-tree, so lookups never degrade to linear scans.
 const MAX_PROBE: usize = 32;
@@ -49,7 +51,7 @@ impl<'a> NameIndex<'a> {
                     slots[at] = (tag(h), position as u32);
                     break;
                 }
-                if stored_hash == tag(h) && same(names[stored as usize], name) {
+                if stored_hash == tag(h) && same_text(names[stored as usize], name) {
                     slots[at].1 = position as u32;
                     duplicates = true;
                     break;
@@ -100,7 +102,7 @@ impl<'a> NameIndex<'a> {
                     if stored == EMPTY {
                         return None;
                     }
-                    if stored_hash == tag(h) && same(names[stored as usize], name) {
+                    if stored_hash == tag(h) && same_text(names[stored as usize], name) {
                         return Some(stored as usize);
                     }
                     at = (at + 1) & mask;
@@ -110,34 +112,6 @@ impl<'a> NameIndex<'a> {
             NameIndex::Ordered { map, .. } => map.get(name).copied(),
         }
     }
-}
-
-/// `a == b`, inlined: names are short, and after a hash match they are almost always equal, so
-/// comparing eight bytes at a time beats a call to `memcmp`.
-#[inline]
-fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    if n < 8 {
-        return a == b;
-    }
-    let word = |s: &[u8], i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&s[i..i + 8]);
-        u64::from_le_bytes(w)
-    };
-    let mut i = 0;
-    while i + 8 < n {
-        if word(a, i) != word(b, i) {
-            return false;
-        }
-        i += 8;
-    }
-    // The last eight bytes (overlapping the previous word when n is not a multiple of 8).
-    word(a, n - 8) == word(b, n - 8)
 }
 
 /// The part of a hash a slot keeps (the bits the mask does not use).
@@ -155,9 +129,14 @@ fn hash(name: &str) -> u64 {
         word.copy_from_slice(chunk);
         h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
     }
-    let mut tail = [0u8; 8];
-    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = (h.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    // The tail as a little-endian word, built without a variable-length copy (which would
+    // call memcpy and stall the load that follows).
+    let tail = chunks
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0u64, |w, &b| w << 8 | u64::from(b));
+    h = (h.rotate_left(5) ^ tail).wrapping_mul(K);
     // The top bits are the best mixed; fold them into the low bits the mask keeps.
     h ^ (h >> 32)
 }
@@ -180,26 +159,6 @@ mod tests {
         assert_eq!(index.get(names[3]), Some(3));
         assert_eq!(index.get("c"), None);
         assert_eq!(index.get(""), None);
-    }
-
-    #[test]
-    fn same_is_equality() {
-        let texts = [
-            "",
-            "a",
-            "abcdefg",
-            "abcdefgh",
-            "abcdefghi",
-            "abcdefghabcdefgh",
-            "abcdefghabcdefgX",
-            "Xbcdefghabcdefgh",
-            "abcdefghabcdefghi",
-        ];
-        for a in texts {
-            for b in texts {
-                assert_eq!(same(a, b), a == b, "{a:?} {b:?}");
-            }
-        }
     }
 
     #[test]

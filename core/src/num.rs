@@ -91,9 +91,121 @@ fn shortest(args: core::fmt::Arguments<'_>) -> Digits {
     Digits::from_exp_form(&text.buf[..text.len])
 }
 
-/// Appends ASCII digits.
+/// Exact powers of ten up to 10^15.
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// `(n, k)` with `magnitude == n / 10^k` for an integer `n < 10^15` and the smallest `k ≤ 15`
+/// (the usual scores, confidences and counts), found without formatting: for each `k`, the
+/// one candidate `n` near `magnitude·10^k` that reads back as `magnitude` (an exact `n`
+/// divided by an exact power of ten is one correctly rounded division, which is what parsing
+/// the text does). With fewer than 16 digits there is only one candidate per `k`, and the
+/// smallest `k` gives the fewest digits, so `n·10^-k` is the shortest form (`n` has no
+/// trailing zero unless `k` is 0). `None` for other values.
+fn short_decimal(magnitude: f64) -> Option<(u64, usize)> {
+    if !(1e-15..1e15).contains(&magnitude) {
+        return None;
+    }
+    // Integral values (1.0, 52.0) are their own digits.
+    let whole = magnitude as u64;
+    if whole as f64 == magnitude {
+        return Some((whole, 0));
+    }
+    for (k, &scale) in POW10.iter().enumerate().skip(1) {
+        let scaled = magnitude * scale;
+        if scaled >= 1e15 {
+            return None;
+        }
+        // Round half up (ties do not matter: both neighbours are tried); no libm call.
+        let nearest = (scaled + 0.5) as u64 as f64;
+        // A candidate n with n / 10^k == v is within a few units in the last place of the
+        // product (v is within half an ulp of n / 10^k, the product adds half an ulp): when the
+        // product is farther than that from every integer, no k-digit candidate exists.
+        if (scaled - nearest).abs() > scaled * f64::EPSILON * 4.0 {
+            continue;
+        }
+        // The product may be off by a unit in its last place: try both neighbours.
+        for n in [nearest, nearest - 1.0, nearest + 1.0] {
+            if n >= 1.0 && n / scale == magnitude {
+                return Some((n as u64, k));
+            }
+        }
+    }
+    None
+}
+
+/// [`short_decimal`] as [`Digits`].
+fn short_decimal_digits(v: f64) -> Option<Digits> {
+    short_decimal(v.abs()).map(|(n, k)| Digits::of_integer(v < 0.0, n, k as i32))
+}
+
+/// Appends `n · 10^-k` in fixed notation (`k` the number of decimals, `n`'s last digit not
+/// zero when `k > 0`).
+fn push_short_decimal(out: &mut String, n: u64, k: usize) {
+    if k == 0 {
+        return write_u64(out, n);
+    }
+    let scale = 10u64.pow(k as u32);
+    write_u64(out, n / scale);
+    out.push('.');
+    let fraction = n % scale;
+    // Leading zeros of the fraction (0.05 has one).
+    let mut width = 1;
+    while width < k && fraction >= 10u64.pow(width as u32) {
+        width += 1;
+    }
+    for _ in width..k {
+        out.push('0');
+    }
+    write_u64(out, fraction);
+}
+
+impl Digits {
+    /// `n · 10^-k` as digits (trailing zeros dropped).
+    fn of_integer(negative: bool, mut n: u64, k: i32) -> Digits {
+        let mut d = Digits {
+            negative,
+            buf: [0; 24],
+            len: 0,
+            point: 0,
+        };
+        let mut count = 0;
+        let mut stripped = false;
+        let mut reversed = [0u8; 20];
+        let mut kept = 0;
+        while n > 0 {
+            let digit = (n % 10) as u8;
+            n /= 10;
+            count += 1;
+            if digit == 0 && !stripped {
+                continue;
+            }
+            stripped = true;
+            reversed[kept] = b'0' + digit;
+            kept += 1;
+        }
+        for i in 0..kept {
+            d.buf[i] = reversed[kept - 1 - i];
+        }
+        d.len = kept;
+        d.point = count - k;
+        d
+    }
+}
+
+/// The shortest round-trip digits of a finite double.
+fn shortest_f64(v: f64) -> Digits {
+    short_decimal_digits(v).unwrap_or_else(|| shortest(format_args!("{v:e}")))
+}
+
+/// Appends ASCII digits (as chars: for a few bytes, cheaper than checking them as UTF-8 and
+/// copying them).
 fn push_digits(out: &mut String, digits: &[u8]) {
-    out.push_str(core::str::from_utf8(digits).unwrap_or_default());
+    out.reserve(digits.len());
+    for &digit in digits {
+        out.push(char::from(digit));
+    }
 }
 
 fn push_zeros(out: &mut String, n: i32) {
@@ -167,7 +279,7 @@ pub fn write_go_g_f64(out: &mut String, v: f64) {
     if !v.is_finite() {
         return push_non_finite(out, v);
     }
-    push_go_g(out, &shortest(format_args!("{v:e}")));
+    push_go_g(out, &shortest_f64(v));
 }
 
 /// Appends `v` as Go `strconv.FormatFloat(float64(v), 'g', -1, 32)` does.
@@ -189,7 +301,15 @@ pub fn write_json_f64(out: &mut String, v: f64) -> Result<()> {
             alloc::format!("json: unsupported value: {name}"),
         ));
     }
-    let d = shortest(format_args!("{v:e}"));
+    // The usual short decimal in fixed notation, written directly.
+    if let Some((n, k)) = short_decimal(v.abs()).filter(|_| v.abs() >= 1e-6) {
+        if v < 0.0 {
+            out.push('-');
+        }
+        push_short_decimal(out, n, k);
+        return Ok(());
+    }
+    let d = shortest_f64(v);
     if d.negative {
         out.push('-');
     }
@@ -374,6 +494,75 @@ mod tests {
         assert_eq!(
             json_f64(f64::NAN).unwrap_err().message(),
             "json: unsupported value: NaN"
+        );
+    }
+
+    #[test]
+    fn short_decimals_match_the_formatter() {
+        let slow = |v: f64| shortest(format_args!("{v:e}"));
+        let check = |v: f64| {
+            if let Some(fast) = short_decimal_digits(v) {
+                let slow = slow(v);
+                assert_eq!(
+                    (fast.negative, fast.digits(), fast.point),
+                    (slow.negative, slow.digits(), slow.point),
+                    "{v:e}"
+                );
+            }
+        };
+        // Short decimals (what the fast path is for), their neighbours, and random doubles.
+        for scale in POW10 {
+            for n in (1..20_000u64).chain((0..2_000).map(|i| 999_999_999_999_000 + i * 7)) {
+                let v = n as f64 / scale;
+                for v in [
+                    v,
+                    -v,
+                    f64::from_bits(v.to_bits() + 1),
+                    f64::from_bits(v.to_bits() - 1),
+                ] {
+                    check(v);
+                }
+            }
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..1_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(f64::from_bits(x));
+            check(f64::from_bits(x >> 12 | 0x3F00_0000_0000_0000));
+        }
+        assert!(short_decimal_digits(0.95).is_some() && short_decimal_digits(1e300).is_none());
+        // The direct fixed writer agrees with the digits path.
+        let digits_path = |v: f64| {
+            let d = slow(v);
+            let mut out = String::new();
+            if d.negative {
+                out.push('-');
+            }
+            push_fixed(&mut out, &d);
+            out
+        };
+        for (k, scale) in POW10.iter().enumerate() {
+            for n in (1..3_000u64).chain([123_456_789, 999_999_999_999_999 / 10u64.pow(k as u32)]) {
+                let v = n as f64 / scale;
+                if v >= 1e-6 {
+                    let mut fast = String::new();
+                    write_json_f64(&mut fast, v).unwrap();
+                    assert_eq!(fast, digits_path(v), "{v:e}");
+                }
+            }
+        }
+        let mut s = String::new();
+        for v in [1.0, 0.95, 100.0, 1e-7, 123456.789, 1e14, 0.1 + 0.2] {
+            write_json_f64(&mut s, v).unwrap();
+            s.push(' ');
+            write_go_g_f64(&mut s, v);
+            s.push(' ');
+        }
+        assert_eq!(
+            s,
+            "1 1 0.95 0.95 100 100 1e-7 1e-07 123456.789 123456.789 100000000000000 1e+14 0.30000000000000004 0.30000000000000004 "
         );
     }
 

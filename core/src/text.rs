@@ -19,6 +19,69 @@ pub(crate) fn skip_words(bytes: &[u8], from: usize, word_may_match: impl Fn(u64)
     i
 }
 
+/// `a == b`, inlined for the short texts (names, keys) compared in hot loops: eight bytes at
+/// a time, shorter texts byte by byte, never a call to `memcmp`.
+#[inline]
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 8 {
+        if n < 4 {
+            return a.iter().zip(b).all(|(x, y)| x == y);
+        }
+        // The first and the last four bytes (overlapping when n < 8).
+        let half = |s: &[u8], i: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&s[i..i + 4]);
+            u32::from_le_bytes(w)
+        };
+        return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4);
+    }
+    let word = |s: &[u8], i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    // The last eight bytes (overlapping the previous word when n is not a multiple of 8).
+    word(a, n - 8) == word(b, n - 8)
+}
+
+/// `a.as_bytes().cmp(b.as_bytes())` (byte order, Go's `sort.Strings`), inlined for the short
+/// keys sorted and searched in hot loops: eight bytes at a time as big-endian words.
+#[inline]
+pub(crate) fn cmp_text(a: &str, b: &str) -> core::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let common = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= common {
+        let mut x = [0u8; 8];
+        let mut y = [0u8; 8];
+        x.copy_from_slice(&a[i..i + 8]);
+        y.copy_from_slice(&b[i..i + 8]);
+        if x != y {
+            return u64::from_be_bytes(x).cmp(&u64::from_be_bytes(y));
+        }
+        i += 8;
+    }
+    while i < common {
+        if a[i] != b[i] {
+            return a[i].cmp(&b[i]);
+        }
+        i += 1;
+    }
+    a.len().cmp(&b.len())
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -134,6 +197,61 @@ pub(crate) fn is_printable(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cmp_text_is_byte_order() {
+        let texts = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefgh\u{0}",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgX",
+            "Z",
+            "é",
+            "\u{ff5a}",
+            "\u{1f600}",
+            "id",
+            "kind",
+            "line",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(
+                    cmp_text(a, b),
+                    a.as_bytes().cmp(b.as_bytes()),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn same_text_is_equality() {
+        let texts = [
+            "",
+            "a",
+            "b",
+            "abcdefg",
+            "abcdefX",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgX",
+            "Xbcdefghabcdefgh",
+            "abcdefghabcdefghi",
+            "é",
+            "e\u{301}",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(same_text(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn quotes_like_go() {

@@ -4,6 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::text::{cmp_text, same_text};
 use crate::Result;
 
 /// A JSON value in the "typed" number model: integers that fit 64 bits stay exact, every other
@@ -245,7 +246,10 @@ impl Map {
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.entries
+            .iter()
+            .find(|(k, _)| same_text(k, key))
+            .map(|(_, v)| v)
     }
 
     /// Number of members.
@@ -256,6 +260,11 @@ impl Map {
     /// True when there are no members.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// Members in input order, as a slice (for walks that keep an iterator per level).
+    pub(crate) fn entries(&self) -> &[(String, Value)] {
+        &self.entries
     }
 
     /// Members in input order.
@@ -276,7 +285,7 @@ impl Map {
     /// Members sorted by key bytes (Go's `sort.Strings`, not UTF-16 order).
     pub fn sorted(&self) -> Vec<(&str, &Value)> {
         let mut members: Vec<(&str, &Value)> = self.iter().collect();
-        members.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        members.sort_unstable_by(|a, b| cmp_text(a.0, b.0));
         members
     }
 }
