@@ -58,6 +58,18 @@ fn first_special(bytes: &[u8]) -> Option<usize> {
     let is_special = |b: &u8| matches!(b, b'\\' | b'\t' | b'\n' | b'\r');
     let n = bytes.len();
     if n < 8 {
+        if n < 4 {
+            return bytes.iter().position(is_special);
+        }
+        // The first and the last four bytes (overlapping) as one word.
+        let half = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(w))
+        };
+        if !may_be_special(half(0) | half(n - 4) << 32) {
+            return None;
+        }
         return bytes.iter().position(is_special);
     }
     let word = |at: usize| {
