@@ -678,6 +678,9 @@ fn split_plain_line<'a>(text: &'a str, start: usize, fields: &mut LineFields<'a>
     }
 }
 
+/// Most symbols or edges reserved up front from the text's size.
+const RESERVE_LIMIT: usize = 1 << 12;
+
 /// The decoder: `budget` counts the text the owned payload would hold, so that the owned
 /// decode fails at the line that crosses its limit.
 fn decode_lines<'a>(text: &'a str, budget: &mut TextBudget) -> Result<BorrowedPayload<'a>> {
@@ -736,13 +739,17 @@ fn decode_lines<'a>(text: &'a str, budget: &mut TextBudget) -> Result<BorrowedPa
     budget
         .spend(tool.len())
         .map_err(|m| header.error(ErrorKind::GcfPayloadTooLarge, m, header.text))?;
-    // Room for what the text can hold: a symbol line takes at least 11 bytes, an edge line 8.
+    // Room for what the text can hold (a symbol line takes at least 11 bytes, an edge line
+    // 8), guided by the header's symbols= count: never more than the lines, the edges only
+    // in the bytes the symbols leave, and at most RESERVE_LIMIT of each (past that the
+    // vectors grow with what the text really holds).
     let lines = memchr::memchr_iter(b'\n', bytes).count();
     let symbols = symbols_hint.min(lines).min(bytes.len() / 11);
-    payload.symbols.reserve(symbols);
+    payload.symbols.reserve(symbols.min(RESERVE_LIMIT));
+    let edge_bytes = bytes.len().saturating_sub(symbols * 11);
     payload
         .edges
-        .reserve((lines - symbols).min(bytes.len() / 8));
+        .reserve((lines - symbols).min(edge_bytes / 8).min(RESERVE_LIMIT));
 
     let mut ids = IdTable::default();
     let mut distance = 0i64;
