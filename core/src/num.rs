@@ -347,6 +347,15 @@ pub fn write_u64(out: &mut String, mut v: u64) {
     push_digits(out, &buf[i..]);
 }
 
+/// The decimal text of `n` when it is below 100, without formatting or allocating.
+pub(crate) fn small_decimal(n: u64) -> Option<&'static str> {
+    const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+    let n = usize::try_from(n).ok().filter(|n| *n < 100)?;
+    // Single digits are the second half of their pair ("07").
+    let start = if n < 10 { 2 * n + 1 } else { 2 * n };
+    PAIRS.get(start..2 * n + 2)
+}
+
 /// "00" to "99".
 const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 2021222324252627282930313233343536373839\
@@ -564,6 +573,14 @@ mod tests {
             s,
             "1 1 0.95 0.95 100 100 1e-7 1e-07 123456.789 123456.789 100000000000000 1e+14 0.30000000000000004 0.30000000000000004 "
         );
+    }
+
+    #[test]
+    fn small_decimals() {
+        for n in 0..100u64 {
+            assert_eq!(small_decimal(n), Some(alloc::format!("{n}").as_str()));
+        }
+        assert_eq!(small_decimal(100), None);
     }
 
     #[test]

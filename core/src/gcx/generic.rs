@@ -90,6 +90,30 @@ mod tests {
     }
 
     #[test]
+    fn wide_first_objects_take_the_two_passes() {
+        // 70 keys (past the first-object fast path), written in reverse order.
+        let object = |v: usize| {
+            let members: Vec<String> = (0..70)
+                .rev()
+                .map(|k| alloc::format!(r#""k{k:02}":{v}"#))
+                .collect();
+            alloc::format!("{{{}}}", members.join(","))
+        };
+        let out = generic("w", &alloc::format!("[{},{}]", object(1), object(2)));
+        let fields: Vec<String> = (0..70).map(|k| alloc::format!("k{k:02}")).collect();
+        let row = |v: &str| alloc::vec![v; 70].join("\t");
+        assert_eq!(
+            out,
+            alloc::format!(
+                "GCX1 tool=w fields={} rows=2\n{}\n{}\n",
+                fields.join(","),
+                row("1"),
+                row("2")
+            )
+        );
+    }
+
+    #[test]
     fn non_finite_fails_before_writing() {
         let e = encode_generic_json("n", r#"{"x":1e400}"#, &EncodeOptions::default()).unwrap_err();
         assert_eq!(e.code(), "NON_FINITE_NUMBER");

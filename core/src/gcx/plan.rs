@@ -306,11 +306,14 @@ pub(crate) fn meta_text(value: &Value) -> Option<Cow<'_, str>> {
         Value::String(s) => Some(Cow::Borrowed(s)),
         Value::Bool(true) => Some(Cow::Borrowed("true")),
         Value::Bool(false) => Some(Cow::Borrowed("false")),
-        Value::Number(n) => {
-            // Room for any typed number's text (literal numbers may grow it).
-            let mut text = String::with_capacity(24);
-            n.write_json(&mut text).ok().map(|()| Cow::Owned(text))
-        }
+        Value::Number(n) => match n.as_u64().and_then(crate::num::small_decimal) {
+            Some(text) => Some(Cow::Borrowed(text)),
+            None => {
+                // Room for any typed number's text (literal numbers may grow it).
+                let mut text = String::with_capacity(24);
+                n.write_json(&mut text).ok().map(|()| Cow::Owned(text))
+            }
+        },
         _ => None,
     }
 }
@@ -371,6 +374,26 @@ pub(crate) fn same_keys(a: &Map, b: &Map) -> bool {
     a.len() == b.len() && a.keys().zip(b.keys()).all(|(x, y)| same_text(x, y))
 }
 
+/// The largest first object whose keys [`ArrayColumns::first_order`] tries as the union.
+pub(crate) const FIRST_KEYS: usize = 64;
+
+/// The first object's member indices in key byte order (on the stack).
+pub(crate) struct FirstOrder {
+    members: [u8; FIRST_KEYS],
+    len: usize,
+}
+
+impl FirstOrder {
+    /// The first object's keys in byte order.
+    pub fn keys<'a>(&self, first: &'a Map) -> Vec<&'a str> {
+        let entries = first.entries();
+        self.members[..self.len]
+            .iter()
+            .map(|&m| entries[usize::from(m)].0.as_str())
+            .collect()
+    }
+}
+
 /// Key unions up to this size are kept in a sorted vector.
 const SMALL_UNION: usize = 64;
 
@@ -426,28 +449,53 @@ impl<'a> ArrayColumns<'a> {
         }
     }
 
-    /// The first item's keys in byte order, when every item is an object.
-    pub fn first_keys(items: &'a [Value]) -> Option<Vec<&'a str>> {
+    /// When every item is an object and the first has at most [`FIRST_KEYS`] members: that
+    /// object and its member indices in key byte order.
+    pub fn first_order(items: &'a [Value]) -> Option<(&'a Map, FirstOrder)> {
         if !items.iter().all(|v| v.as_object().is_some()) {
             return None;
         }
-        let mut keys: Vec<&str> = items.first()?.as_object()?.keys().collect();
-        keys.sort_unstable_by(|a, b| cmp_text(a, b));
-        Some(keys)
+        let first = items.first()?.as_object()?;
+        let entries = first.entries();
+        if entries.len() > FIRST_KEYS {
+            return None;
+        }
+        let mut order = FirstOrder {
+            members: [0; FIRST_KEYS],
+            len: entries.len(),
+        };
+        for (i, slot) in order.members.iter_mut().enumerate() {
+            *slot = i as u8;
+        }
+        order.members[..entries.len()].sort_unstable_by(|&a, &b| {
+            cmp_text(&entries[usize::from(a)].0, &entries[usize::from(b)].0)
+        });
+        Some((first, order))
     }
 
-    /// Sends one row per item (objects), with `keys` as the columns; false (and part of
-    /// the rows sent) as soon as an item has a key outside `keys`.
-    pub fn rows_within(keys: &[&str], items: &'a [Value], sink: &mut impl RowSink<'a>) -> bool {
+    /// Sends one row per item (objects), with the first object's keys (in `order`) as the
+    /// columns; false (and part of the rows sent) as soon as an item has another key.
+    pub fn rows_within(
+        first: &Map,
+        order: &FirstOrder,
+        items: &'a [Value],
+        sink: &mut impl RowSink<'a>,
+    ) -> bool {
+        let order = &order.members[..order.len];
+        let keys = first.entries();
         // The column of each member of the previous object's key sequence.
-        let mut columns: Vec<usize> = Vec::new();
+        let mut columns = [0usize; FIRST_KEYS];
         let mut previous: Option<&Map> = None;
         for object in items.iter().filter_map(Value::as_object) {
             if !previous.is_some_and(|p| same_keys(p, object)) {
-                columns.clear();
-                for key in object.keys() {
-                    match keys.binary_search_by(|probe| cmp_text(probe, key)) {
-                        Ok(column) => columns.push(column),
+                // More members than columns: one of them has no column.
+                if object.len() > order.len() {
+                    return false;
+                }
+                for (column, key) in columns.iter_mut().zip(object.keys()) {
+                    let found = order.binary_search_by(|&m| cmp_text(&keys[usize::from(m)].0, key));
+                    match found {
+                        Ok(c) => *column = c,
                         Err(_) => return false,
                     }
                 }

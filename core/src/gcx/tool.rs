@@ -276,11 +276,11 @@ fn array_section<'a, S: RowSink<'a>>(
     // Most arrays of objects repeat the first object's keys: its sorted keys are then the
     // union, and one pass writes the rows while it checks that. A key the first object lacks
     // undoes the section and takes the two passes (union, then rows).
-    if let Some(keys) = ArrayColumns::first_keys(items) {
+    if let Some((first, order)) = ArrayColumns::first_order(items) {
         let mark = sink.mark();
-        let head = array_head::<S>(tool.clone(), items.len(), extra_meta, keys.clone());
+        let head = array_head::<S>(tool.clone(), items.len(), extra_meta, order.keys(first));
         sink.section(head, items.len());
-        if ArrayColumns::rows_within(&keys, items, sink) {
+        if ArrayColumns::rows_within(first, &order, items, sink) {
             return;
         }
         sink.rollback(mark);
@@ -299,9 +299,15 @@ fn array_head<'a, S: RowSink<'a>>(
     fields: Vec<&'a str>,
 ) -> SectionHead<'a> {
     let (mut meta, meta_sources) = meta_of(extra_meta, S::KEEPS_SOURCES);
-    let mut rows_text = String::new();
-    crate::num::write_u64(&mut rows_text, rows as u64);
-    meta.push(("rows", Cow::Owned(rows_text)));
+    let rows_text = match crate::num::small_decimal(rows as u64) {
+        Some(text) => Cow::Borrowed(text),
+        None => {
+            let mut text = String::new();
+            crate::num::write_u64(&mut text, rows as u64);
+            Cow::Owned(text)
+        }
+    };
+    meta.push(("rows", rows_text));
     sort_meta(&mut meta);
     let mut head = SectionHead::new(tool, fields);
     head.meta = meta;
