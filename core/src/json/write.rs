@@ -162,8 +162,54 @@ fn write_string_escaped(out: &mut String, s: &str, escape_html: bool, backslash:
     out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
+    let may_escape = |b: &u8| MAY_ESCAPE[usize::from(*b)];
+    // Most strings (keys, names, paths) have nothing to escape: find the first byte that
+    // may need it, testing eight bytes at a time (the last word overlapping, or two four-byte
+    // halves for short strings), and copy the whole string when there is none.
+    let word_may_escape = |w: u64| {
+        has_byte_below(w, 0x20)
+            || has_byte(w, b'"')
+            || has_byte(w, b'\\')
+            || has_non_ascii(w)
+            || (escape_html && (has_byte(w, b'<') || has_byte(w, b'>') || has_byte(w, b'&')))
+    };
+    let n = bytes.len();
+    let first = if n < 4 {
+        bytes.iter().position(may_escape)
+    } else if n < 8 {
+        let half = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(w))
+        };
+        if word_may_escape(half(0) | half(n - 4) << 32) {
+            bytes.iter().position(may_escape)
+        } else {
+            None
+        }
+    } else {
+        let at = skip_words(bytes, 0, word_may_escape);
+        let tail = if at + 8 > n && at < n {
+            // The last partial word, overlapping the one before.
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[n - 8..]);
+            word_may_escape(u64::from_le_bytes(w))
+        } else {
+            at < n
+        };
+        if tail {
+            bytes[at..].iter().position(may_escape).map(|p| at + p)
+        } else {
+            None
+        }
+    };
+    let Some(first) = first else {
+        out.push_str(s);
+        out.push('"');
+        return;
+    };
     let mut run_start = 0;
-    let mut i = 0;
+    let mut i = first;
     while i < bytes.len() {
         // Plain ASCII runs are skipped eight bytes at a time.
         i = skip_words(bytes, i, |w| {
