@@ -324,8 +324,20 @@ pub fn write_json_f64(out: &mut String, v: f64) -> Result<()> {
 
 /// Appends the decimal text of `v`.
 pub fn write_u64(out: &mut String, mut v: u64) {
-    if v < 10 {
-        out.push(char::from(b'0' + v as u8));
+    if v < 10_000 {
+        // Counts and line numbers: digits pushed from the most significant, no buffer.
+        let v = v as u16;
+        let digit = |d: u16| char::from(b'0' + (d % 10) as u8);
+        if v >= 1000 {
+            out.push(digit(v / 1000));
+        }
+        if v >= 100 {
+            out.push(digit(v / 100));
+        }
+        if v >= 10 {
+            out.push(digit(v / 10));
+        }
+        out.push(digit(v));
         return;
     }
     let mut buf = [0u8; 20];
@@ -592,6 +604,11 @@ mod tests {
         s.push(' ');
         write_i64(&mut s, 0);
         assert_eq!(s, "-9223372036854775808 18446744073709551615 0");
+        for n in 0..20_000u64 {
+            s.clear();
+            write_u64(&mut s, n);
+            assert_eq!(s, alloc::format!("{n}"));
+        }
         let mut v = 1u64;
         while let Some(next) = v.checked_mul(7) {
             for n in [v - 1, v, v + 1] {
