@@ -624,7 +624,6 @@ pub fn builtin_layout(tool_name: &str) -> Option<ToolLayout> {
     builtin_ref(tool_name).map(ToolRef::to_layout)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
