@@ -126,6 +126,43 @@ pub(crate) fn go_quote(bytes: &[u8], max_runes: usize) -> String {
     out
 }
 
+/// Sorts `order` (indices) by `key(index)` in byte order, ties by index, so the result is what
+/// a stable sort of the keyed items gives. Every key sort of the crate goes through this one
+/// function: each `sort_by` closure compiles its own copy of the standard sort (3–4 KB of
+/// wasm each), and the default wasm module has a size budget.
+pub(crate) fn sort_by_text<'a>(order: &mut [u32], key: &dyn Fn(usize) -> &'a str) {
+    order.sort_unstable_by(|&a, &b| cmp_text(key(a as usize), key(b as usize)).then(a.cmp(&b)));
+}
+
+/// `0, 1, …, len - 1` as sort indices.
+pub(crate) fn indices(len: usize) -> alloc::vec::Vec<u32> {
+    (0..len as u32).collect()
+}
+
+/// Byte offset of the first `needle` in `haystack`. For the short needles of layouts (`{tool}`,
+/// join separators) a scan on the first byte is enough, and it keeps `str::find`'s searcher
+/// (two-way matching, a few KB of wasm) out of the modules.
+pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
+    let (hay, pattern) = (haystack.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = pattern.split_first() else {
+        return Some(0);
+    };
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(first, &hay[from..]) {
+        let at = from + i;
+        if hay[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// Go `%q` of a whole string: how error messages quote input text, as the Go references do.
+pub(crate) fn quote(text: &str) -> String {
+    go_quote(text.as_bytes(), usize::MAX)
+}
+
 /// Go `%q` of a single rune (`'x'`, `'\n'`, `'\u00a0'`), as `encoding/json` quotes characters.
 pub(crate) fn go_quote_char(c: char) -> String {
     let mut out = String::from("'");

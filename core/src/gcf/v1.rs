@@ -13,6 +13,7 @@ use super::borrowed::{BorrowedEdge, BorrowedPayload, BorrowedSymbol};
 use super::model::{Components, DecodeOptions, DeltaPayload, Payload, Symbol, TextBudget};
 use crate::name_index::NameIndex;
 use crate::num::write_u64;
+use crate::text::quote;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// The 16 kind abbreviations: (full, short).
@@ -158,8 +159,8 @@ fn check_distances(symbols: &[Symbol]) -> Result<()> {
         Some(s) => Err(Error::new(
             ErrorKind::GcfNegativeDistance,
             alloc::format!(
-                "gcf: symbol {:?} has negative distance {} (no group can hold it)",
-                s.qualified_name,
+                "gcf: symbol {} has negative distance {} (no group can hold it)",
+                quote(&s.qualified_name),
                 s.distance
             ),
         )),
@@ -713,7 +714,10 @@ fn decode_lines<'a>(text: &'a str, budget: &mut TextBudget) -> Result<BorrowedPa
                 let n = parse_int(value).ok_or_else(|| {
                     header.error(
                         ErrorKind::GcfBadHeaderValue,
-                        alloc::format!("gcf: invalid {key} {value:?}: not an integer"),
+                        alloc::format!(
+                            "gcf: invalid {key} {value}: not an integer",
+                            value = quote(value)
+                        ),
                         token,
                     )
                 })?;
@@ -844,7 +848,10 @@ fn decode_symbol<'a, 's>(
         _ => {
             return Err(line.error(
                 ErrorKind::GcfBadSymbolLine,
-                alloc::format!("gcf: expected symbol line starting with @, got {text:?}"),
+                alloc::format!(
+                    "gcf: expected symbol line starting with @, got {text}",
+                    text = quote(text)
+                ),
                 text,
             ))
         }
@@ -854,7 +861,7 @@ fn decode_symbol<'a, 's>(
         parse_int(id_text).ok_or_else(|| {
             line.error(
                 ErrorKind::GcfBadSymbolId,
-                alloc::format!("gcf: invalid symbol id {id_text:?}"),
+                alloc::format!("gcf: invalid symbol id {id_text}", id_text = quote(id_text)),
                 first,
             )
         })
@@ -870,8 +877,9 @@ fn decode_symbol<'a, 's>(
         return Err(line.error(
             ErrorKind::GcfBadSymbolLine,
             alloc::format!(
-                "gcf: symbol line needs at least 5 fields, got {} in {text:?}",
-                fields.count
+                "gcf: symbol line needs at least 5 fields, got {} in {}",
+                fields.count,
+                quote(text)
             ),
             text,
         ));
@@ -880,7 +888,7 @@ fn decode_symbol<'a, 's>(
     let score_value = parse_float(score).ok_or_else(|| {
         line.error(
             ErrorKind::GcfBadScore,
-            alloc::format!("gcf: invalid score {score:?}"),
+            alloc::format!("gcf: invalid score {score}", score = quote(score)),
             score,
         )
     })?;
@@ -913,8 +921,8 @@ fn decode_edge<'a>(
     let (Some(reference), Some(edge_type)) = (fields.get(0), fields.get(1)) else {
         return Err(bad(
             alloc::format!(
-                "gcf: edge line needs at least 2 fields, got {:?}",
-                line.text
+                "gcf: edge line needs at least 2 fields, got {}",
+                quote(line.text)
             ),
             line.text,
         ));
@@ -922,7 +930,10 @@ fn decode_edge<'a>(
     let status = fields.get(2).unwrap_or("");
     let lt = memchr::memchr(b'<', reference.as_bytes()).ok_or_else(|| {
         bad(
-            alloc::format!("gcf: edge line missing '<' separator in {reference:?}"),
+            alloc::format!(
+                "gcf: edge line missing '<' separator in {reference}",
+                reference = quote(reference)
+            ),
             reference,
         )
     })?;
@@ -931,20 +942,29 @@ fn decode_edge<'a>(
         (Some(t), Some(s)) if lt >= 1 => (t, s),
         _ => {
             return Err(bad(
-                alloc::format!("gcf: malformed edge reference {reference:?}"),
+                alloc::format!(
+                    "gcf: malformed edge reference {reference}",
+                    reference = quote(reference)
+                ),
                 reference,
             ))
         }
     };
     let target = parse_int(target_text).ok_or_else(|| {
         bad(
-            alloc::format!("gcf: invalid target id {target_text:?}"),
+            alloc::format!(
+                "gcf: invalid target id {target_text}",
+                target_text = quote(target_text)
+            ),
             reference,
         )
     })?;
     let source = parse_int(source_text).ok_or_else(|| {
         bad(
-            alloc::format!("gcf: invalid source id {source_text:?}"),
+            alloc::format!(
+                "gcf: invalid source id {source_text}",
+                source_text = quote(source_text)
+            ),
             reference,
         )
     })?;

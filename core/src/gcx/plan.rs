@@ -12,7 +12,7 @@ use super::encode::{push_header, push_value_row, Encoder};
 use super::header::{Header, HeaderParts};
 use crate::json::{self, Map, Value, WriteOptions};
 use crate::sink::Sink;
-use crate::text::{cmp_text, same_text};
+use crate::text::{cmp_text, indices, quote, same_text, sort_by_text};
 use crate::{Error, Result};
 
 /// A planned section's header (borrowed from the input, the layout and the tool name) and
@@ -379,7 +379,7 @@ pub(crate) const FIRST_KEYS: usize = 64;
 
 /// The first object's member indices in key byte order (on the stack).
 pub(crate) struct FirstOrder {
-    members: [u8; FIRST_KEYS],
+    members: [u32; FIRST_KEYS],
     len: usize,
 }
 
@@ -389,7 +389,7 @@ impl FirstOrder {
         let entries = first.entries();
         self.members[..self.len]
             .iter()
-            .map(|&m| entries[usize::from(m)].0.as_str())
+            .map(|&m| entries[m as usize].0.as_str())
             .collect()
     }
 }
@@ -465,11 +465,9 @@ impl<'a> ArrayColumns<'a> {
             len: entries.len(),
         };
         for (i, slot) in order.members.iter_mut().enumerate() {
-            *slot = i as u8;
+            *slot = i as u32;
         }
-        order.members[..entries.len()].sort_unstable_by(|&a, &b| {
-            cmp_text(&entries[usize::from(a)].0, &entries[usize::from(b)].0)
-        });
+        sort_by_text(&mut order.members[..entries.len()], &|i| &entries[i].0);
         Some((first, order))
     }
 
@@ -493,7 +491,7 @@ impl<'a> ArrayColumns<'a> {
                     return false;
                 }
                 for (column, key) in columns.iter_mut().zip(object.keys()) {
-                    let found = order.binary_search_by(|&m| cmp_text(&keys[usize::from(m)].0, key));
+                    let found = order.binary_search_by(|&m| cmp_text(&keys[m as usize].0, key));
                     match found {
                         Ok(c) => *column = c,
                         Err(_) => return false,
@@ -645,9 +643,11 @@ pub(crate) fn verify(
         let header = plan.head.header();
         let tool = &header.tool;
         if got.header != header {
+            let mut line = String::new();
+            let _ = got.header.write(&mut line, false);
             return Err(alloc::format!(
-                "section {tool}: header decodes as {:?}",
-                got.header
+                "section {tool}: header decodes as {}",
+                quote(line.trim_end())
             ));
         }
         if got.rows.len() != plan.rows.len() {
@@ -663,10 +663,10 @@ pub(crate) fn verify(
                 let want = render(*cell, join).map_err(|e| e.to_string())?;
                 if values[c] != *want {
                     return Err(alloc::format!(
-                        "section {tool} row {r} field {}: wrote {:?}, decoded {:?}",
+                        "section {tool} row {r} field {}: wrote {}, decoded {}",
                         header.fields[c],
-                        want,
-                        values[c]
+                        quote(&want),
+                        quote(&values[c])
                     ));
                 }
             }
@@ -733,7 +733,12 @@ pub(crate) fn meta_of<'a>(
 /// Sorts metadata by key bytes, keeping the last value of a repeated key (a map's insert).
 pub(crate) fn sort_meta(meta: &mut Vec<(&str, Cow<'_, str>)>) {
     // Stable: equal keys stay in insertion order, and the last of a run wins.
-    meta.sort_by(|a, b| cmp_text(a.0, b.0));
+    let mut order = indices(meta.len());
+    sort_by_text(&mut order, &|i| meta[i].0);
+    let mut sorted: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(meta.len());
+    let mut taken: Vec<Option<(&str, Cow<'_, str>)>> = meta.drain(..).map(Some).collect();
+    sorted.extend(order.iter().filter_map(|&i| taken[i as usize].take()));
+    *meta = sorted;
     let mut i = 0;
     while i + 1 < meta.len() {
         if meta[i].0 == meta[i + 1].0 {

@@ -12,7 +12,7 @@ use super::plan::{
     SectionHead, SectionPlan,
 };
 use crate::json::{self, Map, Value};
-use crate::text::{cmp_text, same_text};
+use crate::text::{cmp_text, find, quote, same_text};
 use crate::{Error, ErrorKind, Result};
 
 /// How [`encode_tool`] maps a response onto sections.
@@ -50,7 +50,10 @@ impl Strategy {
             "bench" => Ok(Strategy::Bench),
             _ => Err(Error::new(
                 ErrorKind::InvalidArgument,
-                alloc::format!("unknown strategy {name:?} (expected layout, generic or bench)"),
+                alloc::format!(
+                    "unknown strategy {name} (expected layout, generic or bench)",
+                    name = quote(name)
+                ),
             )),
         }
     }
@@ -466,11 +469,20 @@ fn replace_tool<'a>(name: &'a str, tool: &str) -> Cow<'a, str> {
             return Cow::Owned(owned);
         }
     }
-    if name.contains("{tool}") {
-        Cow::Owned(name.replace("{tool}", tool))
-    } else {
-        Cow::Borrowed(name)
+    let Some(first) = find(name, "{tool}") else {
+        return Cow::Borrowed(name);
+    };
+    let mut owned = String::with_capacity(name.len() + tool.len());
+    let mut rest = name;
+    let mut at = Some(first);
+    while let Some(i) = at {
+        owned.push_str(&rest[..i]);
+        owned.push_str(tool);
+        rest = &rest[i + "{tool}".len()..];
+        at = find(rest, "{tool}");
     }
+    owned.push_str(rest);
+    Cow::Owned(owned)
 }
 
 /// The columns a section writes: all its fields, or (when some are optional and absent) a
@@ -639,7 +651,7 @@ fn fits_column(value: &Value, join: Option<&str>) -> bool {
     };
     let contains = |s: &str| match separator.as_bytes() {
         [byte] => memchr::memchr(*byte, s.as_bytes()).is_some(),
-        _ => s.contains(separator),
+        _ => find(s, separator).is_some(),
     };
     match value {
         Value::Array(items) => items.iter().all(|item| match item {

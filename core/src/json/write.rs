@@ -1,7 +1,7 @@
 use alloc::string::String;
 
 use super::Value;
-use crate::text::{cmp_text, has_byte, has_byte_below, has_non_ascii, skip_words};
+use crate::text::{cmp_text, has_byte, has_byte_below, has_non_ascii, skip_words, sort_by_text};
 use crate::Result;
 
 /// How [`write`] renders a value.
@@ -80,17 +80,14 @@ fn write_value(
             if options.sort_keys && !sorted() {
                 if entries.len() <= SMALL_OBJECT {
                     // The order as indices on the stack (no allocation for small objects).
-                    let mut order = [0u8; SMALL_OBJECT];
+                    let mut order = [0u32; SMALL_OBJECT];
                     for (i, slot) in order.iter_mut().enumerate() {
-                        *slot = i as u8;
+                        *slot = i as u32;
                     }
                     let order = &mut order[..entries.len()];
-                    order.sort_unstable_by(|&a, &b| {
-                        let (a, b) = (&entries[usize::from(a)].0, &entries[usize::from(b)].0);
-                        cmp_text(a, b)
-                    });
+                    sort_by_text(order, &|i| &entries[i].0);
                     for (i, &j) in order.iter().enumerate() {
-                        let (key, item) = &entries[usize::from(j)];
+                        let (key, item) = &entries[j as usize];
                         write_member(out, i, key, item, options, backslash)?;
                     }
                 } else {

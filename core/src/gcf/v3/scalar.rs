@@ -154,11 +154,13 @@ fn write_short_decimal(out: &mut String, v: f64) -> bool {
         return false;
     }
     for (decimals, &(scale, divisor)) in SCALES.iter().enumerate() {
-        let n = (abs * scale).round();
-        if n / scale != abs {
+        // `round` without libm (core has none): below 2^53 the truncation and remainder are exact.
+        let scaled = abs * scale;
+        let whole = scaled as u64;
+        let n = whole + u64::from(scaled - whole as f64 >= 0.5);
+        if n as f64 / scale != abs {
             continue;
         }
-        let n = n as u64;
         if v < 0.0 {
             out.push('-');
         }
