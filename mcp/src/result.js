@@ -42,6 +42,7 @@ export function compactResultDetailed(result, options = {}) {
   const content = result.content.map((block) => {
     if (block?.type !== 'text' || typeof block.text !== 'string') return block;
     const value = parseContainer(block.text);
+    if (hasStructured && wrapsText(result.structuredContent, block.text)) structuredCarried = true;
     if (value === undefined) {
       const tokens = count(block.text, tokenizer);
       tally(block.text, tokens, true, true);
@@ -83,6 +84,16 @@ export function compactResultDetailed(result, options = {}) {
  */
 export function compactResult(result, options) {
   return compactResultDetailed(result, options).result;
+}
+
+/**
+ * `{content: text}`-style structured content (server-filesystem and others): one member holding
+ * exactly a text block's text, so the text block already carries it.
+ */
+function wrapsText(sc, text) {
+  if (sc === null || typeof sc !== 'object' || Array.isArray(sc)) return false;
+  const values = Object.values(sc);
+  return values.length === 1 && values[0] === text;
 }
 
 /** The parsed value of JSON text that holds an object or array (scalars are not worth it). */
