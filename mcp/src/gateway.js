@@ -71,6 +71,7 @@ class Session {
     this.stats = stats;
     this.upstreams = new Map();
     this.inflight = new Map(); // upstream name -> request extras of calls in flight there
+    this.pending = new Map(); // request extra -> notifications sent for it, not yet written
     this.catalog = { tools: [], byName: new Map(), byId: new Map(), browse: null };
     this.results = new ResultStore();
     this.initialized = false;
@@ -276,16 +277,28 @@ class Session {
     const onprogress =
       token === undefined
         ? undefined
-        : (p) => extra.sendNotification({ method: 'notifications/progress', params: { ...p, progressToken: token } });
+        : (p) => this.#notify(extra, { method: 'notifications/progress', params: { ...p, progressToken: token } });
     const inflight = this.inflight.get(upstream.name);
     inflight?.add(extra);
+    this.pending.set(extra, []);
     try {
       // The SDK puts its own progress token in; the client's is restored on the way back.
       const params = request.params && token !== undefined ? withoutProgressToken(request.params) : request.params;
-      return await upstream.request({ method: request.method, params }, { signal: extra.signal, onprogress });
+      const result = await upstream.request({ method: request.method, params }, { signal: extra.signal, onprogress });
+      // What the upstream sent before its result reaches the client before the result too.
+      await Promise.all(this.pending.get(extra));
+      return result;
     } finally {
       inflight?.delete(extra);
+      this.pending.delete(extra);
     }
+  }
+
+  /** A notification on the stream of a request in flight (kept in order with its result). */
+  #notify(extra, n) {
+    const sent = extra.sendNotification(n).catch((e) => log(`notification ${n.method}: ${e.message}`));
+    this.pending.get(extra)?.push(sent);
+    return sent;
   }
 
   // ---- upstream -> client --------------------------------------------------------------------
@@ -298,7 +311,7 @@ class Session {
   async #fromUpstream(upstream, n) {
     if (n.method === 'notifications/tools/list_changed') return this.#refresh(true);
     const extra = this.#relatedExtra(upstream);
-    if (extra) return extra.sendNotification(n);
+    if (extra) return this.#notify(extra, n);
     return this.server.notification(n).catch(() => {});
   }
 

@@ -58,7 +58,9 @@ export class ResultStore {
       const section = m[3] === undefined ? sections[0] : sections.find((s) => s.tool === m[3]);
       if (!section) throw new ViewError(`no GCX1 section ${JSON.stringify(m[3])} (have ${sections.map((s) => s.tool).join(', ')})`);
       const { tool, fields, meta, rows } = section;
-      return gcx.encode([{ tool, fields, meta, rows: rows.slice(a - 1, b) }]);
+      const slice = rows.slice(a - 1, b);
+      // A generic-fallback array says its length in meta rows=N: the slice's own length.
+      return gcx.encode([{ tool, fields, meta: 'rows' in meta ? { ...meta, rows: String(slice.length) } : meta, rows: slice }]);
     }
     if (sel.startsWith('/')) {
       if (e.value === undefined) throw new ViewError('a JSON pointer needs a JSON result');
