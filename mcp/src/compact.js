@@ -35,9 +35,7 @@ export function compactJson(text, { tool = 'result', tokenizer = 'cl100k_base', 
   const inputTokens = count(text, tokenizer);
   const keep = { format: 'input', text, tokens: inputTokens, inputTokens, candidates: [] };
   if (parsed === NOT_JSON) return keep;
-  // A JS number cannot hold every JSON number: with long digit runs the parsed value may differ
-  // from the text, so the codecs (which see the parsed value) could not be checked against it.
-  if (/\d{16,}/.test(text)) return keep;
+  if (!numbersFit(text)) return keep;
 
   const candidates = [];
   const consider = (format, make, readBack) => {
@@ -75,6 +73,22 @@ export function compactJson(text, { tool = 'result', tokenizer = 'cl100k_base', 
     return { ...keep, candidates: report };
   }
   return { format: best.format, text: best.text, tokens: best.tokens, inputTokens, candidates: report };
+}
+
+/**
+ * Whether every number in the text is exactly a JS double. Only long numerals can fail, so only
+ * those are checked (a numeral inside a string may be checked too: that only keeps the JSON).
+ * The codecs see the parsed value, so a number JSON.parse changed could not be verified.
+ */
+function numbersFit(text) {
+  for (const [m] of text.matchAll(/-?\d[\d.eE+-]{15,}/g)) {
+    const n = Number(m);
+    if (Number.isNaN(n)) continue; // not one numeral: dates, ids with dashes, …
+    if (String(n) === m) continue;
+    if (/^-?\d+$/.test(m) && Number.isFinite(n) && BigInt(m) === BigInt(n)) continue;
+    return false;
+  }
+  return true;
 }
 
 /**
