@@ -146,7 +146,7 @@ export async function main(argv) {
     process.stderr.write(`agentwire-mcp: no upstream: give a command after -- or --config FILE\n${USAGE}`);
     return 2;
   }
-  const gateway = createGateway(args);
+  const gateway = createGateway({ ...args, measure: Boolean(args.printStats || args.statsFile) });
   const finish = async () => {
     await gateway.close();
     if (args.printStats) process.stderr.write(`${gateway.stats.table()}\n`);

@@ -24,7 +24,8 @@ export const MODES = ['compact', 'proxy', 'gateway'];
  *   url?: string, headers?: Record<string,string> }} UpstreamSpec
  * @typedef {{ upstreams: Record<string, UpstreamSpec>, mode?: 'compact'|'proxy'|'gateway',
  *   structured?: 'keep'|'strip', tokenizer?: string, minSavings?: number,
- *   maxResultTokens?: number, cacheStable?: boolean, stats?: Stats }} GatewayOptions
+ *   maxResultTokens?: number, cacheStable?: boolean, stats?: Stats, measure?: boolean }} GatewayOptions
+ *   `measure: false`: stats count only the JSON that was compacted (saves a token count per call).
  */
 
 /**
@@ -39,6 +40,7 @@ export function createGateway(options) {
     minSavings: 0.1,
     maxResultTokens: 8000,
     cacheStable: false,
+    measure: true,
     ...options,
   };
   if (!MODES.includes(opts.mode)) throw new Error(`unknown mode ${opts.mode} (${MODES.join(', ')})`);
@@ -372,6 +374,7 @@ class Session {
       minSavings: this.opts.minSavings,
       // Proxy and gateway list no output schemas, so structured content could not be checked.
       structured: this.opts.mode === 'compact' ? this.opts.structured : 'strip',
+      measure: this.opts.measure,
     });
     if (!result.isError) this.stats.add(t.name, report);
     return out;

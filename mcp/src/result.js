@@ -7,7 +7,9 @@ import { compactJson, deepEqual } from './compact.js';
 const byteLength = (s) => Buffer.byteLength(s, 'utf8');
 
 /**
- * @typedef {{ tool?: string, tokenizer?: string, minSavings?: number, structured?: 'keep' | 'strip' }} CompactOptions
+ * @typedef {{ tool?: string, tokenizer?: string, minSavings?: number, structured?: 'keep' | 'strip',
+ *   measure?: boolean }} CompactOptions `measure: false` skips counting what compaction leaves
+ *   alone (the report then counts only the JSON it compacted).
  * @typedef {{ bytesBefore: number, bytesAfter: number, tokensBefore: number, tokensAfter: number,
  *   formats: string[] }} CompactReport
  */
@@ -21,7 +23,8 @@ const byteLength = (s) => Buffer.byteLength(s, 'utf8');
  * @returns {{ result: any, report: CompactReport }}
  */
 export function compactResultDetailed(result, options = {}) {
-  const { tokenizer = 'cl100k_base', structured = 'keep' } = options;
+  const { tokenizer = 'cl100k_base', structured = 'keep', measure = true } = options;
+  const tokensOf = (text) => (measure ? count(text, tokenizer) : 0);
   const report = { bytesBefore: 0, bytesAfter: 0, tokensBefore: 0, tokensAfter: 0, formats: [] };
   const tally = (text, tokens, before, after) => {
     if (before) {
@@ -44,8 +47,7 @@ export function compactResultDetailed(result, options = {}) {
     const value = parseContainer(block.text);
     if (hasStructured && wrapsText(result.structuredContent, block.text)) structuredCarried = true;
     if (value === undefined) {
-      const tokens = count(block.text, tokenizer);
-      tally(block.text, tokens, true, true);
+      tally(block.text, tokensOf(block.text), true, true);
       return block;
     }
     const out = compactJson(block.text, { ...options, value });
@@ -59,8 +61,7 @@ export function compactResultDetailed(result, options = {}) {
   const next = { ...result, content };
   if (hasStructured) {
     const scText = JSON.stringify(result.structuredContent);
-    const scTokens = count(scText, tokenizer);
-    tally(scText, scTokens, true, structured === 'keep');
+    tally(scText, tokensOf(scText), true, structured === 'keep');
     if (structured === 'strip') {
       // The model must still get the data: carry it as a compact text block if no text does.
       if (!structuredCarried) {
