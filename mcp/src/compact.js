@@ -132,42 +132,41 @@ function readGeneric({ sections }) {
 }
 
 /**
- * The value a per-tool layout payload stands for. Layout columns rename keys (`from`), so the
- * reading maps each column back onto the key the input used; the result must still equal the
- * input, so a column the reader could not place makes the candidate fail.
+ * The value a per-tool layout payload stands for. Layout columns may rename keys (`from`:
+ * `signature` is written as `sig`), so the reading maps each column back onto the key the input
+ * used; the result must still equal the input, so anything the reader cannot place fails.
  */
 function readLayout(decoded, tool, input) {
-  const layout = gcx.layouts().find((l) => l.tool === tool || l.aliases?.includes(tool));
+  layouts ??= gcx.layouts();
+  const layout = layouts.find((l) => l.tool === tool || l.aliases?.includes(tool));
   if (!layout) return readGeneric(decoded);
-  if (decoded.sections.length !== layout.sections.length || Array.isArray(input) === false && typeof input !== 'object') {
-    return ABSENT;
-  }
+  if (decoded.sections.length !== layout.sections.length || input === null || typeof input !== 'object') return ABSENT;
   const out = Array.isArray(input) ? [] : {};
   decoded.sections.forEach((section, i) => {
-    const spec = layout.sections[i];
-    const key = spec.rows.keys?.find((k) => Array.isArray(input?.[k]));
-    const source = 'object' in spec.rows ? (spec.rows.object == null ? input : input[spec.rows.object]) : key ? input[key] : input;
-    const sourceRows = Array.isArray(source) ? source : [source];
+    const { rows: where, fields, meta = [] } = layout.sections[i];
+    const single = 'object' in where;
+    const key = single ? where.object : where.keys?.find((k) => Array.isArray(input[k]));
+    const source = key == null ? input : input[key];
+    const sourceRows = single ? [source] : Array.isArray(source) ? source : [];
     const rows = section.rows.map((row, r) => {
       const obj = {};
-      for (const field of spec.fields) {
+      for (const field of fields) {
         const name = typeof field === 'string' ? field : field.name;
-        const from = typeof field === 'string' ? [field] : field.from ?? [name];
+        const from = typeof field === 'string' ? [field] : (field.from ?? [name]);
         const v = readCell(row[name] ?? '');
-        if (v === ABSENT) continue;
-        obj[from.find((k) => sourceRows[r] && k in sourceRows[r]) ?? from[0]] = v;
+        if (v !== ABSENT) obj[from.find((k) => sourceRows[r] && k in sourceRows[r]) ?? from[0]] = v;
       }
       return obj;
     });
-    const target = 'object' in spec.rows ? rows[0] : rows;
-    if ('object' in spec.rows && spec.rows.object != null) out[spec.rows.object] = target;
-    else if (key) out[key] = target;
-    else if (Array.isArray(out)) out.push(...target);
-    else Object.assign(out, target);
-    for (const m of spec.meta ?? []) if (m in section.meta) out[m] = readCell(section.meta[m]);
+    const value = single ? rows[0] : rows;
+    if (key != null) out[key] = value;
+    else if (Array.isArray(out)) out.push(...value);
+    else Object.assign(out, value);
+    for (const m of meta) if (m in section.meta) out[m] = readCell(section.meta[m]);
   });
   return out;
 }
+let layouts;
 
 /** JSON structural equality (object member order ignored). */
 export function deepEqual(a, b) {

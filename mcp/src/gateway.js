@@ -189,11 +189,7 @@ class Session {
     const { mode, structured } = this.opts;
     if (mode === 'gateway') return META_TOOLS.gateway;
     if (mode === 'proxy') {
-      const cards = [...this.catalog.byId.values()].map((t) => ({
-        name: t.id,
-        description: gw.card({ id: t.id, description: t.def.description ?? '' }).card.description,
-        inputSchema: { type: 'object' },
-      }));
+      const cards = [...this.catalog.byId.values()].map((t) => ({ name: t.id, description: cardDescription(t), inputSchema: { type: 'object' } }));
       return [...cards, ...META_TOOLS.proxy];
     }
     return this.catalog.tools.map((t) => {
@@ -438,6 +434,16 @@ class Session {
   async close() {
     await this.server.close().catch(() => {});
     await this.closeUpstreams();
+  }
+}
+
+/** The §2.4-truncated description a card shows (a card over its hard cap: truncated alone). */
+function cardDescription(t) {
+  const description = t.def.description ?? '';
+  try {
+    return gw.card({ id: t.id, description }).card.description;
+  } catch {
+    return gw.truncate(description, 40).output;
   }
 }
 

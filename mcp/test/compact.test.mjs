@@ -24,6 +24,16 @@ test('a graph: every lossless candidate is counted, the fewest tokens win, the w
   assert.ok(deepEqual(decodeCompact(out.text), graph));
 });
 
+test('a GCX1 per-tool layout is a candidate when the result fits it, checked by mapping columns back', () => {
+  const results = Array.from({ length: 20 }, (_, i) => ({ id: `pkg/a.go::F${i}`, kind: 'function', name: `F${i}`, path: 'pkg/a.go', line: 10 + i, signature: `func F${i}()` }));
+  const out = compactJson(pretty({ results, total: 20 }), { tool: 'search_symbols' });
+  assert.equal(out.format, 'gcx1-layout');
+  assert.match(out.text, /^GCX1 tool=search_symbols fields=id,kind,name,path,line,sig total=20\n/);
+  // A field the layout does not carry: the layout does not fit, the generic candidates remain.
+  const extra = compactJson(pretty({ results: results.map((r) => ({ ...r, extra: 1 })), total: 20 }), { tool: 'search_symbols' });
+  assert.ok(!extra.candidates.some((c) => c.format === 'gcx1-layout' && c.lossless));
+});
+
 test('--tokenizer o200k_base counts with o200k', () => {
   const text = pretty(sampleGraph(10));
   const out = compactJson(text, { tokenizer: 'o200k_base' });
