@@ -20,6 +20,7 @@ import {
   textOf,
   tmp,
   upstreams,
+  BIN as BIN_PATH,
 } from './helpers.mjs';
 
 const open = [];
@@ -385,5 +386,37 @@ describe('--mode gateway', () => {
       { kind: 'file', path: files[3], size: 30 },
       { kind: 'file', path: files[4], size: 40 },
     ]);
+  });
+});
+
+describe('stdio protocol', () => {
+  test('JSON-RPC ids come back with their type; stdout carries only JSON-RPC', async () => {
+    const { spawn } = await import('node:child_process');
+    const spec = upstreams.memory(join(tmp('memory'), 'memory.jsonl'));
+    const child = spawn(process.execPath, [BIN_PATH, '--', spec.command, ...spec.args], {
+      env: { ...process.env, ...spec.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const send = (m) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    const reply = (id) =>
+      eventually(() => {
+        const m = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((x) => x.id === id);
+        assert.ok(m, `reply to ${JSON.stringify(id)}`);
+        return m;
+      });
+    send({ id: 'init-α', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    assert.equal((await reply('init-α')).result.serverInfo.name, 'agentwire-mcp');
+    send({ method: 'notifications/initialized' });
+    send({ id: 7, method: 'tools/list' });
+    send({ id: '7', method: 'ping' });
+    assert.ok((await reply(7)).result.tools.length > 0);
+    assert.deepEqual((await reply('7')).result, {});
+    send({ id: 0, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } });
+    assert.equal((await reply(0)).error.code, -32602);
+    child.stdin.end();
+    await new Promise((r) => child.on('exit', r));
+    for (const line of out.split('\n').filter(Boolean)) assert.equal(JSON.parse(line).jsonrpc, '2.0');
   });
 });
