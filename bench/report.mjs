@@ -66,6 +66,10 @@ for (const [path, step] of [[npmPath, 'npm run bench -- --out'], [memoryPath, 'n
   if (!existsSync(path)) throw new Error(`${path} is missing (run \`${step}\`; \`make bench\` runs every step)`);
 }
 const records = [...criterionRecords(), ...readJson(npmPath)];
+// agentwire-mcp's latency run (mcp/bench/latency.mjs) brings its own records and ratios.
+const mcpPath = join(results, 'mcp.json');
+const mcp = existsSync(mcpPath) ? readJson(mcpPath) : { records: [], ratios: {} };
+records.push(...mcp.records);
 const memory = readJson(memoryPath);
 const wasmGzip = gzipSync(readFileSync(join(root, 'npm/wasm/agentwire_core_bg.wasm')), { level: 9 }).length;
 
@@ -141,6 +145,8 @@ ratio('node_native_gcf3_graph_decode_vs_json_parse', speedup(node('native', 'gcf
 ratio('node_native_gcf_v1_decode_vs_json_parse', speedup(node('native', 'graph-500', 'decode'), js('graph-500', 'decode', 'JSON')), 0, 'Node native GCF v1.1 gcf.decode vs JSON.parse of the graph JSON (for information)', 'none');
 ratio('cli_stream_decode_100mb_peak_rss_mib', memory.peak_rss_bytes / 2 ** 20, 64, `Peak RSS of \`agentwire gcx decode\` streaming a ${(memory.payload_bytes / 1e6).toFixed(0)} MB payload, MiB`, 'max');
 ratio('wasm_default_gzip_kb', wasmGzip / 1000, 150, 'Default wasm module (npm/wasm/agentwire_core_bg.wasm) after wasm-opt, gzip -9, KB (1000 bytes: the stricter reading of the budget)', 'max');
+
+Object.assign(ratios, mcp.ratios);
 
 const report = {
   machine: machine(),
