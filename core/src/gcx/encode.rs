@@ -468,7 +468,7 @@ fn lossless_cell(line: &mut String, i: usize, text: &str) -> Result<()> {
 fn no_section() -> Error {
     Error::new(
         ErrorKind::GcxNoSection,
-        "no section: call begin_section before writing rows or comments",
+        "no section: begin a section before writing rows or comments",
     )
 }
 
