@@ -19,6 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-no-std \
+        setup-zig setup-cross npm-platforms npm-pack npm-release test-pack test-platforms test-crates \
         test-npm bench bench-rust bench-corpus bench-npm bench-memory fuzz-smoke clean
 
 help:
@@ -31,12 +32,12 @@ help:
 demo:
 	$(CARGO) run -q --release -p agentwire-cli -- scorecard
 
-test: setup lint test-rust test-no-std npm-build test-npm
+test: setup lint test-rust test-no-std npm-build test-npm test-pack test-crates
 	@echo "== make test: all passed"
 
 # ---- installs -------------------------------------------------------------------------------
 
-setup: setup-rust setup-wasm-bindgen setup-npm setup-chromium
+setup: setup-rust setup-wasm-bindgen setup-npm setup-chromium setup-zig
 
 setup-rust:
 	@echo "== setup: rust targets"
@@ -79,38 +80,86 @@ build-cli:
 	$(CARGO) build --release -p agentwire-cli
 
 # Every wasm module is the one binding crate (bindings/) built with one export area; each
-# ships once, as wasm-bindgen's web target with a unique name (npm/wasm/agentwire_<module>.js
-# and _bg.wasm). Node initialises the same files synchronously from their bytes.
+# ships once, as wasm-bindgen's web target with a unique name (agentwire_<module>.js and
+# _bg.wasm). Node initialises the same files synchronously from their bytes. The token
+# vocabularies go to the optional package agentwire-tokens (npm/packages/tokens), the rest to
+# the main package (npm/wasm).
 WASM_MODULES := core:formats gcf:gcf3 gateway:gateway events:events schema:schema \
   tokens_cl100k:tokens-cl100k tokens_o200k:tokens-o200k
 WASM_CRATE_OUT := target/$(WASM_TARGET)/wasm/agentwire_bindings.wasm
+TOKENS_PKG := $(NPM_DIR)/packages/tokens
 
 build-wasm: setup-rust setup-wasm-bindgen
 	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz)"
-	@mkdir -p $(NPM_DIR)/wasm
+	@mkdir -p $(NPM_DIR)/wasm $(TOKENS_PKG)/wasm
 	@for spec in $(WASM_MODULES); do \
 	  module=$${spec%%:*}; feature=$${spec#*:}; \
+	  case $$module in tokens_*) out=$(TOKENS_PKG)/wasm;; *) out=$(NPM_DIR)/wasm;; esac; \
 	  $(CARGO) build -q -p agentwire-bindings --lib --target $(WASM_TARGET) --profile wasm \
 	    --no-default-features --features wasm,$$feature; \
-	  wasm-bindgen --target web --out-dir $(NPM_DIR)/wasm --out-name agentwire_$$module $(WASM_CRATE_OUT); \
+	  wasm-bindgen --target web --out-dir $$out --out-name agentwire_$$module $(WASM_CRATE_OUT); \
 	  $(WASM_OPT) --merge-similar-functions -Oz --converge --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-	    $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm -o $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm; \
+	    $$out/agentwire_$${module}_bg.wasm -o $$out/agentwire_$${module}_bg.wasm; \
 	  printf "%-14s wasm: %9s bytes, %8s gzipped (zlib -9, as the size budget measures it)\n" $$module \
-	    "$$(wc -c < $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm)" \
-	    "$$(node -e 'process.stdout.write(String(require("zlib").gzipSync(require("fs").readFileSync(process.argv[1]), {level: 9}).length))' $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm)"; \
+	    "$$(wc -c < $$out/agentwire_$${module}_bg.wasm)" \
+	    "$$(node -e 'process.stdout.write(String(require("zlib").gzipSync(require("fs").readFileSync(process.argv[1]), {level: 9}).length))' $$out/agentwire_$${module}_bg.wasm)"; \
 	done
 
-build-native:
-	@echo "== build: native addon (napi)"
-	cd $(NPM_DIR) && npx --no-install napi build --platform --release \
-	  --manifest-path ../bindings/Cargo.toml --package-json-path package.json \
-	  --features node -o native --no-js --dts binding.d.ts
+# The Node addon, the napi-rs way: one file per platform, shipped in its own package
+# (agentwire-<triple>, an optionalDependency of agentwire; scripts/pack.mjs). It carries no
+# token vocabulary (that is agentwire-tokens' wasm), so the linux-x64 install stays small.
+# Linked by zig (cargo-zigbuild, both from PyPI) against glibc 2.17, so Debian 8+ / Ubuntu
+# 14.04+ / RHEL 7+ load it; the musl builds link musl dynamically (Alpine).
+NAPI_FEATURES := node,formats,gcf3,gateway,events,schema
+NAPI_BUILD = cd $(NPM_DIR) && npx --no-install napi build --platform --release --strip -x \
+  --manifest-path ../bindings/Cargo.toml --package-json-path package.json \
+  --no-default-features --features $(NAPI_FEATURES) -o native --no-js
+HOST_NAPI_TARGET := x86_64-unknown-linux-gnu.2.17
+CROSS_NAPI_TARGETS := aarch64-unknown-linux-gnu.2.17 x86_64-unknown-linux-musl aarch64-unknown-linux-musl
+ZIG_VERSION := 0.17.1
+CARGO_ZIGBUILD_VERSION := 0.24.1
+
+setup-zig:
+	@echo "== setup: zig $(ZIG_VERSION) and cargo-zigbuild $(CARGO_ZIGBUILD_VERSION) (PyPI)"
+	@if ! python3 -m ziglang version 2>/dev/null | grep -qx "$(ZIG_VERSION)" \
+	    || ! cargo-zigbuild --version 2>/dev/null | grep -q "$(CARGO_ZIGBUILD_VERSION)"; then \
+	  python3 -m pip install -q --disable-pip-version-check "ziglang==$(ZIG_VERSION)" "cargo-zigbuild==$(CARGO_ZIGBUILD_VERSION)"; \
+	fi
+
+setup-cross: setup-zig
+	@echo "== setup: rust targets for the cross-built addons"
+	@for t in $(foreach t,$(CROSS_NAPI_TARGETS),$(firstword $(subst ., ,$(t)))); do \
+	  rustup target list --installed | grep -qx "$$t" || rustup target add "$$t"; \
+	done
+
+build-native: setup-zig
+	@echo "== build: native addon (napi, $(HOST_NAPI_TARGET))"
+	$(NAPI_BUILD) --target $(HOST_NAPI_TARGET) --dts binding.d.ts
+
+# The other three linux addons (a few minutes each; `make test` builds and checks only the
+# host's: see the README's Platforms section).
+npm-platforms: build-native setup-cross
+	@for t in $(CROSS_NAPI_TARGETS); do \
+	  echo "== build: native addon (napi, $$t)"; \
+	  $(NAPI_BUILD) --target $$t --dts binding.d.ts; \
+	done
 
 npm-build: build-wasm build-native
 	@cp $(NPM_DIR)/index.d.ts $(NPM_DIR)/index.d.cts
 	@cp $(NPM_DIR)/tokens.d.ts $(NPM_DIR)/tokens.d.cts
 	@cp $(NPM_DIR)/schema.d.ts $(NPM_DIR)/schema.d.cts
+
+# The publishable packages, staged and packed into target/npm-pack/ (scripts/pack.mjs):
+# agentwire, agentwire-tokens and one agentwire-<triple> per addon in npm/native/.
+npm-pack: npm-build
+	@echo "== npm pack: staged packages (sizes from npm pack --json)"
+	cd $(NPM_DIR) && node scripts/pack.mjs
+
+# All four linux addons, then the packages; what `npm publish` would send, checked.
+npm-release: npm-platforms npm-build
+	cd $(NPM_DIR) && node scripts/pack.mjs --require-all-platforms
+	$(MAKE) test-pack test-platforms
 
 # ---- tests ----------------------------------------------------------------------------------
 
@@ -168,6 +217,32 @@ test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"
 	cd $(NPM_DIR) && node --test test/*.test.mjs
 
+# The packed tarballs: contents, sizes, publint, @arethetypeswrong/cli, the types under 19
+# tsconfigs, installs with and without the optional packages, an esbuild bundle in Chromium;
+# then `npm publish --dry-run` of each package.
+test-pack: npm-pack
+	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild)"
+	cd $(NPM_DIR) && node --test --test-concurrency=1 test/pack/*.test.mjs
+	@for dir in target/npm-pack/*/; do \
+	  [ -f $$dir/package.json ] || continue; \
+	  out=$$(cd $$dir && npm publish --dry-run --ignore-scripts 2>&1) || { echo "$$out"; exit 1; }; \
+	  problems=$$(echo "$$out" | grep -E '^npm (warn|error)' | grep -v 'Unknown user config "nodedir"' || true); \
+	  if [ -n "$$problems" ]; then echo "npm publish --dry-run $$dir:"; echo "$$problems"; exit 1; fi; \
+	  echo "npm publish --dry-run $$(basename $$dir): ok ($$(echo "$$out" | grep -oE 'total files: +[0-9]+' | tr -s ' '))"; \
+	done
+
+# Each built addon: its architecture, the glibc floor (2.17) or musl, stripped; the arm64 glibc
+# addon runs the package's smoke test under qemu-user (Debian's) with an arm64 Node from npm.
+test-platforms:
+	@echo "== test: native addons per platform"
+	cd $(NPM_DIR) && node --test test/pack/platforms.test.mjs
+
+# crates.io: the crates meant to publish (agentwire; the rest are publish = false) package and
+# build on their own.
+test-crates:
+	@echo "== test: cargo publish --dry-run (agentwire)"
+	$(CARGO) publish --dry-run --allow-dirty -p agentwire
+
 # ---- fuzzing (not part of `make test`) ------------------------------------------------------
 
 FUZZ_SECONDS ?= 30
@@ -206,4 +281,4 @@ fuzz-smoke:
 
 clean:
 	$(CARGO) clean
-	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output
+	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/packages/tokens/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output

@@ -22,7 +22,7 @@ export function createApi(backend) {
     gcb,
     codecs,
     tokens,
-    gateway: makeGateway(backend.area('gateway'), { native: backend.name === 'native', tokens }),
+    gateway: makeGateway(backend.area('gateway'), { tokens }),
     events: makeEvents(backend.area('events')),
     /** Every stable error code the core can report. */
     errorCodes: () => formats.call('errorCodes', undefined),

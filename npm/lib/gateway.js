@@ -1,6 +1,6 @@
 // gateway: contextweaver's gateway contracts (tool ids, ChoiceCards, budgets, browse paths,
 // cache-stable sessions). Token counts come from `options.counter` when given, else from
-// agentwire's exact cl100k (built into the native addon; in wasm the `tokens` cl100k module,
+// agentwire's exact cl100k (the cl100k module of the optional package agentwire-tokens;
 // `await tokens.load()` in browsers). Argument validation uses `options.validator` when given,
 // else the addon's built-in JSON Schema validator; a wasm session needs one
 // (`agentwire/schema`'s `validator`). In wasm the gateway is its own module (`await
@@ -12,12 +12,13 @@ import { text, value } from './gcx.js';
 
 /**
  * @param {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} area
- * @param {{ native: boolean, tokens: { count: (text: string, encoding?: string) => number } }} env
+ * @param {{ tokens: { count: (text: string, encoding?: string) => number } }} env
  */
-export function makeGateway({ boundary, load }, { native, tokens }) {
+export function makeGateway({ boundary, load }, { tokens }) {
   const { callWithHooks, construct, methodWithHooks, method } = boundary;
-  // The addon counts cl100k itself; a wasm module is given agentwire's own counter.
-  const defaultCounter = native ? undefined : (t) => tokens.count(t, 'cl100k_base');
+  // Neither the addon nor a wasm module carries a vocabulary (it is in agentwire-tokens):
+  // both are given agentwire's own counter.
+  const defaultCounter = (t) => tokens.count(t, 'cl100k_base');
 
   const counterOf = (options) => {
     const counter = options?.counter ?? defaultCounter;
