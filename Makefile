@@ -108,10 +108,11 @@ build-wasm: setup-rust setup-wasm-bindgen
 
 # The Node addon, the napi-rs way: one file per platform, shipped in its own package
 # (agentwire-<triple>, an optionalDependency of agentwire; scripts/pack.mjs). It carries no
-# token vocabulary (that is agentwire-tokens' wasm), so the linux-x64 install stays small.
+# token vocabulary (agentwire-tokens' wasm counts) and no JSON Schema validator (the schema
+# wasm module of the package validates, 2 MB there against 4 MB more in every addon).
 # Linked by zig (cargo-zigbuild, both from PyPI) against glibc 2.17, so Debian 8+ / Ubuntu
 # 14.04+ / RHEL 7+ load it; the musl builds link musl dynamically (Alpine).
-NAPI_FEATURES := node,formats,gcf3,gateway,events,schema
+NAPI_FEATURES := node,formats,gcf3,gateway,events
 NAPI_BUILD = cd $(NPM_DIR) && npx --no-install napi build --platform --release --strip -x \
   --manifest-path ../bindings/Cargo.toml --package-json-path package.json \
   --no-default-features --features $(NAPI_FEATURES) -o native --no-js

@@ -2,8 +2,8 @@
 // cache-stable sessions). Token counts come from `options.counter` when given, else from
 // agentwire's exact cl100k (the cl100k module of the optional package agentwire-tokens;
 // `await tokens.load()` in browsers). Argument validation uses `options.validator` when given,
-// else the addon's built-in JSON Schema validator; a wasm session needs one
-// (`agentwire/schema`'s `validator`). In wasm the gateway is its own module (`await
+// else, in Node, the schema wasm module (`agentwire/schema`'s `validator`, for the addon too);
+// a browser session needs one passed. In wasm the gateway is its own module (`await
 // gateway.load()` in browsers).
 
 import { asyncLoad } from './load.js';
@@ -12,9 +12,10 @@ import { text, value } from './gcx.js';
 
 /**
  * @param {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} area
- * @param {{ tokens: { count: (text: string, encoding?: string) => number } }} env
+ * @param {{ tokens: { count: (text: string, encoding?: string) => number },
+ *   defaultValidator?: (schema: string, args: string) => string }} env
  */
-export function makeGateway({ boundary, load }, { tokens }) {
+export function makeGateway({ boundary, load }, { tokens, defaultValidator }) {
   const { callWithHooks, construct, methodWithHooks, method } = boundary;
   // Neither the addon nor a wasm module carries a vocabulary (it is in agentwire-tokens):
   // both are given agentwire's own counter.
@@ -55,7 +56,7 @@ export function makeGateway({ boundary, load }, { tokens }) {
       if (this.#router != null && typeof this.#router !== 'function') {
         throw argumentError('INVALID_ARGUMENT', 'options.router must be a function (query, topK) => [{id, score}]');
       }
-      this.#hooks = { counter: counterOf(options), validator: validator ?? undefined };
+      this.#hooks = { counter: counterOf(options), validator: validator ?? defaultValidator };
       this.#raw = construct('GatewaySession', undefined, plain(options));
     }
     /** Registers MCP tool definitions (a refresh: clears the seen-set). `{onInvalid, serverName}`. */

@@ -3,7 +3,8 @@
 // is set. Each area's module loads on first use. The addon is looked for in native/ (a build
 // in a checkout) and then in the platform package (agentwire-linux-x64-gnu, …), an
 // optionalDependency npm installs only on its platform. Token counts always come from the
-// wasm modules of the optional package agentwire-tokens (the addon carries no vocabulary).
+// wasm modules of the optional package agentwire-tokens, JSON Schema validation from the
+// schema wasm module (the addon carries neither: megabytes each).
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -115,12 +116,14 @@ export function wasmBoundary(name) {
 export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM === '1' } = {}) {
   let nativeLoadError = null;
   const wasmArea = wasmAreas();
+  // The gateway's JSON Schema validation: the schema wasm module, loaded on first use.
+  const defaultValidator = (schemaText, argsText) => wasmArea('schema').boundary.call('schemaCheckText', undefined, schemaText, argsText);
   if (!forceWasm) {
     try {
       const raw = loadNativeModule();
       const boundary = makeBoundary(() => raw);
       const native = { boundary, load: () => undefined };
-      return { name: 'native', nativeLoadError, area: (name) => (name in TOKEN_AREAS ? wasmArea(name) : native) };
+      return { name: 'native', nativeLoadError, area: (name) => (name in WASM_AREAS ? wasmArea(name) : native), defaultValidator };
     } catch (cause) {
       nativeLoadError = new Error(`agentwire: native addon ${nativeFileName()} not loaded; using wasm`, { cause });
     }
@@ -133,10 +136,11 @@ export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM =
       cause,
     });
   }
-  return { name: 'wasm', nativeLoadError, area: wasmArea };
+  return { name: 'wasm', nativeLoadError, area: wasmArea, defaultValidator };
 }
 
-const TOKEN_AREAS = { cl100k_base: true, o200k_base: true };
+// Areas the addon does not carry: their wasm modules serve the native backend too.
+const WASM_AREAS = { cl100k_base: true, o200k_base: true, schema: true };
 
 /** `area(name)`: an export area served by its wasm module (loaded on first use). */
 function wasmAreas() {

@@ -109,6 +109,7 @@ function stagePlatform(out, triple, main) {
     repository: main.repository,
     license: main.license,
     engines: main.engines,
+    type: 'commonjs',
     os,
     cpu,
     libc,

@@ -72,7 +72,7 @@ test('native, wasm and browser entries export the same names', async () => {
 
 test('the raw builds export the same functions and classes', () => {
   // Both runtimes dispatch through one export table (bindings/src/exports.rs): the addon holds
-  // every area but tokens (agentwire-tokens' wasm counts for both), each wasm module one
+  // every area but tokens and schema (their wasm modules serve both), each wasm module one
   // area, plus the exports every module has.
   const rawNative = require(join(packageDir, 'native', readNativeName()));
   const table = (boundary) => boundary.exportNames();
@@ -85,7 +85,7 @@ test('the raw builds export the same functions and classes', () => {
     assert.deepEqual(names.slice(0, 4), common, module);
     for (const name of names.slice(4)) if (!wasmNames.includes(name)) wasmNames.push(name);
   }
-  assert.deepEqual([...wasmNames].sort(), [...nativeNames.slice(4), 'tokensCount'].sort());
+  assert.deepEqual([...wasmNames].sort(), [...nativeNames.slice(4), 'tokensCount', 'schemaCheck', 'schemaCheckText'].sort());
   // The same raw surface in both: call(id, …) and Instance with init, call and free.
   const surface = (raw) => [typeof raw.call, Object.getOwnPropertyNames(raw.Instance.prototype).filter((k) => k !== 'constructor' && !k.startsWith('__')).sort()];
   assert.deepEqual(surface(loadWasmModule('core')), surface(rawNative));
