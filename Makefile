@@ -143,13 +143,14 @@ build-native: setup-zig
 npm-platforms: build-native setup-cross
 	@for t in $(CROSS_NAPI_TARGETS); do \
 	  echo "== build: native addon (napi, $$t)"; \
-	  $(NAPI_BUILD) --target $$t --dts binding.d.ts; \
+	  ($(NAPI_BUILD) --target $$t --dts binding.d.ts) || exit 1; \
 	done
 
 npm-build: build-wasm build-native
 	@cp $(NPM_DIR)/index.d.ts $(NPM_DIR)/index.d.cts
-	@cp $(NPM_DIR)/tokens.d.ts $(NPM_DIR)/tokens.d.cts
-	@cp $(NPM_DIR)/schema.d.ts $(NPM_DIR)/schema.d.cts
+	@# The CommonJS copies take WasmInput from index.d.cts, not the ESM index.d.ts.
+	@sed "s|from './index.js'|from './index.cjs'|" $(NPM_DIR)/tokens.d.ts > $(NPM_DIR)/tokens.d.cts
+	@sed "s|from './index.js'|from './index.cjs'|" $(NPM_DIR)/schema.d.ts > $(NPM_DIR)/schema.d.cts
 
 # The publishable packages, staged and packed into target/npm-pack/ (scripts/pack.mjs):
 # agentwire, agentwire-tokens and one agentwire-<triple> per addon in npm/native/.

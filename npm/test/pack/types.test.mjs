@@ -32,8 +32,13 @@ const n: number = count('hello') + tokens.count('hello', 'o200k_base');
 const which: 'native' | 'wasm' = backend;
 const verdict = check({ type: 'object' }, {});
 await gcf.load();
-const err: unknown = new AgentwireError({ code: 'X', message: 'm' });
-void [n, which, verdict, err, gateway];
+let code: string | undefined;
+try {
+  gcx.decode('x');
+} catch (e) {
+  if (e instanceof AgentwireError) code = e.code;
+}
+void [n, which, verdict, code, gateway];
 export {};
 `;
 
