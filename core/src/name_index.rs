@@ -4,71 +4,119 @@ use alloc::collections::BTreeMap;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::text::same_text;
+
 /// Longest probe run the hash table accepts; past it (colliding names, possibly crafted) the
 /// index falls back to a B-tree, so lookups never degrade to linear scans.
 const MAX_PROBE: usize = 32;
+
+/// An empty slot of the hash table.
+const EMPTY: u32 = u32::MAX;
 
 /// Each name mapped to the position of its last occurrence (a later duplicate overwrites, as a
 /// Go map does).
 #[derive(Debug)]
 pub(crate) enum NameIndex<'a> {
-    /// Open addressing with linear probing; `None` is an empty slot.
+    /// Open addressing with linear probing. A slot holds the high half of the name's hash
+    /// (compared before the name) and the position, [`EMPTY`] when free.
     Hashed {
-        slots: Vec<Option<(&'a str, usize)>>,
+        names: Vec<&'a str>,
+        slots: Vec<(u32, u32)>,
         mask: usize,
+        duplicates: bool,
     },
-    Ordered(BTreeMap<&'a str, usize>),
+    Ordered {
+        map: BTreeMap<&'a str, usize>,
+        duplicates: bool,
+    },
 }
 
 impl<'a> NameIndex<'a> {
-    pub(crate) fn new(names: impl ExactSizeIterator<Item = &'a str> + Clone) -> NameIndex<'a> {
+    pub(crate) fn new(names: impl ExactSizeIterator<Item = &'a str>) -> NameIndex<'a> {
+        let names: Vec<&'a str> = names.collect();
+        if u32::try_from(names.len()).map_or(true, |n| n == EMPTY) {
+            return NameIndex::ordered(names);
+        }
         let capacity = (names.len() * 2).next_power_of_two().max(8);
         let mask = capacity - 1;
-        let mut slots: Vec<Option<(&'a str, usize)>> = vec![None; capacity];
-        for (position, name) in names.clone().enumerate() {
-            let mut at = hash(name) as usize & mask;
+        let mut slots: Vec<(u32, u32)> = vec![(0, EMPTY); capacity];
+        let mut duplicates = false;
+        for (position, name) in names.iter().enumerate() {
+            let h = hash(name);
+            let mut at = h as usize & mask;
             let mut probe = 0;
             loop {
-                match &mut slots[at] {
-                    Some((stored, index)) if *stored == name => {
-                        *index = position;
-                        break;
-                    }
-                    Some(_) if probe < MAX_PROBE => {
-                        at = (at + 1) & mask;
-                        probe += 1;
-                    }
-                    Some(_) => {
-                        let ordered = names.enumerate().map(|(i, n)| (n, i)).collect();
-                        return NameIndex::Ordered(ordered);
-                    }
-                    None => {
-                        slots[at] = Some((name, position));
-                        break;
-                    }
+                let (stored_hash, stored) = slots[at];
+                if stored == EMPTY {
+                    slots[at] = (tag(h), position as u32);
+                    break;
                 }
+                if stored_hash == tag(h) && same_text(names[stored as usize], name) {
+                    slots[at].1 = position as u32;
+                    duplicates = true;
+                    break;
+                }
+                if probe == MAX_PROBE {
+                    return NameIndex::ordered(names);
+                }
+                at = (at + 1) & mask;
+                probe += 1;
             }
         }
-        NameIndex::Hashed { slots, mask }
+        NameIndex::Hashed {
+            names,
+            slots,
+            mask,
+            duplicates,
+        }
+    }
+
+    fn ordered(names: Vec<&'a str>) -> NameIndex<'a> {
+        let map: BTreeMap<&'a str, usize> =
+            names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        NameIndex::Ordered {
+            duplicates: map.len() < names.len(),
+            map,
+        }
+    }
+
+    /// Whether a name occurs more than once (else every name's position is its index).
+    pub(crate) fn has_duplicates(&self) -> bool {
+        match self {
+            NameIndex::Hashed { duplicates, .. } | NameIndex::Ordered { duplicates, .. } => {
+                *duplicates
+            }
+        }
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<usize> {
         match self {
-            NameIndex::Hashed { slots, mask } => {
-                let mut at = hash(name) as usize & mask;
+            NameIndex::Hashed {
+                names, slots, mask, ..
+            } => {
+                let h = hash(name);
+                let mut at = h as usize & mask;
                 // Every stored name sits within MAX_PROBE slots of its home slot.
                 for _ in 0..=MAX_PROBE {
-                    match slots[at] {
-                        Some((stored, index)) if stored == name => return Some(index),
-                        Some(_) => at = (at + 1) & mask,
-                        None => return None,
+                    let (stored_hash, stored) = slots[at];
+                    if stored == EMPTY {
+                        return None;
                     }
+                    if stored_hash == tag(h) && same_text(names[stored as usize], name) {
+                        return Some(stored as usize);
+                    }
+                    at = (at + 1) & mask;
                 }
                 None
             }
-            NameIndex::Ordered(map) => map.get(name).copied(),
+            NameIndex::Ordered { map, .. } => map.get(name).copied(),
         }
     }
+}
+
+/// The part of a hash a slot keeps (the bits the mask does not use).
+fn tag(h: u64) -> u32 {
+    (h >> 32) as u32
 }
 
 /// FxHash over 8-byte words (fast, not keyed: collisions are bounded by MAX_PROBE instead).
@@ -81,9 +129,14 @@ fn hash(name: &str) -> u64 {
         word.copy_from_slice(chunk);
         h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
     }
-    let mut tail = [0u8; 8];
-    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = (h.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    // The tail as a little-endian word, built without a variable-length copy (which would
+    // call memcpy and stall the load that follows).
+    let tail = chunks
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0u64, |w, &b| w << 8 | u64::from(b));
+    h = (h.rotate_left(5) ^ tail).wrapping_mul(K);
     // The top bits are the best mixed; fold them into the low bits the mask keeps.
     h ^ (h >> 32)
 }
@@ -99,6 +152,8 @@ mod tests {
         let names = ["a", "b", "a", "a long name past eight bytes"];
         let index = NameIndex::new(names.iter().copied());
         assert!(matches!(index, NameIndex::Hashed { .. }));
+        assert!(index.has_duplicates());
+        assert!(!NameIndex::new(names[1..].iter().copied()).has_duplicates());
         assert_eq!(index.get("a"), Some(2));
         assert_eq!(index.get("b"), Some(1));
         assert_eq!(index.get(names[3]), Some(3));
@@ -128,7 +183,8 @@ mod tests {
             .take(40)
             .collect();
         let index = NameIndex::new(colliding.iter().map(String::as_str));
-        assert!(matches!(index, NameIndex::Ordered(_)));
+        assert!(matches!(index, NameIndex::Ordered { .. }));
+        assert!(!index.has_duplicates());
         for (i, name) in colliding.iter().enumerate() {
             assert_eq!(index.get(name), Some(i));
         }

@@ -91,9 +91,120 @@ fn shortest(args: core::fmt::Arguments<'_>) -> Digits {
     Digits::from_exp_form(&text.buf[..text.len])
 }
 
+/// Exact powers of ten up to 10^15.
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// `(n, k)` with `magnitude == n / 10^k` for an integer `n < 10^15` and the smallest `k ≤ 15`
+/// (the usual scores, confidences and counts), found without formatting: for each `k`, the
+/// one candidate `n` near `magnitude·10^k` that reads back as `magnitude` (an exact `n`
+/// divided by an exact power of ten is one correctly rounded division, which is what parsing
+/// the text does). With fewer than 16 digits there is only one candidate per `k`, and the
+/// smallest `k` gives the fewest digits, so `n·10^-k` is the shortest form (`n` has no
+/// trailing zero unless `k` is 0). `None` for other values.
+fn short_decimal(magnitude: f64) -> Option<(u64, usize)> {
+    if !(1e-15..1e15).contains(&magnitude) {
+        return None;
+    }
+    // Integral values (1.0, 52.0) are their own digits.
+    let whole = magnitude as u64;
+    if whole as f64 == magnitude {
+        return Some((whole, 0));
+    }
+    for (k, &scale) in POW10.iter().enumerate().skip(1) {
+        let scaled = magnitude * scale;
+        if scaled >= 1e15 {
+            return None;
+        }
+        // Round half up (ties do not matter: both neighbours are tried); no libm call.
+        let nearest = (scaled + 0.5) as u64 as f64;
+        // A candidate n with n / 10^k == v is within a few units in the last place of the
+        // product (v is within half an ulp of n / 10^k, the product adds half an ulp): when the
+        // product is farther than that from every integer, no k-digit candidate exists.
+        if (scaled - nearest).abs() > scaled * f64::EPSILON * 4.0 {
+            continue;
+        }
+        // The product may be off by a unit in its last place: try both neighbours.
+        for n in [nearest, nearest - 1.0, nearest + 1.0] {
+            if n >= 1.0 && n / scale == magnitude {
+                return Some((n as u64, k));
+            }
+        }
+    }
+    None
+}
+
+/// [`short_decimal`] as [`Digits`].
+fn short_decimal_digits(v: f64) -> Option<Digits> {
+    short_decimal(v.abs()).map(|(n, k)| Digits::of_integer(v < 0.0, n, k as i32))
+}
+
+/// Appends `n · 10^-k` in fixed notation (`k` the number of decimals, `n`'s last digit not
+/// zero when `k > 0`).
+fn push_short_decimal(out: &mut String, n: u64, k: usize) {
+    if k == 0 {
+        return write_u64(out, n);
+    }
+    let scale = 10u64.pow(k as u32);
+    write_u64(out, n / scale);
+    out.push('.');
+    let fraction = n % scale;
+    // Leading zeros of the fraction (0.05 has one).
+    let mut width = 1;
+    while width < k && fraction >= 10u64.pow(width as u32) {
+        width += 1;
+    }
+    for _ in width..k {
+        out.push('0');
+    }
+    write_u64(out, fraction);
+}
+
+impl Digits {
+    /// `n · 10^-k` as digits (trailing zeros dropped).
+    fn of_integer(negative: bool, mut n: u64, k: i32) -> Digits {
+        let mut d = Digits {
+            negative,
+            buf: [0; 24],
+            len: 0,
+            point: 0,
+        };
+        let mut count = 0;
+        let mut stripped = false;
+        let mut reversed = [0u8; 20];
+        let mut kept = 0;
+        while n > 0 {
+            let digit = (n % 10) as u8;
+            n /= 10;
+            count += 1;
+            if digit == 0 && !stripped {
+                continue;
+            }
+            stripped = true;
+            reversed[kept] = b'0' + digit;
+            kept += 1;
+        }
+        for i in 0..kept {
+            d.buf[i] = reversed[kept - 1 - i];
+        }
+        d.len = kept;
+        d.point = count - k;
+        d
+    }
+}
+
+/// The shortest round-trip digits of a finite double.
+fn shortest_f64(v: f64) -> Digits {
+    short_decimal_digits(v).unwrap_or_else(|| shortest(format_args!("{v:e}")))
+}
+
+/// Appends ASCII digits (as chars: for a few bytes, cheaper than checking them as UTF-8 and
+/// copying them).
 fn push_digits(out: &mut String, digits: &[u8]) {
-    for &b in digits {
-        out.push(b as char);
+    out.reserve(digits.len());
+    for &digit in digits {
+        out.push(char::from(digit));
     }
 }
 
@@ -168,7 +279,7 @@ pub fn write_go_g_f64(out: &mut String, v: f64) {
     if !v.is_finite() {
         return push_non_finite(out, v);
     }
-    push_go_g(out, &shortest(format_args!("{v:e}")));
+    push_go_g(out, &shortest_f64(v));
 }
 
 /// Appends `v` as Go `strconv.FormatFloat(float64(v), 'g', -1, 32)` does.
@@ -190,7 +301,15 @@ pub fn write_json_f64(out: &mut String, v: f64) -> Result<()> {
             alloc::format!("json: unsupported value: {name}"),
         ));
     }
-    let d = shortest(format_args!("{v:e}"));
+    // The usual short decimal in fixed notation, written directly.
+    if let Some((n, k)) = short_decimal(v.abs()).filter(|_| v.abs() >= 1e-6) {
+        if v < 0.0 {
+            out.push('-');
+        }
+        push_short_decimal(out, n, k);
+        return Ok(());
+    }
+    let d = shortest_f64(v);
     if d.negative {
         out.push('-');
     }
@@ -205,18 +324,56 @@ pub fn write_json_f64(out: &mut String, v: f64) -> Result<()> {
 
 /// Appends the decimal text of `v`.
 pub fn write_u64(out: &mut String, mut v: u64) {
+    if v < 10_000 {
+        // Counts and line numbers: digits pushed from the most significant, no buffer.
+        let v = v as u16;
+        let digit = |d: u16| char::from(b'0' + (d % 10) as u8);
+        if v >= 1000 {
+            out.push(digit(v / 1000));
+        }
+        if v >= 100 {
+            out.push(digit(v / 100));
+        }
+        if v >= 10 {
+            out.push(digit(v / 10));
+        }
+        out.push(digit(v));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    loop {
+    while v >= 100 {
+        let pair = (v % 100) as usize * 2;
+        v /= 100;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if v >= 10 {
+        let pair = v as usize * 2;
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
         i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
+        buf[i] = b'0' + v as u8;
     }
     push_digits(out, &buf[i..]);
 }
+
+/// The decimal text of `n` when it is below 100, without formatting or allocating.
+pub(crate) fn small_decimal(n: u64) -> Option<&'static str> {
+    const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+    let n = usize::try_from(n).ok().filter(|n| *n < 100)?;
+    // Single digits are the second half of their pair ("07").
+    let start = if n < 10 { 2 * n + 1 } else { 2 * n };
+    PAIRS.get(start..2 * n + 2)
+}
+
+/// "00" to "99".
+const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
 
 /// Appends the decimal text of `v`.
 pub fn write_i64(out: &mut String, v: i64) {
@@ -362,6 +519,83 @@ mod tests {
     }
 
     #[test]
+    fn short_decimals_match_the_formatter() {
+        let slow = |v: f64| shortest(format_args!("{v:e}"));
+        let check = |v: f64| {
+            if let Some(fast) = short_decimal_digits(v) {
+                let slow = slow(v);
+                assert_eq!(
+                    (fast.negative, fast.digits(), fast.point),
+                    (slow.negative, slow.digits(), slow.point),
+                    "{v:e}"
+                );
+            }
+        };
+        // Short decimals (what the fast path is for), their neighbours, and random doubles.
+        for scale in POW10 {
+            for n in (1..20_000u64).chain((0..2_000).map(|i| 999_999_999_999_000 + i * 7)) {
+                let v = n as f64 / scale;
+                for v in [
+                    v,
+                    -v,
+                    f64::from_bits(v.to_bits() + 1),
+                    f64::from_bits(v.to_bits() - 1),
+                ] {
+                    check(v);
+                }
+            }
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..1_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(f64::from_bits(x));
+            check(f64::from_bits(x >> 12 | 0x3F00_0000_0000_0000));
+        }
+        assert!(short_decimal_digits(0.95).is_some() && short_decimal_digits(1e300).is_none());
+        // The direct fixed writer agrees with the digits path.
+        let digits_path = |v: f64| {
+            let d = slow(v);
+            let mut out = String::new();
+            if d.negative {
+                out.push('-');
+            }
+            push_fixed(&mut out, &d);
+            out
+        };
+        for (k, scale) in POW10.iter().enumerate() {
+            for n in (1..3_000u64).chain([123_456_789, 999_999_999_999_999 / 10u64.pow(k as u32)]) {
+                let v = n as f64 / scale;
+                if v >= 1e-6 {
+                    let mut fast = String::new();
+                    write_json_f64(&mut fast, v).unwrap();
+                    assert_eq!(fast, digits_path(v), "{v:e}");
+                }
+            }
+        }
+        let mut s = String::new();
+        for v in [1.0, 0.95, 100.0, 1e-7, 123456.789, 1e14, 0.1 + 0.2] {
+            write_json_f64(&mut s, v).unwrap();
+            s.push(' ');
+            write_go_g_f64(&mut s, v);
+            s.push(' ');
+        }
+        assert_eq!(
+            s,
+            "1 1 0.95 0.95 100 100 1e-7 1e-07 123456.789 123456.789 100000000000000 1e+14 0.30000000000000004 0.30000000000000004 "
+        );
+    }
+
+    #[test]
+    fn small_decimals() {
+        for n in 0..100u64 {
+            assert_eq!(small_decimal(n), Some(alloc::format!("{n}").as_str()));
+        }
+        assert_eq!(small_decimal(100), None);
+    }
+
+    #[test]
     fn integers() {
         let mut s = String::new();
         write_i64(&mut s, i64::MIN);
@@ -370,6 +604,20 @@ mod tests {
         s.push(' ');
         write_i64(&mut s, 0);
         assert_eq!(s, "-9223372036854775808 18446744073709551615 0");
+        for n in 0..20_000u64 {
+            s.clear();
+            write_u64(&mut s, n);
+            assert_eq!(s, alloc::format!("{n}"));
+        }
+        let mut v = 1u64;
+        while let Some(next) = v.checked_mul(7) {
+            for n in [v - 1, v, v + 1] {
+                s.clear();
+                write_u64(&mut s, n);
+                assert_eq!(s, alloc::format!("{n}"));
+            }
+            v = next;
+        }
     }
 
     #[test]

@@ -19,6 +19,69 @@ pub(crate) fn skip_words(bytes: &[u8], from: usize, word_may_match: impl Fn(u64)
     i
 }
 
+/// `a == b`, inlined for the short texts (names, keys) compared in hot loops: eight bytes at
+/// a time, shorter texts byte by byte, never a call to `memcmp`.
+#[inline]
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n < 8 {
+        if n < 4 {
+            return a.iter().zip(b).all(|(x, y)| x == y);
+        }
+        // The first and the last four bytes (overlapping when n < 8).
+        let half = |s: &[u8], i: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&s[i..i + 4]);
+            u32::from_le_bytes(w)
+        };
+        return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4);
+    }
+    let word = |s: &[u8], i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[i..i + 8]);
+        u64::from_le_bytes(w)
+    };
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    // The last eight bytes (overlapping the previous word when n is not a multiple of 8).
+    word(a, n - 8) == word(b, n - 8)
+}
+
+/// `a.as_bytes().cmp(b.as_bytes())` (byte order, Go's `sort.Strings`), inlined for the short
+/// keys sorted and searched in hot loops: eight bytes at a time as big-endian words.
+#[inline]
+pub(crate) fn cmp_text(a: &str, b: &str) -> core::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let common = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= common {
+        let mut x = [0u8; 8];
+        let mut y = [0u8; 8];
+        x.copy_from_slice(&a[i..i + 8]);
+        y.copy_from_slice(&b[i..i + 8]);
+        if x != y {
+            return u64::from_be_bytes(x).cmp(&u64::from_be_bytes(y));
+        }
+        i += 8;
+    }
+    while i < common {
+        if a[i] != b[i] {
+            return a[i].cmp(&b[i]);
+        }
+        i += 1;
+    }
+    a.len().cmp(&b.len())
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -61,6 +124,43 @@ pub(crate) fn go_quote(bytes: &[u8], max_runes: usize) -> String {
     }
     out.push('"');
     out
+}
+
+/// Sorts `order` (indices) by `key(index)` in byte order, ties by index, so the result is what
+/// a stable sort of the keyed items gives. Every key sort of the crate goes through this one
+/// function: each `sort_by` closure compiles its own copy of the standard sort (3–4 KB of
+/// wasm each), and the default wasm module has a size budget.
+pub(crate) fn sort_by_text<'a>(order: &mut [u32], key: &dyn Fn(usize) -> &'a str) {
+    order.sort_unstable_by(|&a, &b| cmp_text(key(a as usize), key(b as usize)).then(a.cmp(&b)));
+}
+
+/// `0, 1, …, len - 1` as sort indices.
+pub(crate) fn indices(len: usize) -> alloc::vec::Vec<u32> {
+    (0..len as u32).collect()
+}
+
+/// Byte offset of the first `needle` in `haystack`. For the short needles of layouts (`{tool}`,
+/// join separators) a scan on the first byte is enough, and it keeps `str::find`'s searcher
+/// (two-way matching, a few KB of wasm) out of the modules.
+pub(crate) fn find(haystack: &str, needle: &str) -> Option<usize> {
+    let (hay, pattern) = (haystack.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = pattern.split_first() else {
+        return Some(0);
+    };
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(first, &hay[from..]) {
+        let at = from + i;
+        if hay[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// Go `%q` of a whole string: how error messages quote input text, as the Go references do.
+pub(crate) fn quote(text: &str) -> String {
+    go_quote(text.as_bytes(), usize::MAX)
 }
 
 /// Go `%q` of a single rune (`'x'`, `'\n'`, `'\u00a0'`), as `encoding/json` quotes characters.
@@ -134,6 +234,61 @@ pub(crate) fn is_printable(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cmp_text_is_byte_order() {
+        let texts = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefgh\u{0}",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgX",
+            "Z",
+            "é",
+            "\u{ff5a}",
+            "\u{1f600}",
+            "id",
+            "kind",
+            "line",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(
+                    cmp_text(a, b),
+                    a.as_bytes().cmp(b.as_bytes()),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn same_text_is_equality() {
+        let texts = [
+            "",
+            "a",
+            "b",
+            "abcdefg",
+            "abcdefX",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgX",
+            "Xbcdefghabcdefgh",
+            "abcdefghabcdefghi",
+            "é",
+            "e\u{301}",
+        ];
+        for a in texts {
+            for b in texts {
+                assert_eq!(same_text(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn quotes_like_go() {

@@ -164,12 +164,14 @@ proptest! {
     #[test]
     fn gcf_round_trip(payload in gcf_payload()) {
         let text = gcf::encode(&payload).unwrap();
+        prop_assert_eq!(gcf::decode_borrowed(&text).unwrap().into_payload(), payload.clone(), "{}", text);
         prop_assert_eq!(gcf::decode(&text).unwrap(), payload, "{}", text);
     }
 
     #[test]
     fn gcb_round_trip(payload in gcb_payload()) {
         let bytes = gcb::encode(&payload);
+        prop_assert_eq!(gcb::decode_borrowed(&bytes).unwrap().into_payload(), payload.clone());
         prop_assert_eq!(gcb::decode(&bytes).unwrap(), payload);
     }
 
@@ -178,7 +180,10 @@ proptest! {
     fn gcb_truncations_fail_cleanly(payload in gcb_payload(), cut in any::<prop::sample::Index>()) {
         let bytes = gcb::encode(&payload);
         let cut = cut.index(bytes.len() + 1);
-        if let Err(e) = gcb::decode(&bytes[..cut]) {
+        let owned = gcb::decode(&bytes[..cut]);
+        // The borrowed decoder fails the same way (no limit is crossed here).
+        prop_assert_eq!(gcb::decode_borrowed(&bytes[..cut]).map(|p| p.into_payload()), owned.clone());
+        if let Err(e) = owned {
             prop_assert!(e.code().starts_with("GCB_") && e.offset().is_some(), "{:?}", e);
         }
     }
@@ -188,7 +193,9 @@ proptest! {
         if bytes.len() >= 5 && bytes[0] % 2 == 0 {
             bytes[..5].copy_from_slice(b"GCB1\x01");
         }
-        if let Err(e) = gcb::decode(&bytes) {
+        let owned = gcb::decode(&bytes);
+        prop_assert_eq!(gcb::decode_borrowed(&bytes).map(|p| p.into_payload()), owned.clone());
+        if let Err(e) = owned {
             prop_assert!(e.code().starts_with("GCB_"));
         }
     }
@@ -196,7 +203,9 @@ proptest! {
     #[test]
     fn gcf_arbitrary_text_never_panics(body in "(@[0-9+-]{0,3}[<@0-9]{0,4}( [a-z#0-9.]{0,4}){0,6}\n|## [a-z_0-9\\[\\]]{0,12}\n|# x\n|\r\n){0,12}") {
         let text = format!("GCF tool=t budget=1\n{body}");
-        if let Err(e) = gcf::decode(&text) {
+        let owned = gcf::decode(&text);
+        prop_assert_eq!(gcf::decode_borrowed(&text).map(|p| p.into_payload()), owned.clone());
+        if let Err(e) = owned {
             prop_assert!(e.code().starts_with("GCF_") && e.line().is_some(), "{:?}", e);
         }
     }

@@ -293,6 +293,20 @@ fn gcf_payload_limit() {
     assert!(bytes < 256 << 20, "allocated {bytes} bytes");
 }
 
+#[test]
+fn gcf_reserves_no_more_than_the_text_holds() {
+    // A header claiming a billion symbols over 200,000 blank lines: nothing to hold, so
+    // little is allocated (the decoders reserve from the header's count and the text's size,
+    // capped; the vectors grow only with real lines).
+    let text = format!("GCF tool=t symbols=999999999\n{}", "\n".repeat(200_000));
+    let (payload, bytes) = allocated_by(|| gcf::decode_borrowed(&text).unwrap());
+    assert!(payload.symbols.is_empty() && payload.edges.is_empty());
+    assert!(bytes < 2 << 20, "allocated {bytes} bytes");
+    let (payload, bytes) = allocated_by(|| gcf::decode(&text).unwrap());
+    assert!(payload.symbols.is_empty());
+    assert!(bytes < 2 << 20, "allocated {bytes} bytes");
+}
+
 fn uvarint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);

@@ -14,7 +14,8 @@
 //! as index 0; distance is truncated to a byte; trailing bytes are ignored. The decoder checks
 //! every declared count and length against the bytes left before allocating, so no input makes
 //! it allocate more than a small multiple of its size, except for edges: each decodes to its
-//! endpoints' full names, which [`DecodeOptions::max_payload_bytes`] bounds. Invalid UTF-8 in
+//! endpoints' full names, which [`DecodeOptions::max_payload_bytes`] bounds ([`decode_borrowed`]
+//! names them by symbol index instead). Invalid UTF-8 in
 //! strings decodes as U+FFFD (the reference keeps raw bytes).
 
 use alloc::borrow::Cow;
@@ -23,8 +24,9 @@ use alloc::vec::Vec;
 
 use crate::gcf::model::TextBudget;
 pub use crate::gcf::DecodeOptions;
-use crate::gcf::{Components, Edge, Payload, Symbol};
+use crate::gcf::{BorrowedEdge, BorrowedPayload, BorrowedSymbol, Components, Payload};
 use crate::name_index::NameIndex;
+
 use crate::{Error, ErrorKind, Result};
 
 /// The magic bytes.
@@ -119,10 +121,10 @@ fn enum_id(table: &[&str], name: &str) -> u8 {
         .map_or(0, |i| i as u8 + 1)
 }
 
-fn enum_name(table: &[&str], id: u8) -> String {
+fn enum_name(table: &[&'static str], id: u8) -> Cow<'static, str> {
     match table.get(usize::from(id).wrapping_sub(1)) {
-        Some(name) if id > 0 => (*name).into(),
-        _ => alloc::format!("unknown_{id}"),
+        Some(name) if id > 0 => Cow::Borrowed(name),
+        _ => Cow::Owned(alloc::format!("unknown_{id}")),
     }
 }
 
@@ -153,6 +155,10 @@ fn put_uvarint(out: &mut Vec<u8>, mut v: u64) {
 fn put_str(out: &mut Vec<u8>, s: &str) {
     put_uvarint(out, s.len() as u64);
     out.extend_from_slice(s.as_bytes());
+}
+
+fn f32_value(bytes: [u8; 4]) -> f64 {
+    f64::from(f32::from_le_bytes(bytes))
 }
 
 fn put_f32(out: &mut Vec<u8>, v: f64) {
@@ -221,6 +227,8 @@ impl<'a> Reader<'a> {
         self.bytes.len() - self.pos
     }
 
+    #[cold]
+    #[inline(never)]
     fn truncated(&self, what: What) -> Error {
         Error::at_offset(
             ErrorKind::GcbTruncated,
@@ -229,21 +237,52 @@ impl<'a> Reader<'a> {
         )
     }
 
+    #[inline]
     fn take(&mut self, n: usize, what: What) -> Result<&'a [u8]> {
-        if self.left() < n {
-            return Err(self.truncated(what));
+        match self.bytes.get(self.pos..).and_then(|rest| rest.get(..n)) {
+            Some(slice) => {
+                self.pos += n;
+                Ok(slice)
+            }
+            None => Err(self.truncated(what)),
         }
-        let slice = &self.bytes[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(slice)
     }
 
+    /// The next `N` bytes, if there are that many (a fast path: on `None` the caller reads
+    /// field by field, which names the field that is cut).
+    #[inline]
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let mut out = [0u8; N];
+        out.copy_from_slice(self.bytes.get(self.pos..)?.get(..N)?);
+        self.pos += N;
+        Some(out)
+    }
+
+    #[inline]
     fn byte(&mut self, what: What) -> Result<u8> {
-        Ok(self.take(1, what)?[0])
+        match self.bytes.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.truncated(what)),
+        }
     }
 
     /// Go `binary.ReadUvarint`: at most 10 bytes, the 10th at most 1.
+    #[inline]
     fn uvarint(&mut self, what: What) -> Result<u64> {
+        match self.bytes.get(self.pos) {
+            Some(&b) if b < 0x80 => {
+                self.pos += 1;
+                Ok(u64::from(b))
+            }
+            _ => self.long_uvarint(what),
+        }
+    }
+
+    #[inline(never)]
+    fn long_uvarint(&mut self, what: What) -> Result<u64> {
         let start = self.pos;
         let mut value = 0u64;
         for i in 0..10 {
@@ -264,6 +303,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A count that must fit in the bytes left, `min_bytes` per item.
+    #[inline]
     fn count(&mut self, what: What, min_bytes: usize) -> Result<usize> {
         let start = self.pos;
         let n = self.uvarint(what)?;
@@ -279,15 +319,17 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn string(&mut self, what: What) -> Result<String> {
+    #[inline]
+    fn string(&mut self, what: What) -> Result<Cow<'a, str>> {
         let len = self.count(what, 1)?;
         let bytes = self.take(len, what)?;
-        Ok(match String::from_utf8_lossy(bytes) {
-            Cow::Borrowed(s) => s.into(),
-            Cow::Owned(s) => s,
+        Ok(match core::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
         })
     }
 
+    #[inline]
     fn f32(&mut self, what: What) -> Result<f64> {
         let b = self.take(4, what)?;
         Ok(f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])))
@@ -303,7 +345,37 @@ pub fn decode(bytes: &[u8]) -> Result<Payload> {
 /// [`decode`] with explicit limits ([`DecodeOptions::max_payload_bytes`]: each edge decodes
 /// to its endpoints' full names, checked before they are copied).
 pub fn decode_with(bytes: &[u8], options: &DecodeOptions) -> Result<Payload> {
-    let mut budget = TextBudget::new(options);
+    Ok(decode_payload(bytes, &mut TextBudget::new(options))?.into_payload())
+}
+
+/// Decodes GCB1 bytes like [`decode`] (same checks, errors and offsets) into a
+/// [`BorrowedPayload`]: names and signatures are slices of `bytes` (U+FFFD-replaced copies
+/// only where they are not UTF-8), enum names are static, edges are symbol indices. Nothing
+/// is copied per symbol or per edge, and the payload's size is bounded by the input's, so no
+/// [`DecodeOptions`] limit applies.
+///
+/// ```
+/// use agentwire::{gcb, gcf};
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.5 lsp_resolved\n@1 method b 0.25 lsp_resolved\n## edges\n@0<@1 calls\n";
+/// let bytes = gcb::encode(&gcf::decode(text)?);
+/// let payload = gcb::decode_borrowed(&bytes)?;
+/// assert_eq!((payload.symbols[1].qualified_name.as_ref(), payload.symbols[1].kind.as_ref()), ("b", "method"));
+/// let (source, target) = payload.endpoints(&payload.edges[0]);
+/// assert_eq!((source.qualified_name.as_ref(), target.qualified_name.as_ref()), ("b", "a"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn decode_borrowed(bytes: &[u8]) -> Result<BorrowedPayload<'_>> {
+    decode_payload(
+        bytes,
+        &mut TextBudget::new(&DecodeOptions {
+            max_payload_bytes: usize::MAX,
+        }),
+    )
+}
+
+/// The decoder: `budget` counts the text the owned payload would hold, so that the owned
+/// decode fails at the symbol or edge that crosses its limit.
+fn decode_payload<'a>(bytes: &'a [u8], budget: &mut TextBudget) -> Result<BorrowedPayload<'a>> {
     let too_large = |message: String, at: usize| {
         Error::at_offset(ErrorKind::GcbPayloadTooLarge, message, at as u64)
     };
@@ -350,19 +422,40 @@ pub fn decode_with(bytes: &[u8], options: &DecodeOptions) -> Result<Payload> {
     for i in 0..symbol_count {
         let what = |field| What::Symbol(i, field);
         let at = r.pos;
-        let symbol = Symbol {
-            qualified_name: r.string(what("qname"))?,
-            kind: enum_name(&KINDS, r.byte(what("kind"))?),
-            score: r.f32(what("score"))?,
-            provenance: enum_name(&PROVENANCES, r.byte(what("provenance"))?),
-            distance: i64::from(r.byte(what("distance"))?),
-            signature: r.string(what("signature"))?,
-            components: Components {
+        let qualified_name = r.string(what("qname"))?;
+        // kind, score, provenance, distance: 7 bytes read at once when they are all there.
+        let (kind, score, provenance, distance) = match r.array::<7>() {
+            Some([k, s0, s1, s2, s3, p, d]) => (k, f32_value([s0, s1, s2, s3]), p, d),
+            None => (
+                r.byte(what("kind"))?,
+                r.f32(what("score"))?,
+                r.byte(what("provenance"))?,
+                r.byte(what("distance"))?,
+            ),
+        };
+        let signature = r.string(what("signature"))?;
+        let components = match r.array::<16>() {
+            Some(b) => Components {
+                blast_radius: f32_value([b[0], b[1], b[2], b[3]]),
+                confidence: f32_value([b[4], b[5], b[6], b[7]]),
+                recency: f32_value([b[8], b[9], b[10], b[11]]),
+                distance: f32_value([b[12], b[13], b[14], b[15]]),
+            },
+            None => Components {
                 blast_radius: r.f32(what("blast_radius"))?,
                 confidence: r.f32(what("confidence"))?,
                 recency: r.f32(what("recency"))?,
                 distance: r.f32(what("distance_comp"))?,
             },
+        };
+        let symbol = BorrowedSymbol {
+            qualified_name,
+            kind: enum_name(&KINDS, kind),
+            score,
+            provenance: enum_name(&PROVENANCES, provenance),
+            distance: i64::from(distance),
+            signature,
+            components,
         };
         budget
             .spend(symbol.qualified_name.len() + symbol.signature.len())
@@ -372,17 +465,21 @@ pub fn decode_with(bytes: &[u8], options: &DecodeOptions) -> Result<Payload> {
     let mut edges = Vec::with_capacity(edge_count);
     for i in 0..edge_count {
         let at = r.pos as u64;
-        let source = r.uvarint(What::Edge(i, "source"))?;
-        let target = r.uvarint(What::Edge(i, "target"))?;
-        let edge_type = r.byte(What::Edge(i, "edge_type"))?;
-        let status = r.byte(What::Edge(i, "status"))?;
-        let name = |index: u64| {
-            usize::try_from(index)
-                .ok()
-                .and_then(|i| symbols.get(i))
-                .map(|s| s.qualified_name.as_str())
+        // The common edge is four bytes: two one-byte varints, type, status.
+        let (source, target, edge_type, status) = match r.bytes.get(r.pos..r.pos + 4) {
+            Some(&[s, t, e, st]) if s < 0x80 && t < 0x80 => {
+                r.pos += 4;
+                (u64::from(s), u64::from(t), e, st)
+            }
+            _ => (
+                r.uvarint(What::Edge(i, "source"))?,
+                r.uvarint(What::Edge(i, "target"))?,
+                r.byte(What::Edge(i, "edge_type"))?,
+                r.byte(What::Edge(i, "status"))?,
+            ),
         };
-        let (Some(source), Some(target)) = (name(source), name(target)) else {
+        let index = |index: u64| usize::try_from(index).ok().filter(|i| *i < symbols.len());
+        let (Some(source_index), Some(target_index)) = (index(source), index(target)) else {
             return Err(Error::at_offset(
                 ErrorKind::GcbEdgeIndex,
                 alloc::format!(
@@ -392,22 +489,25 @@ pub fn decode_with(bytes: &[u8], options: &DecodeOptions) -> Result<Payload> {
                 at,
             ));
         };
-        // Checked before the names are copied.
+        // What the owned payload copies for this edge.
         budget
-            .spend(source.len() + target.len())
+            .spend(
+                symbols[source_index].qualified_name.len()
+                    + symbols[target_index].qualified_name.len(),
+            )
             .map_err(|m| too_large(m, at as usize))?;
-        edges.push(Edge {
-            source: source.into(),
-            target: target.into(),
+        edges.push(BorrowedEdge {
+            source: source_index,
+            target: target_index,
             edge_type: enum_name(&EDGE_TYPES, edge_type),
-            status: status_name(status).into(),
+            status: Cow::Borrowed(status_name(status)),
         });
     }
-    Ok(Payload {
+    Ok(BorrowedPayload {
         tool,
         token_budget,
         tokens_used,
-        pack_root: String::new(),
+        pack_root: Cow::Borrowed(""),
         symbols,
         edges,
     })

@@ -19,14 +19,16 @@
 //! # Ok::<(), agentwire::Error>(())
 //! ```
 
+mod borrowed;
 pub(crate) mod model;
 pub mod v1;
 pub mod v3;
 
+pub use borrowed::{BorrowedEdge, BorrowedPayload, BorrowedSymbol};
 pub use model::{
     Components, DecodeOptions, DeltaPayload, Edge, Payload, Symbol, DEFAULT_MAX_PAYLOAD_BYTES,
 };
-pub use v1::{decode, decode_with, encode, encode_delta, Session};
+pub use v1::{decode, decode_borrowed, decode_with, encode, encode_delta, Session};
 
 /// Which GCF version a payload is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

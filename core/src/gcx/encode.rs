@@ -3,9 +3,9 @@
 use alloc::string::String;
 
 use super::escape::escape_into;
-use super::header::{Header, TAG};
+use super::header::{Header, HeaderParts, TAG};
 use super::DEFAULT_MAX_LINE_BYTES;
-use crate::json::{ParseOptions, DEFAULT_MAX_DEPTH};
+use crate::json::{self, ParseOptions, Value, WriteOptions, DEFAULT_MAX_DEPTH};
 use crate::num::{write_go_g_f32, write_go_g_f64, write_i64, write_u64};
 use crate::sink::Sink;
 use crate::text::go_quote;
@@ -123,7 +123,8 @@ impl<S: Sink> Encoder<S> {
             options,
             field_count: None,
             failed: None,
-            line: String::new(),
+            // Most lines fit: one allocation instead of a run of doublings.
+            line: String::with_capacity(256),
             text: String::new(),
         }
     }
@@ -131,6 +132,20 @@ impl<S: Sink> Encoder<S> {
     /// Writes the header line of a new section (multi-section payloads are simply
     /// consecutive sections).
     pub fn begin_section(&mut self, header: &Header) -> Result<()> {
+        self.begin_section_parts(&HeaderParts::of(header))
+    }
+
+    /// [`begin_section`](Self::begin_section) from borrowed parts.
+    pub(crate) fn begin_section_parts<F, M, K, V>(
+        &mut self,
+        header: &HeaderParts<'_, F, M>,
+    ) -> Result<()>
+    where
+        F: AsRef<str>,
+        M: Iterator<Item = (K, V)> + Clone,
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
         self.check_failed()?;
         self.line.clear();
         let result = header
@@ -207,19 +222,8 @@ impl<S: Sink> Encoder<S> {
     }
 
     fn render_row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
-        let field_count = self.field_count.ok_or_else(no_section)?;
-        if cells.len() > field_count {
-            return Err(Error::new(
-                ErrorKind::GcxTooManyValues,
-                alloc::format!(
-                    "wire: row has {} values but header declared {} fields",
-                    cells.len(),
-                    field_count
-                ),
-            ));
-        }
+        let field_count = self.begin_row(cells.len())?;
         let lossless = self.options.lossless;
-        self.line.clear();
         for i in 0..field_count {
             if i > 0 {
                 self.line.push('\t');
@@ -234,47 +238,231 @@ impl<S: Sink> Encoder<S> {
                     &self.text
                 }
             };
-            if lossless {
-                if text.contains('\r') {
-                    return Err(Error::new(
-                        ErrorKind::GcxNotLossless,
-                        alloc::format!(
-                            "lossless: cell {} contains CR, which GCX1 cannot carry",
-                            go_quote(text.as_bytes(), 40)
-                        ),
-                    ));
-                }
-                // A first cell read as a comment or a header is protected by a backslash.
-                if i == 0 && (text.starts_with('#') || text.starts_with(TAG)) {
-                    self.line.push('\\');
-                }
-            }
-            escape_into(&mut self.line, text);
+            push_cell(&mut self.line, i, text, lossless)?;
         }
-        if lossless && self.line.is_empty() && field_count == 1 {
+        self.end_row(field_count)
+    }
+
+    /// Writes one row of JSON values as the generic fallback and the tool layouts render
+    /// them: absent or null is empty, strings raw, numbers and booleans JSON, arrays joined
+    /// with the column's separator when it has one, other containers Go-compact JSON; every
+    /// cell row-escaped, with the same lossless checks as [`write_row`](Self::write_row).
+    pub(crate) fn write_values(
+        &mut self,
+        values: &[Option<&Value>],
+        joins: &[Option<&str>],
+    ) -> Result<()> {
+        self.check_failed()?;
+        let result = self.render_values(values, joins);
+        self.emit(result)
+    }
+
+    fn render_values(&mut self, values: &[Option<&Value>], joins: &[Option<&str>]) -> Result<()> {
+        let field_count = self.field_count.ok_or_else(no_section)?;
+        self.line.clear();
+        push_value_row(
+            &mut self.line,
+            &mut self.text,
+            field_count,
+            values,
+            joins,
+            self.options.lossless,
+        )
+    }
+
+    /// Checks a row's value count against the section and clears the line buffer.
+    fn begin_row(&mut self, values: usize) -> Result<usize> {
+        let field_count = self.field_count.ok_or_else(no_section)?;
+        if values > field_count {
             return Err(Error::new(
-                ErrorKind::GcxNotLossless,
-                "lossless: a one-field row with an empty cell is a blank line, which decoders skip",
+                ErrorKind::GcxTooManyValues,
+                alloc::format!(
+                    "wire: row has {values} values but header declared {field_count} fields"
+                ),
             ));
         }
-        self.check_line_length()?;
-        self.line.push('\n');
-        Ok(())
+        self.line.clear();
+        // Missing trailing values still get their separators.
+        Ok(field_count)
+    }
+
+    /// Checks and ends the row line.
+    fn end_row(&mut self, field_count: usize) -> Result<()> {
+        end_row(&mut self.line, 0, field_count, self.options.lossless)
     }
 
     /// In lossless mode, refuses a line the default decoder would reject as too long.
     fn check_line_length(&self) -> Result<()> {
         let content = self.line.strip_suffix('\n').unwrap_or(&self.line).len();
-        if self.options.lossless && content >= DEFAULT_MAX_LINE_BYTES {
-            return Err(Error::new(
-                ErrorKind::GcxNotLossless,
-                alloc::format!(
-                    "lossless: a {content}-byte line exceeds the decoders' {DEFAULT_MAX_LINE_BYTES}-byte line limit"
-                ),
-            ));
-        }
-        Ok(())
+        check_line_length(content, self.options.lossless)
     }
+}
+
+/// In lossless mode, refuses a line the default decoder would reject as too long.
+fn check_line_length(content: usize, lossless: bool) -> Result<()> {
+    if lossless && content >= DEFAULT_MAX_LINE_BYTES {
+        return Err(line_too_long(content));
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn line_too_long(content: usize) -> Error {
+    Error::new(
+        ErrorKind::GcxNotLossless,
+        alloc::format!(
+            "lossless: a {content}-byte line exceeds the decoders' {DEFAULT_MAX_LINE_BYTES}-byte line limit"
+        ),
+    )
+}
+
+/// Ends the row that starts at byte `start` of `out`: the lossless checks, then its LF.
+fn end_row(out: &mut String, start: usize, field_count: usize, lossless: bool) -> Result<()> {
+    let content = out.len() - start;
+    if lossless && content == 0 && field_count == 1 {
+        return Err(Error::new(
+            ErrorKind::GcxNotLossless,
+            "lossless: a one-field row with an empty cell is a blank line, which decoders skip",
+        ));
+    }
+    check_line_length(content, lossless)?;
+    out.push('\n');
+    Ok(())
+}
+
+/// Appends a section's header line to `out` as [`Encoder::begin_section`] writes it; returns
+/// its field count.
+pub(crate) fn push_header<F, M, K, V>(
+    out: &mut String,
+    header: &HeaderParts<'_, F, M>,
+    lossless: bool,
+) -> Result<usize>
+where
+    F: AsRef<str>,
+    M: Iterator<Item = (K, V)> + Clone,
+    K: AsRef<str>,
+    V: AsRef<str>,
+{
+    let start = out.len();
+    header.write(out, lossless)?;
+    check_line_length(out.len() - start - 1, lossless)?;
+    Ok(header.fields.len())
+}
+
+/// Appends one row of JSON values and its LF to `out`, as [`Encoder::write_values`] writes
+/// it (`scratch` holds rendered containers). On error `out` may hold part of the row.
+pub(crate) fn push_value_row(
+    out: &mut String,
+    scratch: &mut String,
+    field_count: usize,
+    values: &[Option<&Value>],
+    joins: &[Option<&str>],
+    lossless: bool,
+) -> Result<()> {
+    if values.len() > field_count {
+        return Err(too_many_values(values.len(), field_count));
+    }
+    let start = out.len();
+    for (i, value) in values.iter().enumerate() {
+        if i > 0 {
+            out.push('\t');
+        }
+        let join = match joins.get(i) {
+            Some(join) => *join,
+            None => None,
+        };
+        let text = match (value, join) {
+            (None | Some(Value::Null), _) => "",
+            (Some(Value::String(s)), _) => s.as_str(),
+            (Some(Value::Array(items)), Some(separator)) => {
+                join_into(scratch, items, separator)?;
+                scratch.as_str()
+            }
+            (Some(Value::Bool(b)), _) => {
+                if *b {
+                    "true"
+                } else {
+                    "false"
+                }
+            }
+            // Number text needs no escaping and is never a comment, a header or CR.
+            (Some(Value::Number(n)), _) => {
+                n.write_json(out)?;
+                continue;
+            }
+            // Go-compact JSON starts with `[` or `{` (not a comment or a header) and holds no
+            // TAB, LF or CR (they are escaped): row-escaping it only doubles its backslashes,
+            // which the writer does as it goes.
+            (Some(other), _) => {
+                json::write_row_escaped(out, other)?;
+                continue;
+            }
+        };
+        push_cell(out, i, text, lossless)?;
+    }
+    // Missing trailing values still get their separators.
+    for _ in values.len().max(1)..field_count {
+        out.push('\t');
+    }
+    end_row(out, start, field_count, lossless)
+}
+
+/// `items` joined with `separator` into `scratch` (strings raw, others JSON).
+#[inline(never)]
+fn join_into(scratch: &mut String, items: &[Value], separator: &str) -> Result<()> {
+    scratch.clear();
+    scratch.reserve(64);
+    for (j, item) in items.iter().enumerate() {
+        if j > 0 {
+            scratch.push_str(separator);
+        }
+        match item {
+            Value::String(s) => scratch.push_str(s),
+            Value::Null => {}
+            other => json::write(scratch, other, WriteOptions::GO)?,
+        }
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn too_many_values(values: usize, field_count: usize) -> Error {
+    Error::new(
+        ErrorKind::GcxTooManyValues,
+        alloc::format!("wire: row has {values} values but header declared {field_count} fields"),
+    )
+}
+
+/// Appends cell `i`'s text, escaped; in lossless mode refuses CR and protects a first cell
+/// that would read as a comment or a header.
+#[inline]
+fn push_cell(line: &mut String, i: usize, text: &str, lossless: bool) -> Result<()> {
+    if lossless {
+        lossless_cell(line, i, text)?;
+    }
+    escape_into(line, text);
+    Ok(())
+}
+
+/// The lossless checks of a cell (kept out of the common path).
+#[inline(never)]
+fn lossless_cell(line: &mut String, i: usize, text: &str) -> Result<()> {
+    if text.contains('\r') {
+        return Err(Error::new(
+            ErrorKind::GcxNotLossless,
+            alloc::format!(
+                "lossless: cell {} contains CR, which GCX1 cannot carry",
+                go_quote(text.as_bytes(), 40)
+            ),
+        ));
+    }
+    // A first cell read as a comment or a header is protected by a backslash.
+    if i == 0 && (text.starts_with('#') || text.starts_with(TAG)) {
+        line.push('\\');
+    }
+    Ok(())
 }
 
 fn no_section() -> Error {

@@ -8,28 +8,88 @@ use crate::text::{has_byte, has_byte_below, skip_words};
 /// Appends `s` escaped: `\` → `\\`, TAB → `\t`, LF → `\n`, CR dropped, all else copied.
 pub fn escape_into(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
+    match first_special(bytes) {
+        // The common case: nothing to escape.
+        None => out.push_str(s),
+        Some(first) => escape_from(out, s, first),
+    }
+}
+
+/// [`escape_into`] from the first byte that changes.
+#[inline(never)]
+fn escape_from(out: &mut String, s: &str, first: usize) {
+    let bytes = s.as_bytes();
     let mut run_start = 0;
-    let mut i = 0;
+    let mut i = first;
     while i < bytes.len() {
         // Runs without TAB, LF, CR (all below 0x0E) or backslash are copied whole.
-        i = skip_words(bytes, i, |w| has_byte_below(w, 0x0E) || has_byte(w, b'\\'));
+        i = skip_words(bytes, i, may_be_special);
         let Some(&b) = bytes.get(i) else { break };
+        // The escaped character, pushed as chars (no copy call for two bytes).
         let replacement = match b {
-            b'\\' => "\\\\",
-            b'\t' => "\\t",
-            b'\n' => "\\n",
-            b'\r' => "",
+            b'\\' => Some('\\'),
+            b'\t' => Some('t'),
+            b'\n' => Some('n'),
+            b'\r' => None,
             _ => {
                 i += 1;
                 continue;
             }
         };
         out.push_str(&s[run_start..i]);
-        out.push_str(replacement);
+        if let Some(c) = replacement {
+            out.push('\\');
+            out.push(c);
+        }
         i += 1;
         run_start = i;
     }
     out.push_str(&s[run_start..]);
+}
+
+/// Whether an 8-byte word may hold TAB, LF, CR (all below 0x0E) or a backslash.
+fn may_be_special(word: u64) -> bool {
+    has_byte_below(word, 0x0E) || has_byte(word, b'\\')
+}
+
+/// The index of the first byte [`escape_into`] changes, if any. Eight bytes at a time (the
+/// last word overlapping the one before); texts under eight bytes byte by byte.
+fn first_special(bytes: &[u8]) -> Option<usize> {
+    let is_special = |b: &u8| matches!(b, b'\\' | b'\t' | b'\n' | b'\r');
+    let n = bytes.len();
+    if n < 8 {
+        if n < 4 {
+            return bytes.iter().position(is_special);
+        }
+        // The first and the last four bytes (overlapping) as one word.
+        let half = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(w))
+        };
+        if !may_be_special(half(0) | half(n - 4) << 32) {
+            return None;
+        }
+        return bytes.iter().position(is_special);
+    }
+    let word = |at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(w)
+    };
+    let mut at = 0;
+    while at + 8 <= n {
+        if may_be_special(word(at)) {
+            if let Some(i) = bytes[at..at + 8].iter().position(is_special) {
+                return Some(at + i);
+            }
+        }
+        at += 8;
+    }
+    if at < n && may_be_special(word(n - 8)) {
+        return bytes[at..].iter().position(is_special).map(|i| at + i);
+    }
+    None
 }
 
 /// `s` escaped (see [`escape_into`]).

@@ -1,9 +1,10 @@
 //! The generic fallback encoder for any JSON value (gcx-go `generic.go`, `EncodeAny`).
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::encode::{EncodeOptions, Encoder};
-use super::plan::{check_finite, write_plans};
+use super::plan::{check_finite, write_plans, PayloadWriter};
 use super::tool::{parse_response, plan_generic};
 use crate::json::Value;
 use crate::sink::Sink;
@@ -23,9 +24,10 @@ use crate::Result;
 /// JSON (sorted keys, `<>&` escaped); numbers print by Go's `encoding/json` rule. NaN or
 /// ±Infinity anywhere fails before anything is written, as `json.Marshal` does.
 pub fn encode_generic(tool: &str, value: &Value, options: &EncodeOptions) -> Result<String> {
-    let mut encoder = Encoder::new(String::new(), options.clone());
-    write_generic(&mut encoder, tool, value)?;
-    encoder.finish()
+    let capacity = value.as_array().map_or(256, |items| 128 + items.len() * 64);
+    let mut writer = PayloadWriter::new(capacity, options.lossless);
+    plan_generic(tool, value, &mut writer);
+    writer.finish(value)
 }
 
 /// Parses JSON text (typed numbers, or literal with `literal_numbers`) and encodes it with
@@ -37,7 +39,9 @@ pub fn encode_generic_json(tool: &str, json_text: &str, options: &EncodeOptions)
 /// Appends the generic section for `value` to an encoder (for multi-section payloads).
 pub fn write_generic<S: Sink>(encoder: &mut Encoder<S>, tool: &str, value: &Value) -> Result<()> {
     check_finite(value)?;
-    write_plans(encoder, &plan_generic(tool, value))
+    let mut plans = Vec::new();
+    plan_generic(tool, value, &mut plans);
+    write_plans(encoder, &plans)
 }
 
 #[cfg(test)]
@@ -68,6 +72,48 @@ mod tests {
     }
 
     #[test]
+    fn key_unions_past_the_small_vector() {
+        // 100 objects with two keys each, one shared: a union of 101 keys, in byte order.
+        let items: Vec<String> = (0..100)
+            .map(|i| alloc::format!(r#"{{"k{i:03}":{i},"z":true}}"#))
+            .collect();
+        let out = generic("u", &alloc::format!("[{}]", items.join(",")));
+        let header = out.lines().next().unwrap();
+        let mut fields: Vec<String> = (0..100).map(|i| alloc::format!("k{i:03}")).collect();
+        fields.push("z".into());
+        assert_eq!(
+            header,
+            alloc::format!("GCX1 tool=u fields={} rows=100", fields.join(","))
+        );
+        let row = out.lines().nth(3).unwrap();
+        assert_eq!(row, alloc::format!("\t\t2{}\ttrue", "\t".repeat(97)));
+    }
+
+    #[test]
+    fn wide_first_objects_take_the_two_passes() {
+        // 70 keys (past the first-object fast path), written in reverse order.
+        let object = |v: usize| {
+            let members: Vec<String> = (0..70)
+                .rev()
+                .map(|k| alloc::format!(r#""k{k:02}":{v}"#))
+                .collect();
+            alloc::format!("{{{}}}", members.join(","))
+        };
+        let out = generic("w", &alloc::format!("[{},{}]", object(1), object(2)));
+        let fields: Vec<String> = (0..70).map(|k| alloc::format!("k{k:02}")).collect();
+        let row = |v: &str| alloc::vec![v; 70].join("\t");
+        assert_eq!(
+            out,
+            alloc::format!(
+                "GCX1 tool=w fields={} rows=2\n{}\n{}\n",
+                fields.join(","),
+                row("1"),
+                row("2")
+            )
+        );
+    }
+
+    #[test]
     fn non_finite_fails_before_writing() {
         let e = encode_generic_json("n", r#"{"x":1e400}"#, &EncodeOptions::default()).unwrap_err();
         assert_eq!(e.code(), "NON_FINITE_NUMBER");
@@ -75,5 +121,19 @@ mod tests {
             e.message(),
             "wire: marshal input: json: unsupported value: +Inf"
         );
+        // The first in input order, however deep (the walk switches to a stack past 32).
+        let deep = alloc::format!("[{}-1e400{}, 1e400]", "[".repeat(100), "]".repeat(100));
+        let e = encode_generic_json("n", &deep, &EncodeOptions::default()).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "wire: marshal input: json: unsupported value: -Inf"
+        );
+        let e = encode_generic_json(
+            "n",
+            r#"{"b":[1e400],"a":-1e400}"#,
+            &EncodeOptions::default(),
+        )
+        .unwrap_err();
+        assert!(e.message().ends_with("+Inf"), "{e}");
     }
 }

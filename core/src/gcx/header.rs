@@ -51,33 +51,7 @@ impl Header {
     /// With `lossless`, field names are escaped twice (decoders unescape them twice) and text
     /// that no decoder can read back is refused (see [`check_lossless`](Header::check_lossless)).
     pub fn write(&self, out: &mut String, lossless: bool) -> Result<()> {
-        if lossless {
-            self.check_lossless()?;
-        }
-        out.push_str(TAG);
-        out.push_str(" tool=");
-        escape_into(out, &self.tool);
-        out.push_str(" fields=");
-        for (i, field) in self.fields.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            if lossless {
-                let mut once = String::new();
-                escape_into(&mut once, field);
-                escape_into(out, &once);
-            } else {
-                escape_into(out, field);
-            }
-        }
-        for (key, value) in &self.meta {
-            out.push(' ');
-            escape_into(out, key);
-            out.push('=');
-            escape_into(out, value);
-        }
-        out.push('\n');
-        Ok(())
+        HeaderParts::of(self).write(out, lossless)
     }
 
     /// Refuses what a GCX1 decoder would not read back unchanged: CR anywhere (the escaper
@@ -85,49 +59,7 @@ impl Header {
     /// fields, a comma in a field name, duplicate field names, `=` in a meta key, a meta key
     /// named `tool` or `fields`, and trailing Unicode whitespace at the end of the line.
     pub fn check_lossless(&self) -> Result<()> {
-        let refuse = |what: &str, text: &str| {
-            Err(Error::new(
-                ErrorKind::GcxNotLossless,
-                alloc::format!(
-                    "lossless: {what} {} cannot be read back",
-                    go_quote(text.as_bytes(), 40)
-                ),
-            ))
-        };
-        let plain = |text: &str| !text.contains([' ', '\r']);
-        if self.tool.is_empty() {
-            return refuse("an empty tool name", "");
-        }
-        if !plain(&self.tool) {
-            return refuse("tool name", &self.tool);
-        }
-        if self.fields.is_empty() {
-            return refuse("an empty field list", "");
-        }
-        for (i, field) in self.fields.iter().enumerate() {
-            if !plain(field) || field.contains(',') {
-                return refuse("field name", field);
-            }
-            if self.fields[..i].contains(field) {
-                return refuse("duplicate field name", field);
-            }
-        }
-        for (key, value) in &self.meta {
-            if !plain(key) || key.contains('=') || key == "tool" || key == "fields" {
-                return refuse("meta key", key);
-            }
-            if !plain(value) {
-                return refuse("meta value", value);
-            }
-        }
-        let last = match self.meta.values().next_back() {
-            Some(value) => value.as_str(),
-            None => self.fields.last().map_or("", String::as_str),
-        };
-        if last.chars().next_back().is_some_and(char::is_whitespace) {
-            return refuse("text ending in whitespace", last);
-        }
-        Ok(())
+        HeaderParts::of(self).check_lossless()
     }
 
     /// Parses a header line (its LF and one CR already removed) as gcx-go's `parseHeader`.
@@ -194,6 +126,120 @@ impl Header {
             ));
         };
         Ok(Header { tool, fields, meta })
+    }
+}
+
+/// A field name escaped twice (decoders unescape field names twice).
+#[inline(never)]
+fn escape_twice(out: &mut String, field: &str) {
+    let mut once = String::new();
+    escape_into(&mut once, field);
+    escape_into(out, &once);
+}
+
+/// A header as borrowed parts: what [`Header::write`] writes, for encoders that plan sections
+/// without owning their names. `meta` is in key byte order with unique keys.
+pub(crate) struct HeaderParts<'h, F, M> {
+    pub tool: &'h str,
+    pub fields: &'h [F],
+    pub meta: M,
+}
+
+impl<'h> HeaderParts<'h, String, alloc::collections::btree_map::Iter<'h, String, String>> {
+    pub(crate) fn of(header: &'h Header) -> Self {
+        HeaderParts {
+            tool: &header.tool,
+            fields: &header.fields,
+            meta: header.meta.iter(),
+        }
+    }
+}
+
+impl<'h, F, M, K, V> HeaderParts<'h, F, M>
+where
+    F: AsRef<str>,
+    M: Iterator<Item = (K, V)> + Clone,
+    K: AsRef<str>,
+    V: AsRef<str>,
+{
+    /// See [`Header::write`].
+    pub fn write(&self, out: &mut String, lossless: bool) -> Result<()> {
+        if lossless {
+            self.check_lossless()?;
+        }
+        out.push_str(TAG);
+        out.push_str(" tool=");
+        escape_into(out, self.tool);
+        out.push_str(" fields=");
+        for (i, field) in self.fields.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            if lossless {
+                escape_twice(out, field.as_ref());
+            } else {
+                escape_into(out, field.as_ref());
+            }
+        }
+        for (key, value) in self.meta.clone() {
+            out.push(' ');
+            escape_into(out, key.as_ref());
+            out.push('=');
+            escape_into(out, value.as_ref());
+        }
+        out.push('\n');
+        Ok(())
+    }
+
+    /// See [`Header::check_lossless`].
+    #[inline(never)]
+    pub fn check_lossless(&self) -> Result<()> {
+        let refuse = |what: &str, text: &str| {
+            Err(Error::new(
+                ErrorKind::GcxNotLossless,
+                alloc::format!(
+                    "lossless: {what} {} cannot be read back",
+                    go_quote(text.as_bytes(), 40)
+                ),
+            ))
+        };
+        let plain = |text: &str| !text.contains([' ', '\r']);
+        if self.tool.is_empty() {
+            return refuse("an empty tool name", "");
+        }
+        if !plain(self.tool) {
+            return refuse("tool name", self.tool);
+        }
+        if self.fields.is_empty() {
+            return refuse("an empty field list", "");
+        }
+        for (i, field) in self.fields.iter().enumerate() {
+            let field = field.as_ref();
+            if !plain(field) || field.contains(',') {
+                return refuse("field name", field);
+            }
+            if self.fields[..i].iter().any(|f| f.as_ref() == field) {
+                return refuse("duplicate field name", field);
+            }
+        }
+        for (key, value) in self.meta.clone() {
+            let (key, value) = (key.as_ref(), value.as_ref());
+            if !plain(key) || key.contains('=') || key == "tool" || key == "fields" {
+                return refuse("meta key", key);
+            }
+            if !plain(value) {
+                return refuse("meta value", value);
+            }
+        }
+        let last_meta = self.meta.clone().last();
+        let last = match &last_meta {
+            Some((_, value)) => value.as_ref(),
+            None => self.fields.last().map_or("", AsRef::as_ref),
+        };
+        if last.chars().next_back().is_some_and(char::is_whitespace) {
+            return refuse("text ending in whitespace", last);
+        }
+        Ok(())
     }
 }
 

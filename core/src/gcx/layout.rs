@@ -6,9 +6,11 @@
 //! aliases gortex responses use (`file_path` for `path`, `start_line` for `line`, …). Users add
 //! or replace layouts with [`Layouts::register`].
 
+use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
-use alloc::vec;
 use alloc::vec::Vec;
+
+use crate::text::same_text;
 
 /// One column: its name and the response keys it reads (first present wins).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,95 +130,461 @@ impl Layouts {
     }
 }
 
-// ---- the built-in table ----------------------------------------------------------------------
+// ---- borrowed layouts -----------------------------------------------------------------------
 
-fn field(name: &str) -> FieldLayout {
-    FieldLayout {
-        name: name.into(),
-        from: vec![name.into()],
-        join: None,
-        optional: false,
-    }
+/// A [`FieldLayout`] without owned text: what the planner reads. The built-in table is made
+/// of these (static, nothing built per call); a registered layout is borrowed into one.
+#[derive(Clone, Debug)]
+pub(crate) struct FieldRef<'a> {
+    pub name: &'a str,
+    pub from: Cow<'a, [&'a str]>,
+    pub join: Option<&'a str>,
+    pub optional: bool,
 }
 
-fn aliased(name: &str, from: &[&str]) -> FieldLayout {
-    FieldLayout {
-        from: from.iter().map(|s| (*s).into()).collect(),
-        ..field(name)
-    }
+/// A borrowed [`RowsLayout`].
+#[derive(Clone, Debug)]
+pub(crate) enum RowsRef<'a> {
+    Array {
+        keys: Cow<'a, [&'a str]>,
+        root: bool,
+    },
+    Object {
+        key: Option<&'a str>,
+    },
 }
 
-fn joined(name: &str) -> FieldLayout {
-    FieldLayout {
-        join: Some(",".into()),
-        ..field(name)
-    }
+/// A borrowed [`SectionLayout`].
+#[derive(Clone, Debug)]
+pub(crate) struct SectionRef<'a> {
+    pub name: &'a str,
+    pub rows: RowsRef<'a>,
+    pub fields: Cow<'a, [FieldRef<'a>]>,
+    pub meta: Cow<'a, [&'a str]>,
 }
 
-/// Fields by spec name, with gortex's response-key aliases.
-fn fields(names: &[&str]) -> Vec<FieldLayout> {
-    names
-        .iter()
-        .map(|&name| match name {
-            "path" => aliased("path", &["path", "file_path"]),
-            "line" => aliased("line", &["line", "start_line"]),
-            "sig" => aliased("sig", &["sig", "signature"]),
-            "edge_kind" => aliased("edge_kind", &["edge_kind", "kind"]),
-            "cross_cut" => aliased("cross_cut", &["cross_cut", "cross_community"]),
-            "source?" => FieldLayout {
-                optional: true,
-                ..field("source")
-            },
-            _ => field(name),
-        })
-        .collect()
+/// A borrowed [`ToolLayout`].
+#[derive(Clone, Debug)]
+pub(crate) struct ToolRef<'a> {
+    pub tool: &'a str,
+    pub aliases: Cow<'a, [&'a str]>,
+    pub sections: Cow<'a, [SectionRef<'a>]>,
+}
+
+fn strs(items: &[String]) -> Cow<'_, [&str]> {
+    Cow::Owned(items.iter().map(String::as_str).collect())
 }
 
 fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| (*s).to_string()).collect()
 }
 
-fn array(
-    name: &str,
-    keys: &[&str],
-    root: bool,
-    columns: Vec<FieldLayout>,
-    meta: &[&str],
-) -> SectionLayout {
-    SectionLayout {
-        name: name.into(),
-        rows: RowsLayout::Array {
-            keys: strings(keys),
-            root,
-        },
-        fields: columns,
-        meta: strings(meta),
+impl ToolLayout {
+    /// The layout borrowed for the planner.
+    #[inline(never)]
+    pub(crate) fn borrowed(&self) -> ToolRef<'_> {
+        ToolRef {
+            tool: &self.tool,
+            aliases: strs(&self.aliases),
+            sections: self
+                .sections
+                .iter()
+                .map(|s| SectionRef {
+                    name: &s.name,
+                    rows: match &s.rows {
+                        RowsLayout::Array { keys, root } => RowsRef::Array {
+                            keys: strs(keys),
+                            root: *root,
+                        },
+                        RowsLayout::Object { key } => RowsRef::Object {
+                            key: key.as_deref(),
+                        },
+                    },
+                    fields: s
+                        .fields
+                        .iter()
+                        .map(|f| FieldRef {
+                            name: &f.name,
+                            from: strs(&f.from),
+                            join: f.join.as_deref(),
+                            optional: f.optional,
+                        })
+                        .collect(),
+                    meta: strs(&s.meta),
+                })
+                .collect(),
+        }
     }
 }
 
-fn object(
-    name: &str,
-    key: Option<&str>,
-    columns: Vec<FieldLayout>,
-    meta: &[&str],
-) -> SectionLayout {
-    SectionLayout {
-        name: name.into(),
-        rows: RowsLayout::Object {
-            key: key.map(Into::into),
-        },
-        fields: columns,
-        meta: strings(meta),
+impl ToolRef<'_> {
+    fn selected_by(&self, name: &str) -> bool {
+        same_text(self.tool, name) || self.aliases.iter().any(|a| same_text(a, name))
+    }
+
+    /// The owned layout.
+    fn to_layout(&self) -> ToolLayout {
+        ToolLayout {
+            tool: self.tool.into(),
+            aliases: strings(&self.aliases),
+            sections: self
+                .sections
+                .iter()
+                .map(|s| SectionLayout {
+                    name: s.name.into(),
+                    rows: match &s.rows {
+                        RowsRef::Array { keys, root } => RowsLayout::Array {
+                            keys: strings(keys),
+                            root: *root,
+                        },
+                        RowsRef::Object { key } => RowsLayout::Object {
+                            key: key.map(Into::into),
+                        },
+                    },
+                    fields: s
+                        .fields
+                        .iter()
+                        .map(|f| FieldLayout {
+                            name: f.name.into(),
+                            from: strings(&f.from),
+                            join: f.join.map(Into::into),
+                            optional: f.optional,
+                        })
+                        .collect(),
+                    meta: strings(&s.meta),
+                })
+                .collect(),
+        }
     }
 }
 
-fn tool(name: &str, aliases: &[&str], sections: Vec<SectionLayout>) -> ToolLayout {
-    ToolLayout {
-        tool: name.into(),
-        aliases: strings(aliases),
-        sections,
+/// A layout found by [`Layouts::resolve`]: registered (borrowed into a [`ToolRef`], a few
+/// small vectors) or built in (static).
+pub(crate) enum Resolved<'a> {
+    Registered(ToolRef<'a>),
+    Builtin(&'static ToolRef<'static>),
+}
+
+impl Layouts {
+    /// The layout for `tool`, as [`get`](Self::get) finds it, without copying it.
+    pub(crate) fn resolve(&self, tool: &str) -> Option<Resolved<'_>> {
+        let selects = |l: &ToolLayout| l.tool == tool || l.aliases.iter().any(|a| a == tool);
+        if let Some(layout) = self.custom.iter().rev().find(|l| selects(l)) {
+            return Some(Resolved::Registered(layout.borrowed()));
+        }
+        if self.builtin {
+            return builtin_ref(tool).map(Resolved::Builtin);
+        }
+        None
     }
 }
+
+// ---- the built-in table ----------------------------------------------------------------------
+
+/// One built-in column: by spec name, with gortex's response-key aliases (`path` also reads
+/// `file_path`, …), `"source?"` optional, `(plain "x")` without aliases, `(joined "x")` joined with `,`.
+macro_rules! column {
+    (aliased $name:tt, $($from:tt),+) => {
+        FieldRef { name: $name, from: Cow::Borrowed(&[$($from),+]), join: None, optional: false }
+    };
+    ("path") => { column!(aliased "path", "path", "file_path") };
+    ("line") => { column!(aliased "line", "line", "start_line") };
+    ("sig") => { column!(aliased "sig", "sig", "signature") };
+    ("edge_kind") => { column!(aliased "edge_kind", "edge_kind", "kind") };
+    ("cross_cut") => { column!(aliased "cross_cut", "cross_cut", "cross_community") };
+    ("source?") => {
+        FieldRef { name: "source", from: Cow::Borrowed(&["source"]), join: None, optional: true }
+    };
+    ((plain $name:tt)) => {
+        FieldRef { name: $name, from: Cow::Borrowed(&[$name]), join: None, optional: false }
+    };
+    ((joined $name:tt)) => {
+        FieldRef { name: $name, from: Cow::Borrowed(&[$name]), join: Some(","), optional: false }
+    };
+    ($name:tt) => { column!(aliased $name, $name) };
+}
+
+/// A list of built-in columns.
+macro_rules! columns {
+    ($($column:tt),* $(,)?) => {
+        Cow::Borrowed(&[$(column!($column)),*])
+    };
+}
+
+// The table is written with struct literals only (macros, not `const fn` calls), so that every
+// nested `&[…]` is promoted to a static.
+
+/// Rows from an array: the first present wrapper key of `keys`, or the response itself when
+/// it is an array and `root` is set.
+macro_rules! array {
+    ($name:expr, $keys:expr, $root:expr, $fields:expr, $meta:expr $(,)?) => {
+        SectionRef {
+            name: $name,
+            rows: RowsRef::Array {
+                keys: Cow::Borrowed($keys),
+                root: $root,
+            },
+            fields: $fields,
+            meta: Cow::Borrowed($meta),
+        }
+    };
+}
+
+/// One row: the object at wrapper key `key`, or the response object itself.
+macro_rules! object {
+    ($name:expr, $key:expr, $fields:expr $(,)?) => {
+        SectionRef {
+            name: $name,
+            rows: RowsRef::Object { key: $key },
+            fields: $fields,
+            meta: Cow::Borrowed(&[]),
+        }
+    };
+}
+
+macro_rules! tool {
+    ($name:expr, $aliases:expr, $sections:expr $(,)?) => {
+        ToolRef {
+            tool: $name,
+            aliases: Cow::Borrowed($aliases),
+            sections: Cow::Borrowed($sections),
+        }
+    };
+}
+
+/// The `.nodes` / `.edges` sections of the graph tools.
+const GRAPH_SECTIONS: &[SectionRef<'static>] = &[
+    array!(
+        "{tool}.nodes",
+        &["nodes"],
+        true,
+        columns!["id", "kind", "name", "path", "line"],
+        &["total", "total_nodes", "truncated"],
+    ),
+    array!(
+        "{tool}.edges",
+        &["edges"],
+        false,
+        columns!["from", "to", "kind", "origin", "confidence", "label"],
+        &["total_edges"],
+    ),
+];
+
+/// The spec's layouts, in [`BUILTIN_TOOLS`] order (built at compile time: a `const`, which
+/// may hold the `Cow`s; the `static` below is the one copy encoders borrow).
+const BUILTIN_TABLE: [ToolRef<'static>; 17] = [
+    tool!(
+        "search_symbols",
+        &[],
+        &[array!(
+            "{tool}",
+            &["results", "symbols"],
+            true,
+            columns!["id", "kind", "name", "path", "line", "sig"],
+            &["total", "truncated"],
+        )],
+    ),
+    tool!(
+        "get_symbol_source",
+        &[],
+        &[object!(
+            "{tool}",
+            None,
+            columns![
+                "id",
+                "kind",
+                "name",
+                "path",
+                "start_line",
+                "end_line",
+                "from_line",
+                "sig",
+                "etag",
+                "source"
+            ],
+        )],
+    ),
+    tool!(
+        "batch_symbols",
+        &[],
+        &[array!(
+            "{tool}",
+            &["symbols", "results"],
+            true,
+            columns![
+                "id",
+                "kind",
+                "name",
+                "path",
+                "start_line",
+                "end_line",
+                "sig",
+                "source?",
+                "error"
+            ],
+            &["total", "count", "etag"],
+        )],
+    ),
+    tool!(
+        "find_usages",
+        &[],
+        &[array!(
+            "{tool}",
+            &["edges", "usages", "results"],
+            true,
+            columns![
+                "from",
+                "to",
+                "edge_kind",
+                "origin",
+                "confidence",
+                "from_name",
+                "from_path",
+                "from_line"
+            ],
+            &["total", "total_edges", "truncated"],
+        )],
+    ),
+    tool!(
+        "get_file_summary",
+        &[],
+        &[array!(
+            "{tool}",
+            &["symbols", "nodes", "results"],
+            true,
+            columns!["id", "kind", "name", "line", "sig"],
+            &["total_nodes", "total_edges", "truncated", "etag"],
+        )],
+    ),
+    tool!("get_callers", &[], GRAPH_SECTIONS),
+    tool!("get_call_chain", &[], GRAPH_SECTIONS),
+    tool!("get_dependencies", &[], GRAPH_SECTIONS),
+    tool!("get_dependents", &[], GRAPH_SECTIONS),
+    tool!("find_implementations", &[], GRAPH_SECTIONS),
+    tool!(
+        "get_editing_context",
+        &[],
+        &[
+            object!(
+                "{tool}.target",
+                Some("target"),
+                columns![
+                    "id",
+                    "kind",
+                    "name",
+                    "path",
+                    "start_line",
+                    "end_line",
+                    "sig",
+                    "etag"
+                ],
+            ),
+            array!(
+                "{tool}.callers",
+                &["callers"],
+                false,
+                columns!["id", "kind", "name", "path", "line"],
+                &[],
+            ),
+            array!(
+                "{tool}.dependencies",
+                &["dependencies"],
+                false,
+                columns!["id", "kind", "name", "path", "line"],
+                &[],
+            ),
+            array!("{tool}.tests", &["tests"], false, columns!["path"], &[]),
+        ],
+    ),
+    tool!(
+        "smart_context",
+        &[],
+        &[
+            object!("{tool}.task", None, columns!["task"]),
+            array!(
+                "{tool}.symbols",
+                &["symbols"],
+                true,
+                columns!["id", "kind", "name", "path", "line", "score", "reason"],
+                &["total"],
+            ),
+        ],
+    ),
+    tool!(
+        "analyze.dead_code",
+        &["analyze_dead_code"],
+        &[array!(
+            "analyze.dead_code",
+            &["results", "dead_code"],
+            true,
+            columns!["id", "kind", "name", "path", "line", "reason"],
+            &["total", "count"],
+        )],
+    ),
+    tool!(
+        "analyze.hotspots",
+        &["analyze_hotspots"],
+        &[array!(
+            "analyze.hotspots",
+            &["results", "hotspots"],
+            true,
+            columns![
+                "id",
+                "name",
+                "path",
+                "line",
+                "fan_in",
+                "fan_out",
+                "cross_cut",
+                "score"
+            ],
+            &["total", "count"],
+        )],
+    ),
+    tool!(
+        "analyze.cycles",
+        &["analyze_cycles"],
+        &[array!(
+            "analyze.cycles",
+            &["results", "cycles"],
+            true,
+            columns!["size", "severity", (joined "nodes")],
+            &["total", "count"],
+        )],
+    ),
+    tool!(
+        "contracts.list",
+        &["contracts", "contracts_list"],
+        &[array!(
+            "contracts.list",
+            &["contracts", "results"],
+            true,
+            columns![
+                "id",
+                "type",
+                "method",
+                (plain "path"),
+                "service",
+                (joined "providers"),
+                (joined "consumers")
+            ],
+            &["total"],
+        )],
+    ),
+    tool!(
+        "contracts.orphans",
+        &["contracts_orphans"],
+        &[array!(
+            "contracts.orphans",
+            &["orphans", "results"],
+            true,
+            columns!["contract_id", "side", "repo", "symbol"],
+            &["total"],
+        )],
+    ),
+];
+
+static BUILTIN: [ToolRef<'static>; 17] = BUILTIN_TABLE;
 
 /// The names of the GCX1 spec's per-tool layouts ("Per-tool field layouts (GCX1 v1)"), in
 /// the spec's order.
@@ -240,249 +608,20 @@ pub const BUILTIN_TOOLS: [&str; 17] = [
     "contracts.orphans",
 ];
 
-/// Every built-in layout, in the spec's order.
-pub fn builtin_layouts() -> Vec<ToolLayout> {
-    BUILTIN_TOOLS
-        .iter()
-        .filter_map(|name| builtin_layout(name))
-        .collect()
+/// The static built-in layout selected by `tool_name` (its name or an alias).
+fn builtin_ref(tool_name: &str) -> Option<&'static ToolRef<'static>> {
+    BUILTIN.iter().find(|l| l.selected_by(tool_name))
 }
 
-/// The built-in layout selected by `tool_name` (its name or an alias). Built on demand:
-/// encoding a response builds only its own tool's layout.
+/// Every built-in layout, in the spec's order.
+pub fn builtin_layouts() -> Vec<ToolLayout> {
+    BUILTIN.iter().map(ToolRef::to_layout).collect()
+}
+
+/// The built-in layout selected by `tool_name` (its name or an alias), as an owned copy of the
+/// static table (encoding reads the table in place).
 pub fn builtin_layout(tool_name: &str) -> Option<ToolLayout> {
-    let graph_nodes = || fields(&["id", "kind", "name", "path", "line"]);
-    let graph_edges = || fields(&["from", "to", "kind", "origin", "confidence", "label"]);
-    let graph_tool = |name: &str| {
-        tool(
-            name,
-            &[],
-            vec![
-                array(
-                    "{tool}.nodes",
-                    &["nodes"],
-                    true,
-                    graph_nodes(),
-                    &["total", "total_nodes", "truncated"],
-                ),
-                array(
-                    "{tool}.edges",
-                    &["edges"],
-                    false,
-                    graph_edges(),
-                    &["total_edges"],
-                ),
-            ],
-        )
-    };
-    Some(match tool_name {
-        "search_symbols" => tool(
-            "search_symbols",
-            &[],
-            vec![array(
-                "{tool}",
-                &["results", "symbols"],
-                true,
-                fields(&["id", "kind", "name", "path", "line", "sig"]),
-                &["total", "truncated"],
-            )],
-        ),
-        "get_symbol_source" => tool(
-            "get_symbol_source",
-            &[],
-            vec![object(
-                "{tool}",
-                None,
-                fields(&[
-                    "id",
-                    "kind",
-                    "name",
-                    "path",
-                    "start_line",
-                    "end_line",
-                    "from_line",
-                    "sig",
-                    "etag",
-                    "source",
-                ]),
-                &[],
-            )],
-        ),
-        "batch_symbols" => tool(
-            "batch_symbols",
-            &[],
-            vec![array(
-                "{tool}",
-                &["symbols", "results"],
-                true,
-                fields(&[
-                    "id",
-                    "kind",
-                    "name",
-                    "path",
-                    "start_line",
-                    "end_line",
-                    "sig",
-                    "source?",
-                    "error",
-                ]),
-                &["total", "count", "etag"],
-            )],
-        ),
-        "find_usages" => tool(
-            "find_usages",
-            &[],
-            vec![array(
-                "{tool}",
-                &["edges", "usages", "results"],
-                true,
-                fields(&[
-                    "from",
-                    "to",
-                    "edge_kind",
-                    "origin",
-                    "confidence",
-                    "from_name",
-                    "from_path",
-                    "from_line",
-                ]),
-                &["total", "total_edges", "truncated"],
-            )],
-        ),
-        "get_file_summary" => tool(
-            "get_file_summary",
-            &[],
-            vec![array(
-                "{tool}",
-                &["symbols", "nodes", "results"],
-                true,
-                fields(&["id", "kind", "name", "line", "sig"]),
-                &["total_nodes", "total_edges", "truncated", "etag"],
-            )],
-        ),
-        "get_callers" => graph_tool("get_callers"),
-        "get_call_chain" => graph_tool("get_call_chain"),
-        "get_dependencies" => graph_tool("get_dependencies"),
-        "get_dependents" => graph_tool("get_dependents"),
-        "find_implementations" => graph_tool("find_implementations"),
-        "get_editing_context" => tool(
-            "get_editing_context",
-            &[],
-            vec![
-                object(
-                    "{tool}.target",
-                    Some("target"),
-                    fields(&[
-                        "id",
-                        "kind",
-                        "name",
-                        "path",
-                        "start_line",
-                        "end_line",
-                        "sig",
-                        "etag",
-                    ]),
-                    &[],
-                ),
-                array("{tool}.callers", &["callers"], false, graph_nodes(), &[]),
-                array(
-                    "{tool}.dependencies",
-                    &["dependencies"],
-                    false,
-                    graph_nodes(),
-                    &[],
-                ),
-                array("{tool}.tests", &["tests"], false, fields(&["path"]), &[]),
-            ],
-        ),
-        "smart_context" => tool(
-            "smart_context",
-            &[],
-            vec![
-                object("{tool}.task", None, fields(&["task"]), &[]),
-                array(
-                    "{tool}.symbols",
-                    &["symbols"],
-                    true,
-                    fields(&["id", "kind", "name", "path", "line", "score", "reason"]),
-                    &["total"],
-                ),
-            ],
-        ),
-        "analyze.dead_code" | "analyze_dead_code" => tool(
-            "analyze.dead_code",
-            &["analyze_dead_code"],
-            vec![array(
-                "analyze.dead_code",
-                &["results", "dead_code"],
-                true,
-                fields(&["id", "kind", "name", "path", "line", "reason"]),
-                &["total", "count"],
-            )],
-        ),
-        "analyze.hotspots" | "analyze_hotspots" => tool(
-            "analyze.hotspots",
-            &["analyze_hotspots"],
-            vec![array(
-                "analyze.hotspots",
-                &["results", "hotspots"],
-                true,
-                fields(&[
-                    "id",
-                    "name",
-                    "path",
-                    "line",
-                    "fan_in",
-                    "fan_out",
-                    "cross_cut",
-                    "score",
-                ]),
-                &["total", "count"],
-            )],
-        ),
-        "analyze.cycles" | "analyze_cycles" => tool(
-            "analyze.cycles",
-            &["analyze_cycles"],
-            vec![array(
-                "analyze.cycles",
-                &["results", "cycles"],
-                true,
-                vec![field("size"), field("severity"), joined("nodes")],
-                &["total", "count"],
-            )],
-        ),
-        "contracts.list" | "contracts" | "contracts_list" => tool(
-            "contracts.list",
-            &["contracts", "contracts_list"],
-            vec![array(
-                "contracts.list",
-                &["contracts", "results"],
-                true,
-                vec![
-                    field("id"),
-                    field("type"),
-                    field("method"),
-                    field("path"),
-                    field("service"),
-                    joined("providers"),
-                    joined("consumers"),
-                ],
-                &["total"],
-            )],
-        ),
-        "contracts.orphans" | "contracts_orphans" => tool(
-            "contracts.orphans",
-            &["contracts_orphans"],
-            vec![array(
-                "contracts.orphans",
-                &["orphans", "results"],
-                true,
-                fields(&["contract_id", "side", "repo", "symbol"]),
-                &["total"],
-            )],
-        ),
-        _ => return None,
-    })
+    builtin_ref(tool_name).map(ToolRef::to_layout)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use super::decode::{DecodeOptions, Decoder, Item};
 use super::encode::{Cell, EncodeOptions, Encoder};
 use super::header::Header;
 use crate::json::{self, Value, WriteOptions};
+use crate::text::quote;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// How a tool relates to the repos of a workspace.
@@ -48,7 +49,8 @@ impl Scope {
                 "missing scope (expected repo, workspace or fan-out)",
             )),
             _ => Err(schema(alloc::format!(
-                "unknown scope {text:?} (expected repo, workspace or fan-out)"
+                "unknown scope {text} (expected repo, workspace or fan-out)",
+                text = quote(text)
             ))),
         }
     }
@@ -174,14 +176,18 @@ pub fn encode_tool_definitions(
     definitions: &[ToolDefinition],
     options: &EncodeOptions,
 ) -> Result<String> {
-    let mut sorted: Vec<&ToolDefinition> = definitions.iter().collect();
-    sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    let mut order = crate::text::indices(definitions.len());
+    crate::text::sort_by_text(&mut order, &|i| &definitions[i].name);
+    let sorted: Vec<&ToolDefinition> = order.iter().map(|&i| &definitions[i as usize]).collect();
     for (i, d) in sorted.iter().enumerate() {
         if d.name.is_empty() {
             return Err(schema("tool definition with an empty name"));
         }
         if i > 0 && sorted[i - 1].name == d.name {
-            return Err(schema(alloc::format!("tool {:?} is defined twice", d.name)));
+            return Err(schema(alloc::format!(
+                "tool {} is defined twice",
+                quote(&d.name)
+            )));
         }
     }
     let rows: Vec<[&str; 3]> = sorted
@@ -271,8 +277,8 @@ fn read_shape(payload: &str, tool: &str, fields: &[&str]) -> Result<ShapeRows> {
                     Some(alloc::format!("a {tool} payload has exactly one section"))
                 } else if header.tool != tool {
                     Some(alloc::format!(
-                        "expected a {tool} section, got {:?}",
-                        header.tool
+                        "expected a {tool} section, got {}",
+                        quote(&header.tool)
                     ))
                 } else if header.fields != fields {
                     Some(alloc::format!(
@@ -360,7 +366,10 @@ pub fn decode_tool_definitions(payload: &str) -> Result<Vec<ToolDefinition>> {
         }
         if definitions.iter().any(|d| d.name == name) {
             return Err(at(
-                schema(alloc::format!("tool {name:?} is defined twice")),
+                schema(alloc::format!(
+                    "tool {name} is defined twice",
+                    name = quote(&name)
+                )),
                 &positions,
                 0,
             ));
@@ -406,7 +415,8 @@ pub fn decode_tool_request(payload: &str) -> Result<ToolRequest> {
 fn parse_repo_list(cell: &str) -> Result<Vec<String>> {
     let bad = || {
         schema(alloc::format!(
-            "repo cell {cell:?} is not a JSON array of repo names"
+            "repo cell {cell} is not a JSON array of repo names",
+            cell = quote(cell)
         ))
     };
     match json::parse(cell).map_err(|_| bad())? {
@@ -469,7 +479,7 @@ pub fn check_request(
         .ok_or_else(|| {
             Error::new(
                 ErrorKind::InvalidArgument,
-                alloc::format!("tool {tool:?} has no definition"),
+                alloc::format!("tool {tool} has no definition", tool = quote(tool)),
             )
         })?
         .scope;

@@ -1,15 +1,18 @@
 //! Encoding a tool response: by its registered layout, by the generic fallback, or by the
 //! upstream benchmark's wrapper-recognising encoder.
 
-use alloc::collections::BTreeSet;
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::encode::{EncodeOptions, Encoder};
-use super::header::Header;
-use super::layout::{Layouts, RowsLayout, SectionLayout, ToolLayout};
-use super::plan::{self, array_rows, meta_of, meta_text, SectionPlan};
+use super::encode::EncodeOptions;
+use super::layout::{FieldRef, Layouts, Resolved, RowsRef, SectionRef};
+use super::plan::{
+    self, meta_of, meta_text, same_keys, sort_meta, ArrayColumns, PayloadWriter, RowSink,
+    SectionHead, SectionPlan,
+};
 use crate::json::{self, Map, Value};
+use crate::text::{cmp_text, find, quote, same_text};
 use crate::{Error, ErrorKind, Result};
 
 /// How [`encode_tool`] maps a response onto sections.
@@ -47,7 +50,10 @@ impl Strategy {
             "bench" => Ok(Strategy::Bench),
             _ => Err(Error::new(
                 ErrorKind::InvalidArgument,
-                alloc::format!("unknown strategy {name:?} (expected layout, generic or bench)"),
+                alloc::format!(
+                    "unknown strategy {name} (expected layout, generic or bench)",
+                    name = quote(name)
+                ),
             )),
         }
     }
@@ -68,7 +74,7 @@ pub struct ToolOptions {
 /// tool's layout becomes its sections; anything else takes the generic fallback, so every
 /// response gives valid GCX1.
 pub fn encode_tool(tool: &str, response: &Value, options: &ToolOptions) -> Result<String> {
-    Ok(encode_tool_checked(tool, response, options, false)?.payload)
+    Ok(encode_unchecked(tool, response, options)?.0)
 }
 
 /// [`encode_tool`] for JSON text (numbers typed, or literal with `literal_numbers`).
@@ -104,23 +110,69 @@ pub fn encode_tool_checked(
     options: &ToolOptions,
     check: bool,
 ) -> Result<ToolOutput> {
-    plan::check_finite(response)?;
-    let (plans, strategy) = match options.strategy {
-        Strategy::Generic => (plan_generic(tool, response), Strategy::Generic),
-        Strategy::Bench => (plan_bench(tool, response), Strategy::Bench),
-        Strategy::Layout => match options
-            .layouts
-            .get(tool)
-            .and_then(|l| plan_layout(tool, &l, response))
-        {
-            Some(plans) => (plans, Strategy::Layout),
-            None => (plan_generic(tool, response), Strategy::Generic),
-        },
-    };
-    let mut encoder = Encoder::new(String::new(), options.encode.clone());
-    plan::write_plans(&mut encoder, &plans)?;
-    let payload = encoder.finish()?;
-    let round_trip = check.then(|| plan::verify(response, &plans, &payload));
+    if check {
+        return encode_and_verify(tool, response, options);
+    }
+    let (payload, strategy) = encode_unchecked(tool, response, options)?;
+    Ok(ToolOutput {
+        payload,
+        strategy,
+        round_trip: None,
+    })
+}
+
+/// The bench strategy drops values, so it checks them all first; the others write every
+/// value, so the write itself meets a non-finite number (see `PayloadWriter::finish`).
+fn check_first(response: &Value, options: &ToolOptions) -> Result<()> {
+    if options.strategy == Strategy::Bench {
+        plan::check_finite(response)?;
+    }
+    Ok(())
+}
+
+/// The layout [`Strategy::Layout`] may use.
+fn resolve<'o>(tool: &str, options: &'o ToolOptions) -> Option<Resolved<'o>> {
+    match options.strategy {
+        Strategy::Layout => options.layouts.resolve(tool),
+        _ => None,
+    }
+}
+
+/// Encodes while planning, keeping no plans (the fast path).
+fn encode_unchecked(
+    tool: &str,
+    response: &Value,
+    options: &ToolOptions,
+) -> Result<(String, Strategy)> {
+    check_first(response, options)?;
+    // Borrowed while planning, so it must outlive the writer.
+    let resolved = resolve(tool, options);
+    let mut writer = PayloadWriter::new(capacity_hint(response), options.encode.lossless);
+    let strategy = plan(
+        tool,
+        response,
+        options.strategy,
+        resolved.as_ref(),
+        &mut writer,
+    );
+    Ok((writer.finish(response)?, strategy))
+}
+
+/// Plans, writes the plans, and checks the round trip against them.
+#[inline(never)]
+fn encode_and_verify(tool: &str, response: &Value, options: &ToolOptions) -> Result<ToolOutput> {
+    check_first(response, options)?;
+    let resolved = resolve(tool, options);
+    let mut plans: Vec<SectionPlan<'_>> = Vec::new();
+    let strategy = plan(
+        tool,
+        response,
+        options.strategy,
+        resolved.as_ref(),
+        &mut plans,
+    );
+    let payload = plan::write_payload(response, &plans, options.encode.lossless)?;
+    let round_trip = Some(plan::verify(response, &plans, &payload));
     Ok(ToolOutput {
         payload,
         strategy,
@@ -128,52 +180,148 @@ pub fn encode_tool_checked(
     })
 }
 
-/// The generic fallback's single section.
-pub(crate) fn plan_generic<'v>(tool: &str, value: &'v Value) -> Vec<SectionPlan<'v>> {
-    let section = match value {
-        Value::Object(map) => {
-            let members = map.sorted();
-            let mut section = SectionPlan::new(Header::new(tool, members.iter().map(|(k, _)| *k)));
-            section
-                .rows
-                .push(members.iter().map(|(_, v)| Some(*v)).collect());
-            section
+/// Plans `response` into `sink` by `strategy`; returns the strategy that wrote it.
+fn plan<'a>(
+    tool: &'a str,
+    response: &'a Value,
+    strategy: Strategy,
+    resolved: Option<&'a Resolved<'_>>,
+    sink: &mut impl RowSink<'a>,
+) -> Strategy {
+    match strategy {
+        Strategy::Generic => plan_generic(tool, response, sink),
+        Strategy::Bench => plan_bench(tool, response, sink),
+        Strategy::Layout => {
+            let fits = match resolved {
+                Some(Resolved::Registered(layout)) => {
+                    plan_layout(tool, &layout.sections, response, sink)
+                }
+                Some(Resolved::Builtin(layout)) => {
+                    plan_layout(tool, &layout.sections, response, sink)
+                }
+                None => None,
+            };
+            if fits.is_some() {
+                return Strategy::Layout;
+            }
+            sink.reset();
+            plan_generic(tool, response, sink);
+            return Strategy::Generic;
         }
-        Value::Array(items) => array_section(tool, items, &[]),
-        scalar => {
-            let mut section = SectionPlan::new(Header::new(tool, ["value"]));
-            section.rows.push(alloc::vec![Some(scalar)]);
-            section
+    }
+    strategy
+}
+
+/// A first size for the payload of `value` (it grows if needed): a line per row of an array,
+/// about as long as its first element's members, plus a little per scalar.
+fn capacity_hint(value: &Value) -> usize {
+    let size = |v: &Value| match v {
+        Value::Array(items) => {
+            let width = items.first().and_then(Value::as_object).map_or(1, Map::len);
+            items.len().saturating_mul(8 + 16 * width)
         }
+        Value::String(s) => s.len() + 8,
+        _ => 16,
     };
-    alloc::vec![section]
+    let text = match value {
+        Value::Object(map) => map.iter().map(|(_, v)| size(v)).sum(),
+        other => size(other),
+    };
+    128 + text.min(1 << 20)
+}
+
+/// The generic fallback's single section.
+pub(crate) fn plan_generic<'a>(tool: &'a str, value: &'a Value, sink: &mut impl RowSink<'a>) {
+    match value {
+        Value::Object(map) => {
+            // Keys already in byte order (common) need no sorted copy.
+            let entries = map.entries();
+            if entries
+                .windows(2)
+                .all(|w| cmp_text(&w[0].0, &w[1].0).is_lt())
+            {
+                let fields = entries.iter().map(|(k, _)| k.as_str()).collect();
+                sink.section(SectionHead::new(Cow::Borrowed(tool), fields), 1);
+                for (cell, (_, v)) in sink.row().iter_mut().zip(entries) {
+                    *cell = Some(v);
+                }
+            } else {
+                let members = map.sorted();
+                let fields = members.iter().map(|(k, _)| *k).collect();
+                sink.section(SectionHead::new(Cow::Borrowed(tool), fields), 1);
+                for (cell, (_, v)) in sink.row().iter_mut().zip(&members) {
+                    *cell = Some(*v);
+                }
+            }
+            sink.end_row();
+        }
+        Value::Array(items) => array_section(Cow::Borrowed(tool), items, &[], sink),
+        scalar => {
+            sink.section(
+                SectionHead::new(Cow::Borrowed(tool), alloc::vec!["value"]),
+                1,
+            );
+            if let Some(cell) = sink.row().first_mut() {
+                *cell = Some(scalar);
+            }
+            sink.end_row();
+        }
+    }
 }
 
 /// An array as the generic fallback writes it, with `rows=N` and extra metadata.
-fn array_section<'v>(
-    tool: &str,
-    items: &'v [Value],
-    extra_meta: &[(&str, &'v Value)],
-) -> SectionPlan<'v> {
-    let (fields, rows) = array_rows(items);
-    let (mut meta, meta_sources) = meta_of(extra_meta);
-    let mut rows_text = String::new();
-    crate::num::write_u64(&mut rows_text, items.len() as u64);
-    meta.insert("rows".into(), rows_text);
-    let mut section = SectionPlan::new(Header {
-        tool: tool.into(),
-        fields: fields.into_iter().map(String::from).collect(),
-        meta,
-    });
-    section.rows = rows;
-    section.meta_sources = meta_sources;
-    section
+fn array_section<'a, S: RowSink<'a>>(
+    tool: Cow<'a, str>,
+    items: &'a [Value],
+    extra_meta: &[(&'a str, &'a Value)],
+    sink: &mut S,
+) {
+    // Most arrays of objects repeat the first object's keys: its sorted keys are then the
+    // union, and one pass writes the rows while it checks that. A key the first object lacks
+    // undoes the section and takes the two passes (union, then rows).
+    if let Some((first, order)) = ArrayColumns::first_order(items) {
+        let mark = sink.mark();
+        let head = array_head::<S>(tool.clone(), items.len(), extra_meta, order.keys(first));
+        sink.section(head, items.len());
+        if ArrayColumns::rows_within(first, &order, items, sink) {
+            return;
+        }
+        sink.rollback(mark);
+    }
+    let columns = ArrayColumns::of(items);
+    let head = array_head::<S>(tool, items.len(), extra_meta, columns.fields());
+    sink.section(head, items.len());
+    columns.rows(items, sink);
+}
+
+/// The header of an array section: `rows=N` and the extra metadata.
+fn array_head<'a, S: RowSink<'a>>(
+    tool: Cow<'a, str>,
+    rows: usize,
+    extra_meta: &[(&'a str, &'a Value)],
+    fields: Vec<&'a str>,
+) -> SectionHead<'a> {
+    let (mut meta, meta_sources) = meta_of(extra_meta, S::KEEPS_SOURCES);
+    let rows_text = match crate::num::small_decimal(rows as u64) {
+        Some(text) => Cow::Borrowed(text),
+        None => {
+            let mut text = String::new();
+            crate::num::write_u64(&mut text, rows as u64);
+            Cow::Owned(text)
+        }
+    };
+    meta.push(("rows", rows_text));
+    sort_meta(&mut meta);
+    let mut head = SectionHead::new(tool, fields);
+    head.meta = meta;
+    head.meta_sources = meta_sources;
+    head
 }
 
 /// The upstream benchmark harness's encoder (gcx1.md §8.1).
-pub(crate) fn plan_bench<'v>(tool: &str, value: &'v Value) -> Vec<SectionPlan<'v>> {
+pub(crate) fn plan_bench<'a>(tool: &'a str, value: &'a Value, sink: &mut impl RowSink<'a>) {
     let Value::Object(map) = value else {
-        return plan_generic(tool, value);
+        return plan_generic(tool, value, sink);
     };
     let array = |key: &str| map.get(key).and_then(Value::as_array);
     let scalars: Vec<(&str, &Value)> = ["total", "truncated", "etag", "total_nodes", "total_edges"]
@@ -186,82 +334,110 @@ pub(crate) fn plan_bench<'v>(tool: &str, value: &'v Value) -> Vec<SectionPlan<'v
         .collect();
     for key in ["results", "symbols"] {
         if let Some(items) = array(key) {
-            return alloc::vec![array_section(tool, items, &scalars)];
+            return array_section(Cow::Borrowed(tool), items, &scalars, sink);
         }
     }
     if let (Some(nodes), Some(edges)) = (array("nodes"), array("edges")) {
-        return alloc::vec![
-            array_section(&alloc::format!("{tool}.nodes"), nodes, &scalars),
-            array_section(&alloc::format!("{tool}.edges"), edges, &[]),
-        ];
+        array_section(
+            Cow::Owned(alloc::format!("{tool}.nodes")),
+            nodes,
+            &scalars,
+            sink,
+        );
+        array_section(Cow::Owned(alloc::format!("{tool}.edges")), edges, &[], sink);
+        return;
     }
     for key in ["edges", "implementations"] {
         if let Some(items) = array(key) {
-            return alloc::vec![array_section(tool, items, &scalars)];
+            return array_section(Cow::Borrowed(tool), items, &scalars, sink);
         }
     }
     if map.len() >= 2 && map.iter().all(|(_, v)| v.as_array().is_some()) {
-        return map
-            .sorted()
-            .into_iter()
-            .filter_map(|(key, v)| {
-                v.as_array()
-                    .map(|items| array_section(&alloc::format!("{tool}.{key}"), items, &[]))
-            })
-            .collect();
+        for (key, v) in map.sorted() {
+            if let Some(items) = v.as_array() {
+                array_section(Cow::Owned(alloc::format!("{tool}.{key}")), items, &[], sink);
+            }
+        }
+        return;
     }
-    plan_generic(tool, value)
+    plan_generic(tool, value, sink)
 }
 
-/// Maps `value` onto `layout`; `None` when any value would have no place in the output.
-pub(crate) fn plan_layout<'v>(
-    tool: &str,
-    layout: &ToolLayout,
-    value: &'v Value,
-) -> Option<Vec<SectionPlan<'v>>> {
+/// Wrapper keys a layout placed (few: bounded by the layout's size).
+#[derive(Default)]
+struct Consumed<'a>(Vec<&'a str>);
+
+impl<'a> Consumed<'a> {
+    fn insert(&mut self, key: &'a str) {
+        if !self.contains(key) {
+            if self.0.is_empty() {
+                self.0.reserve(8);
+            }
+            self.0.push(key);
+        }
+    }
+
+    fn contains(&self, key: &str) -> bool {
+        self.0.iter().any(|k| same_text(k, key))
+    }
+}
+
+/// Maps `value` onto a layout's sections, into `sink`; `None` when any value would have no
+/// place in the output (the sink then holds a partial output).
+pub(crate) fn plan_layout<'a>(
+    tool: &'a str,
+    sections: &'a [SectionRef<'_>],
+    value: &'a Value,
+    sink: &mut impl RowSink<'a>,
+) -> Option<()> {
     let wrapper = value.as_object();
-    let mut consumed: BTreeSet<&str> = BTreeSet::new();
+    let mut consumed = Consumed::default();
+    let mut members = Vec::new();
     let mut root_taken = false;
-    let mut plans = Vec::new();
-    for section in &layout.sections {
-        let rows: Vec<&'v Value> = match &section.rows {
-            RowsLayout::Array { keys, root } => match value {
+    let mut planned = 0;
+    for section in sections {
+        let rows: &'a [Value] = match &section.rows {
+            RowsRef::Array { keys, root } => match value {
                 Value::Array(items) if *root && !root_taken => {
                     root_taken = true;
-                    items.iter().collect()
+                    items
                 }
-                Value::Object(map) => match keys.iter().find(|k| map.get(k).is_some()) {
-                    Some(key) => {
+                Value::Object(map) => match keys.iter().find_map(|k| map.get(k).map(|v| (*k, v))) {
+                    Some((key, rows)) => {
                         consumed.insert(key);
-                        map.get(key)?.as_array()?.iter().collect()
+                        rows.as_array()?
                     }
                     None => continue,
                 },
                 _ => continue,
             },
-            RowsLayout::Object { key: None } => match value {
-                Value::Object(_) => alloc::vec![value],
+            RowsRef::Object { key: None } => match value {
+                Value::Object(_) => core::slice::from_ref(value),
                 _ => continue,
             },
-            RowsLayout::Object { key: Some(key) } => match wrapper.and_then(|m| m.get(key)) {
+            RowsRef::Object { key: Some(key) } => match wrapper.and_then(|m| m.get(key)) {
                 Some(object @ Value::Object(_)) => {
                     consumed.insert(key);
-                    alloc::vec![object]
+                    core::slice::from_ref(object)
                 }
                 Some(_) => return None,
                 None => continue,
             },
         };
-        let whole_object_row = matches!(section.rows, RowsLayout::Object { key: None });
-        let mut plan = section_plan(tool, section, &rows, whole_object_row, &mut consumed)?;
-        if let Some(map) = wrapper {
-            let (meta, sources) = layout_meta(section, map, &mut consumed)?;
-            plan.header.meta = meta;
-            plan.meta_sources = sources;
-        }
-        plans.push(plan);
+        let whole_object_row = matches!(section.rows, RowsRef::Object { key: None });
+        section_plan(
+            tool,
+            section,
+            rows,
+            whole_object_row,
+            wrapper,
+            &mut consumed,
+            &mut members,
+            sink,
+        )?;
+        planned += 1;
     }
-    if plans.is_empty() {
+    if planned == 0 {
         return None;
     }
     // Every member of a wrapper object must have been placed.
@@ -270,72 +446,202 @@ pub(crate) fn plan_layout<'v>(
             return None;
         }
     }
-    Some(plans)
+    Some(())
 }
 
-fn section_plan<'v, 'k>(
-    tool: &str,
-    section: &SectionLayout,
-    rows: &[&'v Value],
+/// The section name: `{tool}` replaced by the tool (borrowed when nothing changes).
+fn section_name<'a>(name: &'a str, tool: &'a str) -> Cow<'a, str> {
+    match name {
+        "{tool}" => Cow::Borrowed(tool),
+        _ if name.bytes().any(|b| b == b'{') => replace_tool(name, tool),
+        _ => Cow::Borrowed(name),
+    }
+}
+
+#[inline(never)]
+fn replace_tool<'a>(name: &'a str, tool: &str) -> Cow<'a, str> {
+    // The built-in names put it first (`{tool}.nodes`).
+    if let Some(rest) = name.strip_prefix("{tool}") {
+        if !rest.as_bytes().contains(&b'{') {
+            let mut owned = String::with_capacity(tool.len() + rest.len());
+            owned.push_str(tool);
+            owned.push_str(rest);
+            return Cow::Owned(owned);
+        }
+    }
+    let Some(first) = find(name, "{tool}") else {
+        return Cow::Borrowed(name);
+    };
+    let mut owned = String::with_capacity(name.len() + tool.len());
+    let mut rest = name;
+    let mut at = Some(first);
+    while let Some(i) = at {
+        owned.push_str(&rest[..i]);
+        owned.push_str(tool);
+        rest = &rest[i + "{tool}".len()..];
+        at = find(rest, "{tool}");
+    }
+    owned.push_str(rest);
+    Cow::Owned(owned)
+}
+
+/// The columns a section writes: all its fields, or (when some are optional and absent) a
+/// selection.
+enum Columns<'s, 'l> {
+    All(&'s [FieldRef<'l>]),
+    Selected(Vec<&'s FieldRef<'l>>),
+}
+
+impl<'s, 'l> Columns<'s, 'l> {
+    fn iter(&self) -> impl Iterator<Item = &'s FieldRef<'l>> + Clone + '_ {
+        let (all, selected): (&'s [FieldRef<'l>], &[&'s FieldRef<'l>]) = match self {
+            Columns::All(all) => (all, &[]),
+            Columns::Selected(selected) => (&[], selected),
+        };
+        all.iter().chain(selected.iter().copied())
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Columns::All(all) => all.len(),
+            Columns::Selected(selected) => selected.len(),
+        }
+    }
+}
+
+/// Where each column of a row object comes from, for one key sequence (rows of an array
+/// usually share theirs, so it is computed once per run of equal sequences).
+struct RowShape<'a> {
+    /// The object the shape was computed for.
+    of: Option<&'a Map>,
+    /// Per column, the index of the member it reads.
+    members: Vec<Option<usize>>,
+    /// Whether some member is read by no column: none may be left in a (non-whole-object) row.
+    unused: bool,
+}
+
+impl<'a> RowShape<'a> {
+    /// Computes the shape of `map` unless it is the current one.
+    fn update<'s, 'l: 's>(&mut self, map: &'a Map, columns: &Columns<'s, 'l>) {
+        if self.of.is_some_and(|of| same_keys(of, map)) {
+            return;
+        }
+        let entries = map.entries();
+        self.of = Some(map);
+        self.members.clear();
+        // The first of a column's source keys that the row has. Rows usually list their
+        // members in column order, so the member after the last one found is tried first.
+        let mut next = 0;
+        self.members.extend(columns.iter().map(|f| {
+            let member = f.from.iter().find_map(|k| match entries.get(next) {
+                Some((key, _)) if same_text(key, k) => Some(next),
+                _ => entries.iter().position(|(key, _)| same_text(key, k)),
+            });
+            if let Some(i) = member {
+                next = i + 1;
+            }
+            member
+        }));
+        // Each column reads at most one member: more members than columns leaves some unused.
+        self.unused = if entries.len() > self.members.len() {
+            true
+        } else if entries.len() <= 64 {
+            let used = self.members.iter().flatten().fold(0u64, |m, &i| m | 1 << i);
+            used.count_ones() as usize != entries.len()
+        } else {
+            let mut used = alloc::vec![false; entries.len()];
+            for &i in self.members.iter().flatten() {
+                used[i] = true;
+            }
+            used.contains(&false)
+        };
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn section_plan<'a, S: RowSink<'a>>(
+    tool: &'a str,
+    section: &'a SectionRef<'_>,
+    rows: &'a [Value],
     whole_object_row: bool,
-    consumed: &mut BTreeSet<&'k str>,
-) -> Option<SectionPlan<'v>>
-where
-    'v: 'k,
-{
-    let present = |name: &[String]| {
+    wrapper: Option<&'a Map>,
+    consumed: &mut Consumed<'a>,
+    members: &mut Vec<Option<usize>>,
+    sink: &mut S,
+) -> Option<()> {
+    let present = |names: &[&str]| {
         rows.iter().any(|row| {
             row.as_object()
-                .is_some_and(|m| name.iter().any(|k| m.get(k).is_some()))
+                .is_some_and(|m| names.iter().any(|k| m.get(k).is_some()))
         })
     };
-    let columns: Vec<_> = section
-        .fields
-        .iter()
-        .filter(|f| !f.optional || present(&f.from))
-        .collect();
-    let name = section.name.replace("{tool}", tool);
-    let mut plan = SectionPlan::new(Header::new(name, columns.iter().map(|f| f.name.as_str())));
-    plan.joins = columns.iter().map(|f| f.join.clone()).collect();
+    let columns = if section.fields.iter().any(|f| f.optional) {
+        Columns::Selected(
+            section
+                .fields
+                .iter()
+                .filter(|f| !f.optional || present(&f.from))
+                .collect(),
+        )
+    } else {
+        Columns::All(&section.fields)
+    };
+    let mut head = SectionHead::new(
+        section_name(section.name, tool),
+        columns.iter().map(|f| f.name).collect(),
+    );
+    if columns.iter().any(|f| f.join.is_some()) {
+        head.joins = columns.iter().map(|f| f.join).collect();
+    }
+    if let Some(map) = wrapper {
+        let (meta, sources) = layout_meta(section, map, consumed, S::KEEPS_SOURCES)?;
+        head.meta = meta;
+        head.meta_sources = sources;
+    }
+    sink.section(head, rows.len());
+    let mut shape = RowShape {
+        of: None,
+        members: core::mem::take(members),
+        unused: false,
+    };
     for row in rows {
-        let cells = match row {
+        match row {
             Value::Object(map) => {
-                let mut used: Vec<&str> = Vec::new();
-                let cells = columns
-                    .iter()
-                    .map(|f| {
-                        let found = f
-                            .from
-                            .iter()
-                            .find_map(|k| map.get(k).map(|v| (k.as_str(), v)));
-                        if let Some((key, value)) = found {
-                            used.push(key);
-                            fits_column(value, f.join.as_deref()).then_some(Some(value))
-                        } else {
-                            Some(None)
-                        }
-                    })
-                    .collect::<Option<Vec<_>>>()?;
+                shape.update(map, &columns);
+                let entries = map.entries();
                 if whole_object_row {
                     // The response object itself: its other members belong to other sections.
-                    for (key, _) in map.iter() {
-                        if used.contains(&key) {
-                            consumed.insert(key);
-                        }
+                    for i in shape.members.iter().flatten() {
+                        consumed.insert(&entries[*i].0);
                     }
-                } else if map.keys().any(|k| !used.contains(&k)) {
+                } else if shape.unused {
                     return None;
                 }
-                cells
+                let cells = sink.row();
+                for ((cell, member), f) in cells.iter_mut().zip(&shape.members).zip(columns.iter())
+                {
+                    if let Some(i) = member {
+                        let value = &entries[*i].1;
+                        if !fits_column(value, f.join) {
+                            return None;
+                        }
+                        *cell = Some(value);
+                    }
+                }
+                sink.end_row();
             }
             scalar if columns.len() == 1 && !matches!(scalar, Value::Array(_)) => {
-                alloc::vec![Some(*scalar)]
+                if let Some(cell) = sink.row().first_mut() {
+                    *cell = Some(scalar);
+                }
+                sink.end_row();
             }
             _ => return None,
-        };
-        plan.rows.push(cells);
+        }
     }
-    Some(plan)
+    // The buffer serves the next section.
+    *members = shape.members;
+    Some(())
 }
 
 /// A value fits a column when a joined column gets an array of scalars free of the separator.
@@ -343,9 +649,13 @@ fn fits_column(value: &Value, join: Option<&str>) -> bool {
     let Some(separator) = join else {
         return true;
     };
+    let contains = |s: &str| match separator.as_bytes() {
+        [byte] => memchr::memchr(*byte, s.as_bytes()).is_some(),
+        _ => find(s, separator).is_some(),
+    };
     match value {
         Value::Array(items) => items.iter().all(|item| match item {
-            Value::String(s) => !s.contains(separator),
+            Value::String(s) => !contains(s),
             Value::Number(_) | Value::Bool(_) => true,
             _ => false,
         }),
@@ -355,17 +665,17 @@ fn fits_column(value: &Value, join: Option<&str>) -> bool {
 }
 
 /// The section's metadata from the wrapper; `None` when a value cannot be a header value.
-fn layout_meta<'v, 'k>(
-    section: &SectionLayout,
-    map: &'v Map,
-    consumed: &mut BTreeSet<&'k str>,
-) -> Option<(alloc::collections::BTreeMap<String, String>, Vec<&'v Value>)>
-where
-    'v: 'k,
-{
-    let mut pairs: Vec<(&str, &Value)> = Vec::new();
+#[allow(clippy::type_complexity)]
+fn layout_meta<'a>(
+    section: &SectionRef<'_>,
+    map: &'a Map,
+    consumed: &mut Consumed<'a>,
+    keep_sources: bool,
+) -> Option<(Vec<(&'a str, Cow<'a, str>)>, Vec<&'a Value>)> {
+    let mut meta = Vec::new();
+    let mut sources = Vec::new();
     for (key, value) in map.iter() {
-        if !section.meta.iter().any(|m| m == key) {
+        if !section.meta.iter().any(|m| same_text(m, key)) {
             continue;
         }
         consumed.insert(key);
@@ -373,12 +683,19 @@ where
             continue;
         }
         let text = meta_text(value)?;
-        if text.contains([' ', '\t', '\n', '\r']) {
+        if text
+            .bytes()
+            .any(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
             return None;
         }
-        pairs.push((key, value));
+        meta.push((key, text));
+        if keep_sources {
+            sources.push(value);
+        }
     }
-    Some(meta_of(&pairs))
+    sort_meta(&mut meta);
+    Some((meta, sources))
 }
 
 #[cfg(test)]

@@ -11,4 +11,5 @@ pub use parse::{
     parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING,
 };
 pub use value::{Map, Number, Value};
+pub(crate) use write::write_row_escaped;
 pub use write::{string_len, to_string, write, write_string, WriteOptions};

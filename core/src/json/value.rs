@@ -4,6 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::text::{indices, same_text, sort_by_text};
 use crate::Result;
 
 /// A JSON value in the "typed" number model: integers that fit 64 bits stay exact, every other
@@ -245,7 +246,10 @@ impl Map {
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.entries
+            .iter()
+            .find(|(k, _)| same_text(k, key))
+            .map(|(_, v)| v)
     }
 
     /// Number of members.
@@ -256,6 +260,11 @@ impl Map {
     /// True when there are no members.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// Members in input order, as a slice (for walks that keep an iterator per level).
+    pub(crate) fn entries(&self) -> &[(String, Value)] {
+        &self.entries
     }
 
     /// Members in input order.
@@ -275,9 +284,15 @@ impl Map {
 
     /// Members sorted by key bytes (Go's `sort.Strings`, not UTF-16 order).
     pub fn sorted(&self) -> Vec<(&str, &Value)> {
-        let mut members: Vec<(&str, &Value)> = self.iter().collect();
-        members.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        members
+        let mut order = indices(self.entries.len());
+        sort_by_text(&mut order, &|i| &self.entries[i].0);
+        order
+            .iter()
+            .map(|&i| {
+                let (key, value) = &self.entries[i as usize];
+                (key.as_str(), value)
+            })
+            .collect()
     }
 }
 
@@ -291,9 +306,11 @@ fn has_duplicate_keys(entries: &[(String, Value)]) -> bool {
             .enumerate()
             .any(|(i, (k, _))| entries[..i].iter().any(|(other, _)| other == k));
     }
-    let mut keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
-    keys.sort_unstable();
-    keys.windows(2).any(|w| w[0] == w[1])
+    let mut order = indices(entries.len());
+    sort_by_text(&mut order, &|i| &entries[i].0);
+    order
+        .windows(2)
+        .any(|w| entries[w[0] as usize].0 == entries[w[1] as usize].0)
 }
 
 impl FromIterator<(String, Value)> for Map {

@@ -1,8 +1,7 @@
 use alloc::string::String;
-use core::fmt::Write;
 
 use super::Value;
-use crate::text::{has_byte, has_byte_below, has_non_ascii, skip_words};
+use crate::text::{cmp_text, has_byte, has_byte_below, has_non_ascii, skip_words, sort_by_text};
 use crate::Result;
 
 /// How [`write`] renders a value.
@@ -31,31 +30,74 @@ impl WriteOptions {
 /// (`\b \f \n \r \t` short forms, other controls as `\u00XX`, U+2028/U+2029 escaped);
 /// numbers use Go's float rule; NaN and ±Infinity are an error.
 pub fn write(out: &mut String, value: &Value, options: WriteOptions) -> Result<()> {
+    write_value(out, value, options, Backslash::Single)
+}
+
+/// [`write`] with [`WriteOptions::GO`], then every backslash doubled (the GCX1 row escape of
+/// JSON text, which holds no TAB, LF or CR), in one pass.
+pub(crate) fn write_row_escaped(out: &mut String, value: &Value) -> Result<()> {
+    write_value(out, value, WriteOptions::GO, Backslash::Doubled)
+}
+
+/// How escape sequences are written: as JSON has them, or with the backslash doubled.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Backslash {
+    Single,
+    Doubled,
+}
+
+fn write_value(
+    out: &mut String,
+    value: &Value,
+    options: WriteOptions,
+    backslash: Backslash,
+) -> Result<()> {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Number(n) => n.write_json(out)?,
-        Value::String(s) => write_string(out, s, options.escape_html),
+        Value::String(s) => write_string_escaped(out, s, options.escape_html, backslash),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write(out, item, options)?;
+                write_value(out, item, options, backslash)?;
             }
             out.push(']');
         }
         Value::Object(map) => {
             out.push('{');
-            if options.sort_keys {
-                for (i, (key, item)) in map.sorted().into_iter().enumerate() {
-                    write_member(out, i, key, item, options)?;
+            // Keys already in byte order (common) are written without sorting a copy.
+            let sorted = || {
+                map.entries()
+                    .windows(2)
+                    .all(|w| cmp_text(&w[0].0, &w[1].0).is_lt())
+            };
+            let entries = map.entries();
+            if options.sort_keys && !sorted() {
+                if entries.len() <= SMALL_OBJECT {
+                    // The order as indices on the stack (no allocation for small objects).
+                    let mut order = [0u32; SMALL_OBJECT];
+                    for (i, slot) in order.iter_mut().enumerate() {
+                        *slot = i as u32;
+                    }
+                    let order = &mut order[..entries.len()];
+                    sort_by_text(order, &|i| &entries[i].0);
+                    for (i, &j) in order.iter().enumerate() {
+                        let (key, item) = &entries[j as usize];
+                        write_member(out, i, key, item, options, backslash)?;
+                    }
+                } else {
+                    for (i, (key, item)) in map.sorted().into_iter().enumerate() {
+                        write_member(out, i, key, item, options, backslash)?;
+                    }
                 }
             } else {
                 for (i, (key, item)) in map.iter().enumerate() {
-                    write_member(out, i, key, item, options)?;
+                    write_member(out, i, key, item, options, backslash)?;
                 }
             }
             out.push('}');
@@ -70,14 +112,18 @@ fn write_member(
     key: &str,
     value: &Value,
     options: WriteOptions,
+    backslash: Backslash,
 ) -> Result<()> {
     if index > 0 {
         out.push(',');
     }
-    write_string(out, key, options.escape_html);
+    write_string_escaped(out, key, options.escape_html, backslash);
     out.push(':');
-    write(out, value, options)
+    write_value(out, value, options, backslash)
 }
+
+/// Objects up to this size are sorted on the stack.
+const SMALL_OBJECT: usize = 32;
 
 /// Compact JSON text of `value` (see [`write`]).
 pub fn to_string(value: &Value, options: WriteOptions) -> Result<String> {
@@ -106,11 +152,61 @@ const MAY_ESCAPE: [bool; 256] = {
 
 /// Appends `s` as a JSON string literal with Go's escaping.
 pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
+    write_string_escaped(out, s, escape_html, Backslash::Single);
+}
+
+fn write_string_escaped(out: &mut String, s: &str, escape_html: bool, backslash: Backslash) {
     out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
+    let may_escape = |b: &u8| MAY_ESCAPE[usize::from(*b)];
+    // Most strings (keys, names, paths) have nothing to escape: find the first byte that
+    // may need it, testing eight bytes at a time (the last word overlapping, or two four-byte
+    // halves for short strings), and copy the whole string when there is none.
+    let word_may_escape = |w: u64| {
+        has_byte_below(w, 0x20)
+            || has_byte(w, b'"')
+            || has_byte(w, b'\\')
+            || has_non_ascii(w)
+            || (escape_html && (has_byte(w, b'<') || has_byte(w, b'>') || has_byte(w, b'&')))
+    };
+    let n = bytes.len();
+    let first = if n < 4 {
+        bytes.iter().position(may_escape)
+    } else if n < 8 {
+        let half = |at: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(w))
+        };
+        if word_may_escape(half(0) | half(n - 4) << 32) {
+            bytes.iter().position(may_escape)
+        } else {
+            None
+        }
+    } else {
+        let at = skip_words(bytes, 0, word_may_escape);
+        let tail = if at + 8 > n && at < n {
+            // The last partial word, overlapping the one before.
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[n - 8..]);
+            word_may_escape(u64::from_le_bytes(w))
+        } else {
+            at < n
+        };
+        if tail {
+            bytes[at..].iter().position(may_escape).map(|p| at + p)
+        } else {
+            None
+        }
+    };
+    let Some(first) = first else {
+        out.push_str(s);
+        out.push('"');
+        return;
+    };
     let mut run_start = 0;
-    let mut i = 0;
+    let mut i = first;
     while i < bytes.len() {
         // Plain ASCII runs are skipped eight bytes at a time.
         i = skip_words(bytes, i, |w| {
@@ -146,8 +242,19 @@ pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
             }
         };
         out.push_str(&s[run_start..i]);
+        if backslash == Backslash::Doubled {
+            // Every escape starts with a backslash; `\\` has a second one.
+            out.push('\\');
+            if b == b'\\' {
+                out.push('\\');
+            }
+        }
         if escape.is_empty() {
-            let _ = write!(out, "\\u{:04x}", b);
+            // A control character: \u00XX, lower-case hex.
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
         } else {
             out.push_str(escape);
         }
@@ -253,6 +360,19 @@ mod tests {
         assert_eq!(
             to_string(&v, WriteOptions::PLAIN).unwrap(),
             "{\"z\":1,\"a\":\"<b>&\",\"m\":{\"y\":[],\"b\":{}},\"s\":\"\\u2028\\u2029\u{7f}\\u0001\\b\\f\"}"
+        );
+    }
+
+    #[test]
+    fn row_escaped_doubles_every_backslash() {
+        let v = parse(r#"{"b":"q\"\\ \n\t\u0001<\u2028","a":[1,"\r"]}"#).unwrap();
+        let mut doubled = String::new();
+        write_row_escaped(&mut doubled, &v).unwrap();
+        let single = to_string(&v, WriteOptions::GO).unwrap();
+        assert_eq!(doubled, single.replace('\\', "\\\\"));
+        assert_eq!(
+            doubled,
+            r#"{"a":[1,"\\r"],"b":"q\\"\\\\ \\n\\t\\u0001\\u003c\\u2028"}"#
         );
     }
 

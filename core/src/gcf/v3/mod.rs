@@ -339,7 +339,7 @@ pub(crate) fn body_lines<'a>(text: &'a str, header: &Header<'_>) -> impl Iterato
         }
         number += 1;
         let rest = &text[offset..];
-        let end = rest.find('\n').unwrap_or(rest.len());
+        let end = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
         let raw = &rest[..end];
         let line = Line {
             number,

@@ -112,6 +112,9 @@ pub(crate) fn write_double(out: &mut String, v: f64) -> Result<()> {
     }
     let abs = v.abs();
     if (1e-6..9_007_199_254_740_992.0).contains(&abs) {
+        if write_short_decimal(out, v) {
+            return Ok(());
+        }
         // Rust's `Display` for f64 is the shortest round-trip digits in plain notation, and
         // prints integral values without a fraction.
         let _ = write!(out, "{v}");
@@ -126,6 +129,54 @@ pub(crate) fn write_double(out: &mut String, v: f64) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Appends `v` (finite, nonzero) as `Display` does when its shortest round-trip text has at
+/// most 6 decimals and `|v| < 1e8`, without `core::fmt`; false (nothing written) otherwise.
+///
+/// `n / 10^k` with `n < 2^53` is the correctly rounded value of the decimal `n × 10^-k`, so
+/// the first `k` for which it gives back `v` is the fewest decimals that read back as `v`. In
+/// this range a `k`-decimal step is more than 60 ulps, so only one `k`-decimal number reads
+/// back as `v` (the one `round` finds), and none lies on a rounding boundary: the text is the
+/// shortest round trip, which is what `Display` prints.
+fn write_short_decimal(out: &mut String, v: f64) -> bool {
+    const SCALES: [(f64, u64); 7] = [
+        (1.0, 1),
+        (10.0, 10),
+        (100.0, 100),
+        (1e3, 1_000),
+        (1e4, 10_000),
+        (1e5, 100_000),
+        (1e6, 1_000_000),
+    ];
+    let abs = v.abs();
+    if abs >= 1e8 {
+        return false;
+    }
+    for (decimals, &(scale, divisor)) in SCALES.iter().enumerate() {
+        // `round` without libm (core has none): below 2^53 the truncation and remainder are exact.
+        let scaled = abs * scale;
+        let whole = scaled as u64;
+        let n = whole + u64::from(scaled - whole as f64 >= 0.5);
+        if n as f64 / scale != abs {
+            continue;
+        }
+        if v < 0.0 {
+            out.push('-');
+        }
+        crate::num::write_u64(out, n / divisor);
+        if decimals > 0 {
+            out.push('.');
+            let fraction = n % divisor;
+            let mut unit = divisor / 10;
+            while unit > 0 {
+                out.push(char::from(b'0' + ((fraction / unit) % 10) as u8));
+                unit /= 10;
+            }
+        }
+        return true;
+    }
+    false
 }
 
 /// Appends a number in canonical form; integers outside int64 are
@@ -213,18 +264,46 @@ pub(crate) fn needs_quote(s: &str) -> bool {
     {
         return true;
     }
-    let mut non_ascii = false;
-    for &c in b {
-        if c < 0x20 || matches!(c, b'"' | b'\\' | b'|' | b',') {
-            return true;
-        }
-        non_ascii |= c >= 0x80;
-    }
-    if non_ascii && s.chars().any(is_special_non_ascii) {
+    // One pass without early exit, a table lookup per byte: bytes that force quotes, non-ASCII
+    // text (checked further below) and `[` (the inline-array pattern needs one).
+    let classes = b
+        .iter()
+        .fold(0u8, |classes, &c| classes | BYTE_CLASS[usize::from(c)]);
+    if classes & QUOTE != 0 {
         return true;
     }
-    has_inline_array_pattern(s)
+    if classes & NON_ASCII != 0 && s.chars().any(is_special_non_ascii) {
+        return true;
+    }
+    classes & BRACKET != 0 && has_inline_array_pattern(s)
 }
+
+/// [`BYTE_CLASS`] bit: the byte forces quotes (C0 control, `"`, `\\`, `|`, `,`).
+const QUOTE: u8 = 1;
+/// [`BYTE_CLASS`] bit: part of a non-ASCII character.
+const NON_ASCII: u8 = 2;
+/// [`BYTE_CLASS`] bit: `[`.
+const BRACKET: u8 = 4;
+
+/// The class bits of every byte, for [`needs_quote`].
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let byte = c as u8;
+        table[c] = if byte < 0x20 || matches!(byte, b'"' | b'\\' | b'|' | b',') {
+            QUOTE
+        } else if byte >= 0x80 {
+            NON_ASCII
+        } else if byte == b'[' {
+            BRACKET
+        } else {
+            0
+        };
+        c += 1;
+    }
+    table
+};
 
 /// Appends `s` as a quoted string (JSON escapes: `\"`, `\\`, the short control escapes,
 /// `\u00XX` for other C0 controls; everything else literal).
@@ -521,25 +600,54 @@ pub(crate) fn parse_quoted(s: &str) -> Result<(Cow<'_, str>, usize)> {
 /// Splits `s` on `delimiter` outside quoted strings (a `\` inside quotes escapes the next
 /// byte). Tokens are not trimmed.
 pub(crate) fn split_outside_quotes(s: &str, delimiter: u8) -> Vec<&str> {
-    let b = s.as_bytes();
     let mut parts = Vec::new();
+    split_outside_quotes_into(s, delimiter, &mut parts);
+    parts
+}
+
+/// [`split_outside_quotes`] into `parts` (cleared first), so that a caller splitting many
+/// lines reuses one list.
+pub(crate) fn split_outside_quotes_into<'s>(s: &'s str, delimiter: u8, parts: &mut Vec<&'s str>) {
+    parts.clear();
+    let b = s.as_bytes();
+    if memchr::memchr(b'"', b).is_none() {
+        // Without quotes every delimiter splits (a `\\` escapes only inside quotes).
+        let mut start = 0;
+        for i in memchr::memchr_iter(delimiter, b) {
+            parts.push(&s[start..i]);
+            start = i + 1;
+        }
+        parts.push(&s[start..]);
+        return;
+    }
+    // Jump from one delimiter or quote to the next; inside quotes, from quote or backslash to
+    // the next (a backslash skips the byte after it).
     let mut start = 0;
     let mut i = 0;
-    let mut quoted = false;
-    while i < b.len() {
-        match b[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            c if c == delimiter && !quoted => {
-                parts.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
+    'outside: while let Some(k) = memchr::memchr2(delimiter, b'"', &b[i..]) {
+        let j = i + k;
+        i = j + 1;
+        if b[j] == delimiter {
+            parts.push(&s[start..j]);
+            start = i;
+            continue;
         }
-        i += 1;
+        loop {
+            let Some(k) = b
+                .get(i..)
+                .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+            else {
+                break 'outside;
+            };
+            let j = i + k;
+            if b[j] == b'"' {
+                i = j + 1;
+                continue 'outside;
+            }
+            i = j + 2;
+        }
     }
     parts.push(&s[start..]);
-    parts
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -712,6 +820,39 @@ mod tests {
     }
 
     #[test]
+    fn short_decimals_match_display() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut values = alloc::vec![1e-6, 0.1 + 0.2, 99_999_999.999_999, 1e8, 123.456, 5.0];
+        for _ in 0..200_000 {
+            let decimals = (next() % 8) as i32;
+            let n = (next() % 100_000_000_000) as f64;
+            values.push(n / 10f64.powi(decimals));
+            values.push(-n / 10f64.powi(decimals));
+            let exponent = 1000 + next() % 60;
+            values.push(f64::from_bits((exponent << 52) | (next() >> 12)));
+        }
+        let mut short = 0;
+        for v in values {
+            if v != 0.0 && (1e-6..9_007_199_254_740_992.0).contains(&v.abs()) {
+                let mut out = String::new();
+                if write_short_decimal(&mut out, v) {
+                    assert_eq!(out, alloc::format!("{v}"), "{v:e}");
+                    short += 1;
+                }
+            }
+        }
+        assert!(short > 200_000, "{short}");
+        let mut out = String::new();
+        assert!(write_short_decimal(&mut out, -0.78) && out == "-0.78");
+    }
+
+    #[test]
     fn integer_domain() {
         assert!(matches!(parse_number("9223372036854775807"), Some(Ok(_))));
         assert!(matches!(parse_number("-9223372036854775808"), Some(Ok(_))));
@@ -815,6 +956,47 @@ mod tests {
             parse_value_scalar("~").unwrap_err().kind(),
             ErrorKind::GcfInvalidMissing
         );
+    }
+
+    #[test]
+    fn splitting_matches_a_byte_by_byte_scan() {
+        fn reference(s: &str, delimiter: u8) -> Vec<&str> {
+            let b = s.as_bytes();
+            let (mut parts, mut start, mut i, mut quoted) = (Vec::new(), 0, 0, false);
+            while i < b.len() {
+                match b[i] {
+                    b'\\' if quoted => i += 1,
+                    b'"' => quoted = !quoted,
+                    c if c == delimiter && !quoted => {
+                        parts.push(&s[start..i]);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            parts.push(&s[start..]);
+            parts
+        }
+        let alphabet = [b'a', b'|', b',', b'"', b'\\', b' '];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..50_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 12) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| alphabet[((state >> (4 + 3 * k)) % 6) as usize])
+                .collect();
+            let text = core::str::from_utf8(&bytes).unwrap();
+            for delimiter in [b'|', b','] {
+                assert_eq!(
+                    split_outside_quotes(text, delimiter),
+                    reference(text, delimiter),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]

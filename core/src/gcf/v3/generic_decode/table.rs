@@ -257,13 +257,17 @@ pub(super) type SharedSchema = Option<Rc<Schema>>;
 /// Schema state scoped to one tabular array (SPEC §7.4.5), kept by column. Nothing is
 /// allocated by the header's width: a `.field [0]` line costs what it reads.
 #[derive(Default)]
-struct TableState {
+struct TableState<'a> {
     /// The inline object schema last declared by `^{fields}`.
     inline: BTreeMap<usize, Vec<String>>,
     /// The shared array schemas.
     shared: BTreeMap<usize, SharedSchema>,
     /// Canonical identity values seen (SPEC §10a.1).
     identities: BTreeSet<String>,
+    /// The cells of the row being read (one list for every row).
+    cells: Vec<&'a str>,
+    /// The slots of the last row, emptied, for the next row.
+    slots: Vec<Slot>,
 }
 
 /// A row being decoded.
@@ -293,7 +297,12 @@ impl<'a> Parser<'a> {
     pub(super) fn table(&mut self, block: Block<'a>, schema: &Schema) -> Result<(Value, usize)> {
         let keyed = schema.first > 0;
         let mut state = TableState::default();
-        let mut rows = Vec::new();
+        // Rows are at most the lines left: a declared count allocates no more than the input.
+        let expected = block
+            .count
+            .unwrap_or(0)
+            .min(self.lines.len().saturating_sub(self.pos));
+        let mut rows = Vec::with_capacity(if keyed { 0 } else { expected });
         let mut members = Members::default();
         let mut read = 0;
         let mut last_positional = false;
@@ -315,6 +324,7 @@ impl<'a> Parser<'a> {
             check_attached(src, schema, &row)?;
             last_positional = row.positional;
             let object = schema.assemble(&mut row.slots, row.extras);
+            state.slots = row.slots;
             match row.key {
                 Some(key) => {
                     if members.contains(&key) {
@@ -380,7 +390,7 @@ impl<'a> Parser<'a> {
         &mut self,
         block: &Block<'a>,
         schema: &Schema,
-        state: &mut TableState,
+        state: &mut TableState<'a>,
         row: &mut RowCells<'a>,
     ) -> Result<()> {
         let level = block.level;
@@ -442,13 +452,14 @@ fn read_row<'a>(
     index: usize,
     block: &Block<'a>,
     schema: &Schema,
-    state: &mut TableState,
+    state: &mut TableState<'a>,
 ) -> Result<RowCells<'a>> {
     let (has_id, body) = match src.text.strip_prefix('@') {
         Some(rest) => (true, item_id(src, rest, index)?),
         None => (false, src.text),
     };
-    let cells = scalar::split_outside_quotes(body, b'|');
+    let mut cells = mem::take(&mut state.cells);
+    scalar::split_outside_quotes_into(body, b'|', &mut cells);
     if cells.len() != schema.names.len() {
         let declared = block.count.unwrap_or(0);
         if block.follow == Follow::Members && !has_id && declared > 0 && is_member_start(src.text) {
@@ -472,9 +483,12 @@ fn read_row<'a>(
             ),
         ));
     }
+    let mut slots = mem::take(&mut state.slots);
+    slots.clear();
+    slots.reserve(cells.len());
     let mut row = RowCells {
         key: None,
-        slots: Vec::with_capacity(cells.len()),
+        slots,
         markers: Vec::new(),
         extras: Members::default(),
         positional: false,
@@ -530,6 +544,7 @@ fn read_row<'a>(
             }
         }
     }
+    state.cells = cells;
     Ok(row)
 }
 

@@ -3,6 +3,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::super::scalar::{is_bare_key, parse_count};
 use super::super::{body_lines, is_comment, DecodeOptions, Header, Line, Profile};
@@ -45,6 +46,7 @@ pub(super) struct Head<'h> {
     pub tokens: i64,
     pub pack_root: &'h str,
     pub symbols: Option<u64>,
+    pub edges: Option<u64>,
     pub session: bool,
     pub unchanged: bool,
     pub base_root: &'h str,
@@ -52,11 +54,20 @@ pub(super) struct Head<'h> {
     pub savings: &'h str,
 }
 
+/// `1*DIGIT` as a u64 (leading zeros allowed; `None` on overflow).
 fn parse_u64(text: &str) -> Option<u64> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+    if text.is_empty() {
         return None;
     }
-    text.parse().ok()
+    let mut value: u64 = 0;
+    for b in text.bytes() {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        value = value.checked_mul(10)?.checked_add(u64::from(digit))?;
+    }
+    Some(value)
 }
 
 fn parse_i64(text: &str) -> Option<i64> {
@@ -97,6 +108,8 @@ pub(super) fn read_head<'h>(text: &str, header: &Header<'h>) -> Result<Head<'h>>
                 let n = parse_u64(value).ok_or_else(|| bad(key, value, "a count"))?;
                 if key == "symbols" {
                     head.symbols = Some(n);
+                } else {
+                    head.edges = Some(n);
                 }
             }
             "session" | "delta" | "unchanged" => {
@@ -182,22 +195,60 @@ pub(super) fn read_section_header<'t>(
 /// `fields.len()` when there are more), or `None` when a field is empty (double, leading or
 /// trailing space).
 pub(super) fn split_fields<'t>(text: &'t str, fields: &mut [&'t str]) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut count = 0;
-    for part in text.split(' ') {
-        if part.is_empty() {
+    let mut start = 0;
+    loop {
+        let end = find_space(&bytes[start..]).map_or(bytes.len(), |i| start + i);
+        if end == start {
             return None;
         }
         match fields.get_mut(count) {
-            Some(slot) => *slot = part,
+            Some(slot) => *slot = &text[start..end],
             None => return Some(count + 1),
         }
         count += 1;
+        if end == bytes.len() {
+            return Some(count);
+        }
+        start = end + 1;
     }
-    Some(count)
+}
+
+/// The position of the first space in `bytes`, eight bytes at a time (fields are too short
+/// for `memchr` to pay off).
+fn find_space(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        // Zero bytes of `x` are the spaces; the lowest flagged byte is the first zero byte.
+        let x = u64::from_le_bytes(eight) ^ (ONES * u64::from(b' '));
+        let flags = x.wrapping_sub(ONES) & !x & HIGHS;
+        if flags != 0 {
+            return Some(at + (flags.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&b| b == b' ')
+        .map(|i| at + i)
 }
 
 /// The first ASCII control character of a field (a tab, say), which the grammar forbids.
 pub(super) fn control_at(field: &str) -> Option<usize> {
+    // One vectorizable pass first: fields almost never hold one.
+    let any = field
+        .bytes()
+        .fold(false, |any, b| any | (b < b' ') | (b == 0x7F));
+    if !any {
+        return None;
+    }
     field.bytes().position(|b| b < b' ' || b == 0x7F)
 }
 
@@ -224,10 +275,27 @@ pub(super) fn read_id(line: &Line<'_>, at: usize, token: &str) -> Result<u64> {
 /// The score grammar `[-]1*DIGIT "." 2DIGIT` (SPEC §5), as a finite double.
 pub(super) fn parse_score(text: &str) -> Option<f64> {
     let unsigned = text.strip_prefix('-').unwrap_or(text);
-    let (whole, fraction) = unsigned.split_once('.')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(whole) || fraction.len() != 2 || !digits(fraction) {
+    let bytes = unsigned.as_bytes();
+    let [whole @ .., b'.', tens, units] = bytes else {
         return None;
+    };
+    let digit = |b: u8| b.is_ascii_digit();
+    if whole.is_empty() || !whole.iter().all(|&b| digit(b)) || !digit(*tens) || !digit(*units) {
+        return None;
+    }
+    if whole.len() <= 13 {
+        // The value is hundredths / 100 with hundredths < 2^53: both exact doubles, so their
+        // correctly rounded quotient is the correctly rounded value of the text.
+        let hundredths = whole
+            .iter()
+            .chain([tens, units])
+            .fold(0u64, |n, &b| n * 10 + u64::from(b - b'0'));
+        let magnitude = hundredths as f64 / 100.0;
+        return Some(if text.len() > unsigned.len() {
+            -magnitude
+        } else {
+            magnitude
+        });
     }
     text.parse::<f64>().ok().filter(|v| v.is_finite())
 }
@@ -240,6 +308,17 @@ pub(super) fn read_node(
     distance: i64,
     malformed: ErrorKind,
 ) -> Result<(u64, Symbol)> {
+    let symbol = read_node_view(line, fields, distance, malformed)?;
+    Ok((symbol.id, symbol.to_symbol()))
+}
+
+/// [`read_node`] in place.
+fn read_node_view<'t>(
+    line: &Line<'_>,
+    fields: &[&'t str],
+    distance: i64,
+    malformed: ErrorKind,
+) -> Result<SymbolView<'t>> {
     for field in fields {
         if let Some(at) = control_at(field) {
             return Err(fail(
@@ -277,17 +356,14 @@ pub(super) fn read_node(
             ),
         )
     })?;
-    Ok((
+    Ok(SymbolView {
         id,
-        Symbol {
-            qualified_name: (*qualified_name).into(),
-            kind: expand_kind(kind).into(),
-            score: score_value,
-            provenance: (*provenance).into(),
-            distance,
-            ..Symbol::default()
-        },
-    ))
+        qualified_name,
+        kind: expand_kind(kind),
+        score: score_value,
+        provenance,
+        distance,
+    })
 }
 
 /// The snake_case SPEC category of the graph line errors.
@@ -316,14 +392,144 @@ pub(super) fn new_budget() -> TextBudget {
 /// Blank lines and comments carry nothing (SPEC §4.2, §11); the rest of the line with
 /// trailing spaces and tabs removed (SPEC §16.5 allows a warning, not a rejection).
 pub(super) fn content<'t>(line: &Line<'t>) -> Option<&'t str> {
-    let text = line.text.trim_end_matches([' ', '\t']);
-    let unindented = text.trim_start_matches([' ', '\t']);
-    (!unindented.is_empty() && !is_comment(unindented)).then_some(text)
+    let bytes = line.text.as_bytes();
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let end = bytes.iter().rposition(|b| !blank(b))? + 1;
+    let text = &line.text[..end];
+    let start = bytes.iter().position(|b| !blank(b)).unwrap_or(end);
+    (!is_comment(&text[start..])).then_some(text)
 }
 
 // ---------------------------------------------------------------------------------------------
 // The payload reader
 // ---------------------------------------------------------------------------------------------
+
+/// A graph payload decoded in place (SPEC §16.3): names borrow the decoded text, and edges
+/// name their endpoints by index into [`symbols`](GraphView::symbols). It reads exactly what
+/// [`decode_graph`](crate::gcf::v3::decode_graph) reads, with the same errors, without
+/// allocating a string per name; [`to_payload`](GraphView::to_payload) makes the owned
+/// [`Payload`].
+///
+/// ```
+/// use agentwire::gcf::v3::graph;
+/// let text = "GCF profile=graph tool=t symbols=2 edges=1\n## targets\n@0 fn a.F 0.90 lsp\n\
+///             ## related\n@1 type a.T 0.50 lsp\n## edges [1]\n@0<@1 calls\n";
+/// let view = graph::decode_view(text)?;
+/// assert_eq!((view.symbols[0].qualified_name, view.symbols[0].kind), ("a.F", "function"));
+/// let edge = &view.edges[0];
+/// assert_eq!((view.symbols[edge.source].qualified_name, edge.edge_type), ("a.T", "calls"));
+/// assert_eq!(view.to_payload(), agentwire::gcf::v3::decode_graph(text)?);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GraphView<'a> {
+    /// Header `tool` (empty when absent).
+    pub tool: &'a str,
+    /// Header `budget` (0 when absent).
+    pub token_budget: i64,
+    /// Header `tokens` (0 when absent).
+    pub tokens_used: i64,
+    /// Header `pack_root` (empty when absent).
+    pub pack_root: &'a str,
+    /// The declared symbols in payload order (bare session references are not symbols).
+    pub symbols: Vec<SymbolView<'a>>,
+    /// The edges in payload order, except those touching a bare session reference.
+    pub edges: Vec<EdgeView<'a>>,
+}
+
+/// A symbol of a [`GraphView`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SymbolView<'a> {
+    /// The local id it is declared with (`@id`).
+    pub id: u64,
+    /// Fully qualified name.
+    pub qualified_name: &'a str,
+    /// The kind, abbreviations expanded (`fn` reads as `function`).
+    pub kind: &'a str,
+    /// The score (two decimals on the wire).
+    pub score: f64,
+    /// Provenance.
+    pub provenance: &'a str,
+    /// The distance of its group.
+    pub distance: i64,
+}
+
+/// An edge of a [`GraphView`]: endpoints as indices into [`GraphView::symbols`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EdgeView<'a> {
+    /// Index of the source symbol.
+    pub source: usize,
+    /// Index of the target symbol.
+    pub target: usize,
+    /// Edge type.
+    pub edge_type: &'a str,
+    /// Status (empty when absent).
+    pub status: &'a str,
+}
+
+impl SymbolView<'_> {
+    /// The owned symbol.
+    pub fn to_symbol(&self) -> Symbol {
+        Symbol {
+            qualified_name: self.qualified_name.into(),
+            kind: self.kind.into(),
+            score: self.score,
+            provenance: self.provenance.into(),
+            distance: self.distance,
+            ..Symbol::default()
+        }
+    }
+}
+
+impl GraphView<'_> {
+    /// The owned payload: edges name their endpoints by qualified name.
+    pub fn to_payload(&self) -> Payload {
+        let name = |index: usize| {
+            self.symbols
+                .get(index)
+                .map_or("", |symbol| symbol.qualified_name)
+        };
+        Payload {
+            tool: self.tool.into(),
+            token_budget: self.token_budget,
+            tokens_used: self.tokens_used,
+            pack_root: self.pack_root.into(),
+            symbols: self.symbols.iter().map(SymbolView::to_symbol).collect(),
+            edges: self
+                .edges
+                .iter()
+                .map(|edge| Edge {
+                    source: name(edge.source).into(),
+                    target: name(edge.target).into(),
+                    edge_type: edge.edge_type.into(),
+                    status: edge.status.into(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Decodes a non-delta graph payload in place; see [`GraphView`]. Any other payload is
+/// [`ErrorKind::GcfUnknownProfile`]; otherwise the errors are those of
+/// [`decode_graph`](crate::gcf::v3::decode_graph).
+pub fn decode_view(text: &str) -> Result<GraphView<'_>> {
+    let header = Header::parse(text)?;
+    if header.profile != Profile::Graph || header.get("delta") == Some("true") {
+        return Err(Error::new(
+            ErrorKind::GcfUnknownProfile,
+            alloc::format!(
+                "unknown_profile: expected a graph (non-delta) payload, found profile={}{}",
+                header.profile.as_str(),
+                if header.profile == Profile::Graph {
+                    " delta=true"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    Ok(read_payload(text, &header, None)?.view)
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Section {
@@ -348,6 +554,69 @@ enum Slot {
     Unresolved,
 }
 
+/// Ids up to this bound always live in the dense table.
+const DENSE_IDS: usize = 1024;
+
+/// Id → slot. Ids are usually small and dense (encoders number symbols from 0): those index a
+/// table, which grows only to a bound proportional to the entries held; others (a huge id
+/// costs one entry) go to a B-tree.
+#[derive(Debug, Default)]
+struct IdMap {
+    dense: Vec<Option<Slot>>,
+    sparse: BTreeMap<u64, Slot>,
+    len: usize,
+}
+
+impl IdMap {
+    fn get(&self, id: u64) -> Option<Slot> {
+        match usize::try_from(id).ok().and_then(|i| self.dense.get(i)) {
+            Some(slot) => *slot,
+            None => self.sparse.get(&id).copied(),
+        }
+    }
+
+    fn contains(&self, id: u64) -> bool {
+        self.get(id).is_some()
+    }
+
+    /// Inserts an id that is not in the map.
+    fn insert(&mut self, id: u64, slot: Slot) {
+        self.len += 1;
+        let bound = DENSE_IDS.saturating_add(self.len.saturating_mul(4));
+        match usize::try_from(id) {
+            Ok(i) if i < self.dense.len() => self.dense[i] = Some(slot),
+            Ok(i) if i < bound => {
+                self.dense.resize(i + 1, None);
+                // Sparse ids the table now covers move into it.
+                let rest = self.sparse.split_off(&(i as u64 + 1));
+                for (id, slot) in core::mem::replace(&mut self.sparse, rest) {
+                    if let Some(entry) = self.dense.get_mut(id as usize) {
+                        *entry = Some(slot);
+                    }
+                }
+                self.dense[i] = Some(slot);
+            }
+            _ => {
+                self.sparse.insert(id, slot);
+            }
+        }
+    }
+
+    /// Every (id, symbol index) declared by a node line.
+    fn declared(&self) -> impl Iterator<Item = (u64, usize)> + '_ {
+        let dense = self
+            .dense
+            .iter()
+            .enumerate()
+            .filter_map(|(id, slot)| Some((id as u64, (*slot)?)));
+        let sparse = self.sparse.iter().map(|(&id, &slot)| (id, slot));
+        dense.chain(sparse).filter_map(|(id, slot)| match slot {
+            Slot::Declared(index) => Some((id, index)),
+            _ => None,
+        })
+    }
+}
+
 /// The open section and what its bracket promises.
 struct Open<'t> {
     line: Line<'t>,
@@ -363,24 +632,24 @@ struct Summary<'t> {
     edges: Option<(u64, usize)>,
 }
 
-struct Reader<'t, 'k> {
+/// Reads a payload; `'a` is the text's lifetime (and the session's, when there is one).
+struct Reader<'a> {
     session: bool,
     unchanged: bool,
     /// The session's symbols by id (consumer session), if any.
-    known: Option<&'k BTreeMap<u64, Symbol>>,
-    payload: Payload,
-    /// Id → symbol; a map, so a huge id costs one entry.
-    ids: BTreeMap<u64, Slot>,
+    known: Option<&'a BTreeMap<u64, Symbol>>,
+    view: GraphView<'a>,
+    ids: IdMap,
     budget: TextBudget,
     section: Section,
-    open: Option<Open<'t>>,
+    open: Option<Open<'a>>,
     symbol_lines: u64,
     edge_lines: u64,
     deferred: bool,
-    summary: Option<Summary<'t>>,
+    summary: Option<Summary<'a>>,
 }
 
-impl<'t> Reader<'t, '_> {
+impl<'t> Reader<'t> {
     fn line(&mut self, line: Line<'t>) -> Result<()> {
         let Some(text) = content(&line) else {
             return Ok(());
@@ -548,9 +817,9 @@ impl<'t> Reader<'t, '_> {
                 alloc::format!("invalid_node_line: {what}"),
             )
         };
-        let id_end = text.find(' ').unwrap_or(text.len());
+        let id_end = find_space(text.as_bytes()).unwrap_or(text.len());
         let (first, rest) = text.split_at(id_end);
-        if first.contains('<') {
+        if first.bytes().any(|b| b == b'<') {
             return Err(invalid(0, "an edge line outside `## edges`".into()));
         }
         if !first.starts_with('@') {
@@ -585,19 +854,19 @@ impl<'t> Reader<'t, '_> {
                 ));
             }
         }
-        let (id, symbol) = read_node(&line, &fields, distance, ErrorKind::GcfInvalidNodeLine)?;
+        let symbol = read_node_view(&line, &fields, distance, ErrorKind::GcfInvalidNodeLine)?;
         let bytes = symbol.qualified_name.len() + symbol.kind.len() + symbol.provenance.len();
-        self.claim(&line, id)?;
+        self.claim(&line, symbol.id)?;
         spend(&mut self.budget, &line, bytes)?;
         self.ids
-            .insert(id, Slot::Declared(self.payload.symbols.len()));
-        self.payload.symbols.push(symbol);
+            .insert(symbol.id, Slot::Declared(self.view.symbols.len()));
+        self.view.symbols.push(symbol);
         Ok(())
     }
 
     /// Fails when `id` already stands for a symbol of this payload.
     fn claim(&self, line: &Line<'_>, id: u64) -> Result<()> {
-        if self.ids.contains_key(&id) {
+        if self.ids.contains(id) {
             return Err(fail(
                 line,
                 0,
@@ -626,11 +895,14 @@ impl<'t> Reader<'t, '_> {
         };
         let bytes = symbol.qualified_name.len() + symbol.kind.len() + symbol.provenance.len();
         spend(&mut self.budget, line, bytes)?;
-        self.ids
-            .insert(id, Slot::Resolved(self.payload.symbols.len()));
-        self.payload.symbols.push(Symbol {
+        self.ids.insert(id, Slot::Resolved(self.view.symbols.len()));
+        self.view.symbols.push(SymbolView {
+            id,
+            qualified_name: &symbol.qualified_name,
+            kind: &symbol.kind,
+            score: symbol.score,
+            provenance: &symbol.provenance,
             distance,
-            ..symbol.clone()
         });
         Ok(())
     }
@@ -646,8 +918,9 @@ impl<'t> Reader<'t, '_> {
                 alloc::format!("invalid_edge_syntax: {what}"),
             )
         };
-        let first = &text[..text.find(' ').unwrap_or(text.len())];
-        let Some(lt) = first.find('<') else {
+        let first_len = find_space(text.as_bytes()).unwrap_or(text.len());
+        let first = &text[..first_len];
+        let Some(lt) = first.bytes().position(|b| b == b'<') else {
             return Err(syntax(0, "an edge line is `@target<@source type` (no `<`)"));
         };
         let mut fields = [""; 3];
@@ -658,13 +931,9 @@ impl<'t> Reader<'t, '_> {
                 "an edge line is `@target<@source type [status]`, fields separated by single spaces",
             ));
         }
-        for field in &fields[1..] {
-            if let Some(at) = control_at(field) {
-                return Err(syntax(
-                    offset_in(text, field) + at,
-                    "a control character inside a field",
-                ));
-            }
+        // The fields after the first hold no control character (one pass over the rest).
+        if let Some(at) = control_at(&text[first_len..]) {
+            return Err(syntax(first_len + at, "a control character inside a field"));
         }
         let (target_text, source_text) = (&first[..lt], &first[lt + 1..]);
         if !target_text.starts_with('@') || !source_text.starts_with('@') {
@@ -673,7 +942,7 @@ impl<'t> Reader<'t, '_> {
         let target = read_id(&line, 0, target_text)?;
         let source = read_id(&line, lt + 1, source_text)?;
         let slot = |id: u64, at: usize| {
-            self.ids.get(&id).copied().ok_or_else(|| {
+            self.ids.get(id).ok_or_else(|| {
                 fail(
                     &line,
                     at,
@@ -693,26 +962,24 @@ impl<'t> Reader<'t, '_> {
         let (Some(target), Some(source)) = (index(target), index(source)) else {
             return Ok(());
         };
-        let (Some(target), Some(source)) = (
-            self.payload.symbols.get(target),
-            self.payload.symbols.get(source),
-        ) else {
+        let (Some(target_symbol), Some(source_symbol)) =
+            (self.view.symbols.get(target), self.view.symbols.get(source))
+        else {
             return Ok(());
         };
         let [_, edge_type, status] = fields;
-        let bytes = target.qualified_name.len() + source.qualified_name.len();
+        let bytes = target_symbol.qualified_name.len() + source_symbol.qualified_name.len();
         spend(
             &mut self.budget,
             &line,
             bytes + edge_type.len() + status.len(),
         )?;
-        let edge = Edge {
-            source: source.qualified_name.clone(),
-            target: target.qualified_name.clone(),
-            edge_type: edge_type.into(),
-            status: status.into(),
-        };
-        self.payload.edges.push(edge);
+        self.view.edges.push(EdgeView {
+            source,
+            target,
+            edge_type,
+            status,
+        });
         Ok(())
     }
 
@@ -747,11 +1014,11 @@ impl<'t> Reader<'t, '_> {
 }
 
 /// Reads a non-delta graph payload; `known` resolves bare references (consumer session).
-fn read_payload<'t, 'k>(
-    text: &'t str,
-    header: &Header<'_>,
-    known: Option<&'k BTreeMap<u64, Symbol>>,
-) -> Result<Reader<'t, 'k>> {
+fn read_payload<'a>(
+    text: &'a str,
+    header: &Header<'a>,
+    known: Option<&'a BTreeMap<u64, Symbol>>,
+) -> Result<Reader<'a>> {
     let head = read_head(text, header)?;
     let mut budget = new_budget();
     spend(
@@ -759,19 +1026,26 @@ fn read_payload<'t, 'k>(
         &header_line(text),
         head.tool.len() + head.pack_root.len(),
     )?;
+    // The header counts are informational: they size the lists only as far as the text
+    // could hold that many lines (`@0 k q 0.00 p` and `@0<@0 t` at least).
+    let capacity = |declared: Option<u64>, shortest: usize| {
+        usize::try_from(declared.unwrap_or(0))
+            .unwrap_or(usize::MAX)
+            .min(text.len() / shortest)
+    };
     let mut reader = Reader {
         session: head.session,
         unchanged: head.unchanged,
         known,
-        payload: Payload {
-            tool: head.tool.into(),
+        view: GraphView {
+            tool: head.tool,
             token_budget: head.budget,
             tokens_used: head.tokens,
-            pack_root: head.pack_root.into(),
-            symbols: alloc::vec::Vec::new(),
-            edges: alloc::vec::Vec::new(),
+            pack_root: head.pack_root,
+            symbols: Vec::with_capacity(capacity(head.symbols, 14)),
+            edges: Vec::with_capacity(capacity(head.edges, 8)),
         },
-        ids: BTreeMap::new(),
+        ids: IdMap::default(),
         budget,
         section: Section::Start,
         open: None,
@@ -795,7 +1069,7 @@ fn read_payload<'t, 'k>(
 /// decodes to its tool and `pack_root` (see also [`decode_unchanged`](super::decode_unchanged)).
 pub(crate) fn decode(text: &str, header: &Header<'_>, options: &DecodeOptions) -> Result<Payload> {
     let _ = options;
-    Ok(read_payload(text, header, None)?.payload)
+    Ok(read_payload(text, header, None)?.view.to_payload())
 }
 
 /// The consumer side of a graph session (SPEC §9): remembers the symbols received by id and
@@ -854,17 +1128,17 @@ impl GraphSessionDecoder {
             ));
         }
         if header.get("session") != Some("true") {
-            let payload = read_payload(text, &header, None)?.payload;
+            let payload = read_payload(text, &header, None)?.view.to_payload();
             self.symbols.clear();
             return Ok(payload);
         }
         let reader = read_payload(text, &header, Some(&self.symbols))?;
-        let Reader { ids, payload, .. } = reader;
-        for (id, slot) in ids {
-            if let Slot::Declared(index) = slot {
-                if let Some(symbol) = payload.symbols.get(index) {
-                    self.symbols.insert(id, symbol.clone());
-                }
+        let payload = reader.view.to_payload();
+        let declared: Vec<(u64, usize)> = reader.ids.declared().collect();
+        drop(reader);
+        for (id, index) in declared {
+            if let Some(symbol) = payload.symbols.get(index) {
+                self.symbols.insert(id, symbol.clone());
             }
         }
         Ok(payload)
@@ -921,6 +1195,22 @@ mod tests {
         );
         let long = alloc::format!("@0 fn a 1{}.00 p", "0".repeat(400));
         assert_eq!(at(&long), ("GCF_INVALID_SCORE".into(), 3, 9));
+    }
+
+    #[test]
+    fn spaces_are_found_in_every_position() {
+        for len in 0..40 {
+            for at in 0..=len {
+                let mut bytes = alloc::vec![b'a'; len];
+                bytes.extend_from_slice(b"\xC3\xA9");
+                if at < len {
+                    bytes[at] = b' ';
+                    bytes[len - 1] = b' ';
+                }
+                let want = bytes.iter().position(|&b| b == b' ');
+                assert_eq!(find_space(&bytes), want, "{len} {at}");
+            }
+        }
     }
 
     #[test]
@@ -1040,6 +1330,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn view_reads_what_decode_graph_reads() {
+        let sample = "GCF profile=graph tool=t symbols=4 edges=3 session=true\n## targets\n\
+                      @0  # previously transmitted\n@1 fn a.B 0.90 lsp\n## distance_4\n\
+                      @2 type c 1.00 x\n@7 iface d -0.25 y\n## edges [3]\n@1<@2 calls added\n\
+                      @0<@1 refs\n@7<@1 embeds\n";
+        let same = |text: &str| {
+            let view = decode_view(text).map(|v| v.to_payload());
+            let owned = decode_graph(text);
+            match (view, owned) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{text:?}"),
+                (Err(a), Err(b)) => assert_eq!(
+                    (a.code(), a.message(), a.line(), a.column()),
+                    (b.code(), b.message(), b.line(), b.column()),
+                    "{text:?}"
+                ),
+                (a, b) => panic!("{text:?}: {a:?} vs {b:?}"),
+            }
+        };
+        same(sample);
+        let view = decode_view(sample).unwrap();
+        assert_eq!((view.symbols.len(), view.edges.len()), (3, 2));
+        assert_eq!((view.symbols[2].id, view.symbols[2].kind), (7, "interface"));
+        assert_eq!((view.edges[1].source, view.edges[1].target), (0, 2));
+        for at in 0..sample.len() {
+            for byte in [b' ', b'@', b'<', b'#', b'\n', b'\t', b'[', b'9', b'-', b'.'] {
+                let mut bytes = sample.as_bytes().to_vec();
+                bytes[at] = byte;
+                let text = core::str::from_utf8(&bytes).unwrap();
+                if text.starts_with("GCF profile=graph ") && !text.contains("delta=true") {
+                    same(text);
+                }
+            }
+        }
+        assert_eq!(
+            decode_view("GCF profile=generic\na=1\n")
+                .unwrap_err()
+                .code(),
+            "GCF_UNKNOWN_PROFILE"
+        );
     }
 
     #[test]

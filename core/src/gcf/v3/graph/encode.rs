@@ -3,13 +3,13 @@
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::cmp::Ordering;
 
 use super::{
-    check_distance, invalid, push_edge_line, push_group_title, push_header_field, push_id,
-    push_node_fields, push_nonzero, push_score, start_header, written_kind,
+    check_distance, check_score, invalid, push_edge_line, push_group_title, push_header_field,
+    push_id, push_node_fields, push_nonzero, push_score, start_header, written_kind,
 };
 use crate::gcf::{Edge, Payload, Symbol};
+use crate::name_index::NameIndex;
 use crate::Result;
 
 /// Indices of `symbols` in output order: distance ascending, then score descending, input
@@ -17,48 +17,95 @@ use crate::Result;
 pub(super) fn output_order(symbols: &[Symbol]) -> Result<Vec<usize>> {
     for symbol in symbols {
         check_distance(symbol)?;
-        push_score(&mut String::new(), symbol.score)?;
+        check_score(symbol.score)?;
     }
-    let mut order: Vec<usize> = (0..symbols.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&symbols[a], &symbols[b]);
-        a.distance
-            .cmp(&b.distance)
-            .then_with(|| b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal))
-    });
-    Ok(order)
+    // (distance, score descending, input index): unique keys, so an unstable sort of them is
+    // the stable sort of the symbols.
+    let mut keys: Vec<(u64, u64, usize)> = symbols
+        .iter()
+        .enumerate()
+        .map(|(index, symbol)| (symbol.distance as u64, descending(symbol.score), index))
+        .collect();
+    keys.sort_unstable();
+    Ok(keys.into_iter().map(|(_, _, index)| index).collect())
+}
+
+/// A key that orders finite doubles from the greatest to the least, with `-0.0 == 0.0`.
+fn descending(score: f64) -> u64 {
+    let bits = if score == 0.0 { 0 } else { score.to_bits() };
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    };
+    !ascending
 }
 
 /// An edge with its endpoints' ids.
+#[derive(Clone, Copy)]
 pub(super) struct Resolved<'p> {
     pub source: u64,
     pub target: u64,
     pub edge: &'p Edge,
 }
 
-/// The edges whose endpoints are both in `ids` (qualified name → id), ordered by source id,
-/// then target id (SPEC §16.1), then type and status so that the output does not depend on
-/// the input's edge order.
-pub(super) fn resolve_edges<'p>(edges: &'p [Edge], ids: &BTreeMap<&str, u64>) -> Vec<Resolved<'p>> {
-    let mut resolved: Vec<Resolved<'p>> = edges
+/// The edges whose endpoints both have an id (`id_of` a qualified name), ordered by source
+/// id, then target id (SPEC §16.1), then type and status so that the output does not depend
+/// on the input's edge order.
+pub(super) fn resolve_edges<'p>(
+    edges: &'p [Edge],
+    id_of: impl Fn(&str) -> Option<u64>,
+) -> Vec<Resolved<'p>> {
+    let resolved: Vec<Resolved<'p>> = edges
         .iter()
         .filter_map(|edge| {
             Some(Resolved {
-                source: *ids.get(edge.source.as_str())?,
-                target: *ids.get(edge.target.as_str())?,
+                source: id_of(&edge.source)?,
+                target: id_of(&edge.target)?,
                 edge,
             })
         })
         .collect();
-    resolved.sort_by(|a, b| {
-        (a.source, a.target, &a.edge.edge_type, &a.edge.status).cmp(&(
-            b.source,
-            b.target,
-            &b.edge.edge_type,
-            &b.edge.status,
-        ))
-    });
-    resolved
+    sort_edges(resolved)
+}
+
+/// Sorts by (source, target, type, status). Edges equal under this order write the same line,
+/// so an unstable sort gives the same text.
+fn sort_edges(mut resolved: Vec<Resolved<'_>>) -> Vec<Resolved<'_>> {
+    let by_strings = |a: &Resolved<'_>, b: &Resolved<'_>| {
+        a.edge
+            .edge_type
+            .cmp(&b.edge.edge_type)
+            .then_with(|| a.edge.status.cmp(&b.edge.status))
+    };
+    let narrow = resolved
+        .iter()
+        .all(|e| e.source <= u64::from(u32::MAX) && e.target <= u64::from(u32::MAX));
+    if !narrow {
+        resolved.sort_unstable_by(|a, b| {
+            (a.source, a.target)
+                .cmp(&(b.source, b.target))
+                .then_with(|| by_strings(a, b))
+        });
+        return resolved;
+    }
+    // (source, target) packed in one word sorts fast; then runs of equal ends by their strings.
+    let mut keys: Vec<(u64, usize)> = resolved
+        .iter()
+        .enumerate()
+        .map(|(i, e)| ((e.source << 32) | e.target, i))
+        .collect();
+    keys.sort_unstable();
+    let mut sorted: Vec<Resolved<'_>> = keys.iter().map(|&(_, i)| resolved[i]).collect();
+    let mut start = 0;
+    while let Some(&(key, _)) = keys.get(start) {
+        let run = keys[start..].iter().take_while(|(k, _)| *k == key).count();
+        if run > 1 {
+            sorted[start..start + run].sort_unstable_by(by_strings);
+        }
+        start += run;
+    }
+    sorted
 }
 
 /// One symbol line to write.
@@ -69,17 +116,34 @@ struct Node<'p> {
     reference: bool,
 }
 
-/// Qualified name → id of the nodes; a name held by several symbols names the last one.
-fn name_ids<'p>(nodes: &[Node<'p>]) -> BTreeMap<&'p str, u64> {
-    nodes
+/// An upper estimate of the encoded size (header fields aside), so that the output is
+/// allocated once.
+fn estimate(nodes: &[Node<'_>], edges: &[Resolved<'_>]) -> usize {
+    let node_bytes: usize = nodes
         .iter()
-        .map(|node| (node.symbol.qualified_name.as_str(), node.id))
-        .collect()
+        .map(|node| {
+            let s = node.symbol;
+            40 + s.kind.len() + s.qualified_name.len() + s.provenance.len()
+        })
+        .sum();
+    let edge_bytes: usize = edges
+        .iter()
+        .map(|e| 48 + e.edge.edge_type.len() + e.edge.status.len())
+        .sum();
+    256 + node_bytes + edge_bytes
 }
 
 fn write_payload(payload: &Payload, nodes: &[Node<'_>], session: bool) -> Result<String> {
-    let edges = resolve_edges(&payload.edges, &name_ids(nodes));
+    // Qualified name → id; a name held by several symbols names the last one.
+    let index = NameIndex::new(nodes.iter().map(|node| node.symbol.qualified_name.as_str()));
+    let edges = resolve_edges(&payload.edges, |name| {
+        index
+            .get(name)
+            .and_then(|position| nodes.get(position))
+            .map(|node| node.id)
+    });
     let mut out = start_header(&payload.tool)?;
+    out.reserve(estimate(nodes, &edges) + payload.pack_root.len());
     push_nonzero(&mut out, "budget", payload.token_budget);
     push_nonzero(&mut out, "tokens", payload.tokens_used);
     out.push_str(" symbols=");

@@ -61,7 +61,7 @@ mod pack_root;
 mod stream;
 
 pub(crate) use decode::decode;
-pub use decode::GraphSessionDecoder;
+pub use decode::{decode_view, EdgeView, GraphSessionDecoder, GraphView, SymbolView};
 pub(crate) use delta::decode_delta;
 pub use delta::{
     apply_delta, decode_unchanged, encode_delta, encode_unchanged, GraphDelta, Unchanged,
@@ -94,16 +94,26 @@ fn push_group_title(out: &mut String, distance: i64) {
 /// A positional field must be non-empty and free of ASCII whitespace and control characters,
 /// or it would split or join fields when read back.
 fn check_field(what: &str, value: &str) -> Result<()> {
-    if value.is_empty() {
-        return Err(invalid(alloc::format!("gcf graph: {what} is empty")));
-    }
-    if value.bytes().any(|b| b <= b' ' || b == 0x7F) {
-        return Err(invalid(alloc::format!(
-            "gcf graph: {what} {value:?} contains whitespace or a control character \
-             (graph fields are space-delimited)"
-        )));
+    // No early exit: the loop vectorizes, and fields are short.
+    let bad = value
+        .bytes()
+        .fold(value.is_empty(), |bad, b| bad | (b <= b' ') | (b == 0x7F));
+    if bad {
+        return Err(field_error(what, value));
     }
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn field_error(what: &str, value: &str) -> Error {
+    if value.is_empty() {
+        return invalid(alloc::format!("gcf graph: {what} is empty"));
+    }
+    invalid(alloc::format!(
+        "gcf graph: {what} {value:?} contains whitespace or a control character \
+         (graph fields are space-delimited)"
+    ))
 }
 
 /// A header value (`tool`, `pack_root`, roots) must be printable ASCII without spaces
@@ -149,14 +159,88 @@ fn start_header(tool: &str) -> Result<String> {
 /// The score with exactly 2 decimals, rounding the exact double half to even (SPEC §5): what
 /// `core::fmt` does for `{:.2}`.
 fn push_score(out: &mut String, score: f64) -> Result<()> {
-    use core::fmt::Write;
+    check_score(score)?;
+    write_score(out, score);
+    Ok(())
+}
+
+/// A score must be finite.
+fn check_score(score: f64) -> Result<()> {
     if !score.is_finite() {
         return Err(invalid(alloc::format!(
             "gcf graph: score {score} is not a finite number"
         )));
     }
-    let _ = write!(out, "{score:.2}");
     Ok(())
+}
+
+/// `{:.2}` of a finite double without `core::fmt`: the hundredths of the exact binary value,
+/// rounded half to even, in integer arithmetic. Magnitudes of 2^52 and more (whose hundredths
+/// do not fit 64 bits) go through `core::fmt`.
+fn write_score(out: &mut String, score: f64) {
+    let bits = score.to_bits();
+    let exponent = ((bits >> 52) & 0x7FF) as i64;
+    let fraction = bits & ((1 << 52) - 1);
+    // score = ±mantissa × 2^-shift
+    let (mantissa, shift) = if exponent == 0 {
+        (fraction, 1074)
+    } else {
+        (fraction | (1 << 52), 1075 - exponent)
+    };
+    if shift <= 0 {
+        use core::fmt::Write;
+        let _ = write!(out, "{score:.2}");
+        return;
+    }
+    // mantissa < 2^53, so scaled < 2^60.
+    let scaled = mantissa * 100;
+    let hundredths = if shift >= 64 {
+        // scaled < 2^60 < half a unit (2^(shift-1) >= 2^63): rounds to 0.
+        0
+    } else {
+        let quotient = scaled >> shift;
+        let remainder = scaled & ((1 << shift) - 1);
+        let half = 1 << (shift - 1);
+        if remainder > half || (remainder == half && quotient & 1 == 1) {
+            quotient + 1
+        } else {
+            quotient
+        }
+    };
+    if bits >> 63 != 0 {
+        out.push('-');
+    }
+    push_u64(out, hundredths / 100);
+    out.push('.');
+    out.push_str(pair(hundredths % 100));
+}
+
+/// `00` to `99`, for writing two digits at a time.
+const PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                     40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                     8081828384858687888990919293949596979899";
+
+/// Two decimal digits of `v` (below 100).
+fn pair(v: u64) -> &'static str {
+    let at = (v as usize % 100) * 2;
+    PAIRS.get(at..at + 2).unwrap_or("00")
+}
+
+/// Appends the decimal text of `v`.
+fn push_u64(out: &mut String, v: u64) {
+    if v < 10 {
+        out.push(char::from(b'0' + v as u8));
+    } else if v < 100 {
+        out.push_str(pair(v));
+    } else if v < 1000 {
+        out.push(char::from(b'0' + (v / 100) as u8));
+        out.push_str(pair(v % 100));
+    } else if v < 10_000 {
+        out.push_str(pair(v / 100));
+        out.push_str(pair(v % 100));
+    } else {
+        crate::num::write_u64(out, v);
+    }
 }
 
 fn check_distance(symbol: &Symbol) -> Result<()> {
@@ -202,7 +286,7 @@ fn push_node_fields(out: &mut String, symbol: &Symbol) -> Result<()> {
 
 fn push_id(out: &mut String, id: u64) {
     out.push('@');
-    crate::num::write_u64(out, id);
+    push_u64(out, id);
 }
 
 /// `@target<@source type[ status]` + LF; a status of `""` or `unchanged` is not written.
@@ -225,4 +309,77 @@ fn push_edge_line(
     }
     out.push('\n');
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(v: f64) -> String {
+        let mut out = String::new();
+        write_score(&mut out, v);
+        out
+    }
+
+    #[test]
+    fn integers() {
+        for v in (0..20_000).chain([u64::MAX, 1 << 40]) {
+            let mut out = String::new();
+            push_u64(&mut out, v);
+            assert_eq!(out, alloc::format!("{v}"));
+        }
+    }
+
+    #[test]
+    fn scores_match_core_fmt() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut values = alloc::vec![
+            0.0,
+            -0.0,
+            0.005,
+            0.015,
+            0.025,
+            0.125,
+            0.375,
+            2.675,
+            -0.001,
+            -0.005,
+            f64::MIN_POSITIVE,
+            -5e-324,
+            4503599627370495.5,
+            4503599627370496.0,
+            9007199254740993.0,
+            1e300,
+            -1e300,
+            f64::MAX,
+        ];
+        for i in 0..20_000u32 {
+            // Exact ties and their neighbours, at every scale of hundredths.
+            let tie = (f64::from(i) + 0.5) / 100.0;
+            values.extend([
+                tie,
+                -tie,
+                f64::from_bits(tie.to_bits() + 1),
+                f64::from(i) / 100.0,
+            ]);
+            // Doubles spread over every exponent.
+            let bits = next();
+            let v = f64::from_bits(bits);
+            if v.is_finite() {
+                values.push(v);
+            }
+            // Doubles of magnitude 1e-4 .. 1e16.
+            let exponent = 1010 + next() % 70;
+            values.push(f64::from_bits((exponent << 52) | (next() >> 12)));
+        }
+        for v in values {
+            assert_eq!(score(v), alloc::format!("{v:.2}"), "{v:e}");
+        }
+    }
 }

@@ -1,0 +1,140 @@
+//! The graph payload borrowed from its encoding: names are slices of the input, edges name
+//! their endpoints by symbol index. What [`gcf::decode_borrowed`](super::decode_borrowed) and
+//! [`gcb::decode_borrowed`](crate::gcb::decode_borrowed) return, without a string allocation
+//! per symbol or per edge end.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::model::{Components, Edge, Payload, Symbol};
+
+/// A [`Payload`] borrowed from the text or bytes it was decoded from.
+///
+/// Text fields are [`Cow`]s: borrowed from the input, except where the input does not hold
+/// the text itself (a GCB1 enum id outside the tables decodes as `unknown_<id>`, invalid UTF-8
+/// as U+FFFD). Edges hold indices into [`symbols`](Self::symbols) instead of names.
+///
+/// ```
+/// use agentwire::gcf;
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn pkg.A 0.90 lsp\n\
+///             ## related\n@1 type pkg.B 0.50 ast\n## edges\n@0<@1 calls\n";
+/// let payload = gcf::decode_borrowed(text)?;
+/// assert_eq!(payload.symbols[1].qualified_name, "pkg.B");
+/// let (source, target) = payload.endpoints(&payload.edges[0]);
+/// assert_eq!((&*source.qualified_name, &*target.qualified_name), ("pkg.B", "pkg.A"));
+/// // The owned payload `gcf::decode` returns is the same graph.
+/// assert_eq!(payload.into_payload(), gcf::decode(text)?);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BorrowedPayload<'a> {
+    /// The tool that produced it.
+    pub tool: Cow<'a, str>,
+    /// Token budget of the request.
+    pub token_budget: i64,
+    /// Tokens the pack uses.
+    pub tokens_used: i64,
+    /// Content address of the pack; empty when absent (always, in GCB1).
+    pub pack_root: Cow<'a, str>,
+    /// The symbols, in input order.
+    pub symbols: Vec<BorrowedSymbol<'a>>,
+    /// The edges, in input order, by index into [`symbols`](Self::symbols).
+    pub edges: Vec<BorrowedEdge<'a>>,
+}
+
+/// A [`Symbol`] borrowed from its encoding.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BorrowedSymbol<'a> {
+    /// Fully qualified name.
+    pub qualified_name: Cow<'a, str>,
+    /// The full kind (`function`, not GCF's `fn`).
+    pub kind: Cow<'a, str>,
+    /// Relevance score.
+    pub score: f64,
+    /// Where the symbol came from.
+    pub provenance: Cow<'a, str>,
+    /// Graph distance from the targets (0 = target).
+    pub distance: i64,
+    /// Signature (GCB1 only; empty from GCF).
+    pub signature: Cow<'a, str>,
+    /// Score breakdown (GCB1 only; zero from GCF).
+    pub components: Components,
+}
+
+/// An [`Edge`] whose endpoints are indices into [`BorrowedPayload::symbols`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BorrowedEdge<'a> {
+    /// Index of the source symbol.
+    pub source: usize,
+    /// Index of the target symbol.
+    pub target: usize,
+    /// `calls`, `implements`, …
+    pub edge_type: Cow<'a, str>,
+    /// `""`, `unchanged`, `added` or `removed`.
+    pub status: Cow<'a, str>,
+}
+
+fn owned(text: Cow<'_, str>) -> String {
+    match text {
+        Cow::Borrowed(s) => s.into(),
+        Cow::Owned(s) => s,
+    }
+}
+
+impl<'a> BorrowedPayload<'a> {
+    /// The source and target symbols of an edge of this payload.
+    ///
+    /// # Panics
+    ///
+    /// When an index is out of range, which the decoders never produce (only a hand-built
+    /// edge can hold one).
+    pub fn endpoints(&self, edge: &BorrowedEdge<'a>) -> (&BorrowedSymbol<'a>, &BorrowedSymbol<'a>) {
+        (&self.symbols[edge.source], &self.symbols[edge.target])
+    }
+
+    /// The owned payload: every name copied, each edge naming its endpoints by qualified name.
+    ///
+    /// # Panics
+    ///
+    /// When an edge index is out of range (see [`endpoints`](Self::endpoints)).
+    pub fn into_payload(self) -> Payload {
+        let edges = self
+            .edges
+            .into_iter()
+            .map(|e| Edge {
+                source: String::from(&*self.symbols[e.source].qualified_name),
+                target: String::from(&*self.symbols[e.target].qualified_name),
+                edge_type: owned(e.edge_type),
+                status: owned(e.status),
+            })
+            .collect();
+        Payload {
+            tool: owned(self.tool),
+            token_budget: self.token_budget,
+            tokens_used: self.tokens_used,
+            pack_root: owned(self.pack_root),
+            symbols: self
+                .symbols
+                .into_iter()
+                .map(BorrowedSymbol::into_symbol)
+                .collect(),
+            edges,
+        }
+    }
+}
+
+impl BorrowedSymbol<'_> {
+    /// The owned symbol.
+    pub fn into_symbol(self) -> Symbol {
+        Symbol {
+            qualified_name: owned(self.qualified_name),
+            kind: owned(self.kind),
+            score: self.score,
+            provenance: owned(self.provenance),
+            distance: self.distance,
+            signature: owned(self.signature),
+            components: self.components,
+        }
+    }
+}

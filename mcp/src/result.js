@@ -1,0 +1,109 @@
+// Compaction of one MCP tool result: JSON text blocks (and structuredContent under `strip`)
+// become the compactJson winner; everything else is left exactly as the upstream sent it.
+
+import { count } from 'agentwire/tokens';
+import { compactJson, deepEqual } from './compact.js';
+
+const byteLength = (s) => Buffer.byteLength(s, 'utf8');
+
+/**
+ * @typedef {{ tool?: string, tokenizer?: string, minSavings?: number, structured?: 'keep' | 'strip',
+ *   measure?: boolean }} CompactOptions `measure: false` skips counting what compaction leaves
+ *   alone (the report then counts only the JSON it compacted).
+ * @typedef {{ bytesBefore: number, bytesAfter: number, tokensBefore: number, tokensAfter: number,
+ *   formats: string[] }} CompactReport
+ */
+
+/**
+ * The result with its JSON text compacted, and what it saved. Input and output are what the
+ * model reads: the text blocks, plus `JSON.stringify(structuredContent)` when present.
+ *
+ * @param {any} result a CallToolResult
+ * @param {CompactOptions} [options]
+ * @returns {{ result: any, report: CompactReport }}
+ */
+export function compactResultDetailed(result, options = {}) {
+  const { tokenizer = 'cl100k_base', structured = 'keep', measure = true } = options;
+  const tokensOf = (text) => (measure ? count(text, tokenizer) : 0);
+  const report = { bytesBefore: 0, bytesAfter: 0, tokensBefore: 0, tokensAfter: 0, formats: [] };
+  const tally = (text, tokens, before, after) => {
+    if (before) {
+      report.bytesBefore += byteLength(text);
+      report.tokensBefore += tokens;
+    }
+    if (after) {
+      report.bytesAfter += byteLength(text);
+      report.tokensAfter += tokens;
+    }
+  };
+  if (!result || typeof result !== 'object' || result.isError || !Array.isArray(result.content)) {
+    return { result, report };
+  }
+
+  const hasStructured = result.structuredContent !== undefined;
+  let structuredCarried = false;
+  const content = result.content.map((block) => {
+    if (block?.type !== 'text' || typeof block.text !== 'string') return block;
+    const value = parseContainer(block.text);
+    if (hasStructured && wrapsText(result.structuredContent, block.text)) structuredCarried = true;
+    if (value === undefined) {
+      tally(block.text, tokensOf(block.text), true, true);
+      return block;
+    }
+    const out = compactJson(block.text, { ...options, value });
+    tally(block.text, out.inputTokens, true, false);
+    tally(out.text, out.tokens, false, true);
+    report.formats.push(out.format);
+    if (hasStructured && deepEqual(value, result.structuredContent)) structuredCarried = true;
+    return out.format === 'input' ? block : { ...block, text: out.text };
+  });
+
+  const next = { ...result, content };
+  if (hasStructured) {
+    const scText = JSON.stringify(result.structuredContent);
+    tally(scText, tokensOf(scText), true, structured === 'keep');
+    if (structured === 'strip') {
+      // The model must still get the data: carry it as a compact text block if no text does.
+      if (!structuredCarried) {
+        const out = compactJson(scText, { ...options, value: result.structuredContent, minSavings: 0 });
+        content.push({ type: 'text', text: out.text });
+        report.formats.push(out.format);
+        tally(out.text, out.tokens, false, true);
+      }
+      delete next.structuredContent;
+    }
+  }
+  return { result: next, report };
+}
+
+/**
+ * A tool result with its JSON compacted: for MCP server authors, `return compactResult(result,
+ * { tool: 'my_tool' })` at the end of a tool handler.
+ *
+ * @param {any} result
+ * @param {CompactOptions} [options]
+ */
+export function compactResult(result, options) {
+  return compactResultDetailed(result, options).result;
+}
+
+/**
+ * `{content: text}`-style structured content (server-filesystem and others): one member holding
+ * exactly a text block's text, so the text block already carries it.
+ */
+function wrapsText(sc, text) {
+  if (sc === null || typeof sc !== 'object' || Array.isArray(sc)) return false;
+  const values = Object.values(sc);
+  return values.length === 1 && values[0] === text;
+}
+
+/** The parsed value of JSON text that holds an object or array (scalars are not worth it). */
+function parseContainer(text) {
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,116 @@
+// Real parts for the tests: the SDK client spawning the real agentwire-mcp (or an upstream
+// directly), real upstream servers from npm, temp folders.
+
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BIN = join(ROOT, 'bin/agentwire-mcp.js');
+const pkg = (name, file) => join(ROOT, 'node_modules/@modelcontextprotocol', name, file);
+
+export const tmp = (prefix) => mkdtempSync(join(tmpdir(), `agentwire-mcp-${prefix}-`));
+
+/** Upstream commands (node from this process, so the tests need no npx and no network). */
+export const upstreams = {
+  memory: (file) => ({ command: process.execPath, args: [pkg('server-memory', 'dist/index.js')], env: { MEMORY_FILE_PATH: file } }),
+  filesystem: (dir) => ({ command: process.execPath, args: [pkg('server-filesystem', 'dist/index.js'), dir] }),
+  everything: () => ({ command: process.execPath, args: [pkg('server-everything', 'dist/index.js'), 'stdio'] }),
+  /** The same upstream with every byte it receives appended to `log` (proves what reached it). */
+  tee: (spec, log) => ({
+    command: '/bin/sh',
+    args: ['-c', 'log="$1"; shift; tee -a "$log" | exec "$@"', 'sh', log, spec.command, ...spec.args],
+    env: spec.env,
+  }),
+};
+
+async function client(command, args, env) {
+  const transport = new StdioClientTransport({ command, args, env: { ...process.env, ...env }, stderr: 'pipe' });
+  const c = new Client({ name: 'agentwire-mcp-test', version: '1.0.0' }, { capabilities: {} });
+  const stderr = [];
+  transport.stderr?.on('data', (d) => stderr.push(d));
+  await c.connect(transport);
+  c.stderrText = () => Buffer.concat(stderr).toString();
+  c.pid = transport.pid;
+  return c;
+}
+
+/** The upstream itself, for the reference call. */
+export const direct = (spec) => client(spec.command, spec.args, spec.env);
+
+/** agentwire-mcp in front of one upstream (after `--`) or a config file. */
+export function gateway(flags, spec) {
+  const args = [BIN, '--name', 'up', ...flags];
+  if (spec) args.push('--', spec.command, ...spec.args);
+  return client(process.execPath, args, spec?.env);
+}
+
+/** Writes an mcpServers config file. */
+export function config(servers) {
+  const file = join(tmp('config'), 'mcp.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: servers }));
+  return file;
+}
+
+/** The text of a result's only text block. */
+export function textOf(result) {
+  const texts = result.content.filter((b) => b.type === 'text');
+  if (texts.length !== 1) throw new Error(`expected one text block, got ${JSON.stringify(result.content).slice(0, 200)}`);
+  return texts[0].text;
+}
+
+/** A filesystem tree with enough entries that listings are worth compacting. */
+export function sampleTree() {
+  const dir = tmp('fs');
+  for (let d = 0; d < 6; d++) {
+    mkdirSync(join(dir, `module_${d}`, 'src'), { recursive: true });
+    for (let f = 0; f < 8; f++) writeFileSync(join(dir, `module_${d}`, 'src', `file_${f}.txt`), `content ${d} ${f}\n`.repeat(f + 1));
+    writeFileSync(join(dir, `module_${d}`, 'README.md'), `# module ${d}\n`);
+  }
+  return dir;
+}
+
+/** Entities and relations for server-memory. */
+export function sampleGraph(n = 40) {
+  const entities = Array.from({ length: n }, (_, i) => ({
+    name: `person_${i}`,
+    entityType: i % 4 ? 'person' : 'organization',
+    observations: [`works on project ${i % 7}`, `based in city ${i % 5}`],
+  }));
+  const relations = Array.from({ length: n }, (_, i) => ({ from: `person_${i}`, to: `person_${(i * 7 + 3) % n}`, relationType: i % 2 ? 'knows' : 'works_with' }));
+  return { entities, relations };
+}
+
+/** Child processes of a pid (the upstreams a gateway spawned). */
+export function childrenOf(pid) {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+export const alive = (pid) => existsSync(`/proc/${pid}`);
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Retries `fn` until it resolves or `ms` pass. */
+export async function eventually(fn, ms = 15000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (Date.now() > end) throw e;
+      await sleep(200);
+    }
+  }
+}
