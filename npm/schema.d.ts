@@ -1,5 +1,7 @@
 // Types of `agentwire/schema`: JSON Schema validation of tool arguments, loaded separately.
 
+import type { WasmInput } from './index.js';
+
 /** The outcome of checking arguments against a schema. */
 export type SchemaCheck =
   | { valid: true }
@@ -8,7 +10,7 @@ export type SchemaCheck =
 
 /** Browsers fetch the module (`input`: URL, Response, bytes or compiled module); Node resolves at once. */
 export declare function load(
-  input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+  input?: WasmInput,
 ): Promise<void>;
 
 /** The first violation of `schema` by `args` (draft from `$schema`, 2020-12 by default). */

@@ -1,5 +1,7 @@
 // Types of `agentwire/tokens`: exact tiktoken counts, loaded separately from the codec.
 
+import type { WasmInput } from './index.js';
+
 /** The encodings agentwire counts exactly. */
 export declare const encodings: readonly ['cl100k_base', 'o200k_base'];
 
@@ -12,7 +14,7 @@ export type TokenEncoding = 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k';
  */
 export declare function load(
   encoding?: TokenEncoding,
-  input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
+  input?: WasmInput,
 ): Promise<void>;
 
 /** Exact token count of `text` (ordinary encoding: special-token text counts as text). */

@@ -2,6 +2,7 @@
 // (sections, graph, event timeline) and what it costs in bytes and cl100k tokens in each
 // format. Runs entirely on the wasm build; nothing leaves the page.
 import { events, gcb, gcf, gcx, init, tokens } from '../browser.js';
+import { load as loadTokens } from '../tokens.js';
 import { SAMPLES } from './samples.js';
 
 const $ = (id) => document.getElementById(id);
@@ -11,7 +12,7 @@ const encoder = new TextEncoder();
 
 await init();
 const modulesReady = events.load();
-const tokensReady = tokens.load('cl100k_base').then(
+const tokensReady = loadTokens('cl100k_base').then(
   () => true,
   () => false,
 );

@@ -8,8 +8,10 @@ import { makeGraph } from './graph.js';
 import { makeTokens } from './tokens.js';
 
 /**
- * @param {{ name: 'native' | 'wasm', area: (name: string) => Area }} backend  `area(name)` gives an
- *   export area's boundary and loader (formats, gcf3, gateway, events, cl100k_base, o200k_base)
+ * @param {{ name: 'native' | 'wasm', area: (name: string) => Area,
+ *   defaultValidator?: (schema: string, args: string) => string }} backend  `area(name)` gives an
+ *   export area's boundary and loader (formats, gcf3, gateway, events, cl100k_base, o200k_base);
+ *   `defaultValidator` validates gateway arguments when a session is given none (Node)
  * @typedef {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} Area
  */
 export function createApi(backend) {
@@ -22,7 +24,7 @@ export function createApi(backend) {
     gcb,
     codecs,
     tokens,
-    gateway: makeGateway(backend.area('gateway'), { native: backend.name === 'native', tokens }),
+    gateway: makeGateway(backend.area('gateway'), { tokens, defaultValidator: backend.defaultValidator }),
     events: makeEvents(backend.area('events')),
     /** Every stable error code the core can report. */
     errorCodes: () => formats.call('errorCodes', undefined),

@@ -1,9 +1,9 @@
 // gateway: contextweaver's gateway contracts (tool ids, ChoiceCards, budgets, browse paths,
 // cache-stable sessions). Token counts come from `options.counter` when given, else from
-// agentwire's exact cl100k (built into the native addon; in wasm the `tokens` cl100k module,
+// agentwire's exact cl100k (the cl100k module of the optional package agentwire-tokens;
 // `await tokens.load()` in browsers). Argument validation uses `options.validator` when given,
-// else the addon's built-in JSON Schema validator; a wasm session needs one
-// (`agentwire/schema`'s `validator`). In wasm the gateway is its own module (`await
+// else, in Node, the schema wasm module (`agentwire/schema`'s `validator`, for the addon too);
+// a browser session needs one passed. In wasm the gateway is its own module (`await
 // gateway.load()` in browsers).
 
 import { asyncLoad } from './load.js';
@@ -12,12 +12,14 @@ import { text, value } from './gcx.js';
 
 /**
  * @param {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} area
- * @param {{ native: boolean, tokens: { count: (text: string, encoding?: string) => number } }} env
+ * @param {{ tokens: { count: (text: string, encoding?: string) => number },
+ *   defaultValidator?: (schema: string, args: string) => string }} env
  */
-export function makeGateway({ boundary, load }, { native, tokens }) {
+export function makeGateway({ boundary, load }, { tokens, defaultValidator }) {
   const { callWithHooks, construct, methodWithHooks, method } = boundary;
-  // The addon counts cl100k itself; a wasm module is given agentwire's own counter.
-  const defaultCounter = native ? undefined : (t) => tokens.count(t, 'cl100k_base');
+  // Neither the addon nor a wasm module carries a vocabulary (it is in agentwire-tokens):
+  // both are given agentwire's own counter.
+  const defaultCounter = (t) => tokens.count(t, 'cl100k_base');
 
   const counterOf = (options) => {
     const counter = options?.counter ?? defaultCounter;
@@ -54,7 +56,7 @@ export function makeGateway({ boundary, load }, { native, tokens }) {
       if (this.#router != null && typeof this.#router !== 'function') {
         throw argumentError('INVALID_ARGUMENT', 'options.router must be a function (query, topK) => [{id, score}]');
       }
-      this.#hooks = { counter: counterOf(options), validator: validator ?? undefined };
+      this.#hooks = { counter: counterOf(options), validator: validator ?? defaultValidator };
       this.#raw = construct('GatewaySession', undefined, plain(options));
     }
     /** Registers MCP tool definitions (a refresh: clears the seen-set). `{onInvalid, serverName}`. */

@@ -2,7 +2,7 @@
 // (idempotent; a failed load can be retried); calls before that fail with NOT_INITIALIZED.
 import { argumentError } from './errors.js';
 import { makeBoundary } from './boundary.js';
-import { IMPORTERS } from './modules.js';
+import { importerOf } from './modules.js';
 
 /**
  * @param {string} name  the module (core, gcf, …)
@@ -15,7 +15,7 @@ export function lazyWasm(name, notReady) {
   return {
     load(input) {
       if (!loading) {
-        loading = IMPORTERS[name]().then(async (m) => {
+        loading = importerOf(name)().then(async (m) => {
           const exports = await m.default(input === undefined ? undefined : { module_or_path: input });
           instance = exports;
           module = m;

@@ -1,22 +1,36 @@
 // Node: the native addon, or the wasm modules (instantiated synchronously from their bytes)
 // when the addon is missing, does not match this package's version, or AGENTWIRE_FORCE_WASM=1
-// is set. Each area's module loads on first use.
+// is set. Each area's module loads on first use. The addon is looked for in native/ (a build
+// in a checkout) and then in the platform package (agentwire-linux-x64-gnu, …), an
+// optionalDependency npm installs only on its platform. Token counts always come from the
+// wasm modules of the optional package agentwire-tokens, JSON Schema validation from the
+// schema wasm module (the addon carries neither: megabytes each).
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { makeBoundary } from './boundary.js';
-import { MODULE_OF_AREA } from './modules.js';
+import { MODULE_OF_AREA, TOKENS_PACKAGE, TOKEN_SUBPATHS, tokensMissing } from './modules.js';
 
 const require = createRequire(import.meta.url);
 const { version: packageVersion } = require('../package.json');
 
-/** `agentwire.<platform>-<arch>[-gnu|-musl|-msvc].node`, as `napi build --platform` names it. */
-export function nativeFileName() {
+/** `<platform>-<arch>[-gnu|-musl|-msvc]`, napi-rs's name of this platform. */
+export function platformTriple() {
   const { platform, arch } = process;
   let abi = '';
   if (platform === 'linux') abi = isMusl() ? '-musl' : '-gnu';
   else if (platform === 'win32') abi = '-msvc';
-  return `agentwire.${platform}-${arch}${abi}.node`;
+  return `${platform}-${arch}${abi}`;
+}
+
+/** `agentwire.<triple>.node`, as `napi build --platform` names it. */
+export function nativeFileName() {
+  return `agentwire.${platformTriple()}.node`;
+}
+
+/** The platform package that carries this platform's addon. */
+export function nativePackageName() {
+  return `agentwire-${platformTriple()}`;
 }
 
 function isMusl() {
@@ -24,9 +38,22 @@ function isMusl() {
   return !header?.glibcVersionRuntime;
 }
 
-/** The raw addon, checked against the package version. */
+/** The raw addon (native/, else the platform package), checked against the package version. */
 export function loadNativeModule() {
-  const raw = require(`../native/${nativeFileName()}`);
+  let raw;
+  try {
+    raw = require(`../native/${nativeFileName()}`);
+  } catch (local) {
+    if (local?.code !== 'MODULE_NOT_FOUND') throw local;
+    try {
+      raw = require(nativePackageName());
+    } catch (cause) {
+      if (cause?.code !== 'MODULE_NOT_FOUND') throw cause;
+      throw Object.assign(new Error(`neither native/${nativeFileName()} nor the package ${nativePackageName()} is installed`, { cause }), {
+        code: 'MODULE_NOT_FOUND',
+      });
+    }
+  }
   // Export 1 is `version` in every build (bindings/src/exports.rs).
   const version = raw.call(1, 0, undefined, undefined, new Uint32Array(0), new Float64Array(0), '', new Uint32Array(0));
   if (version !== packageVersion) {
@@ -46,12 +73,34 @@ export function loadWasmModule(name) {
 function loadedWasm(name) {
   let loaded = wasmModules.get(name);
   if (loaded === undefined) {
-    const module = require(`../wasm/agentwire_${name}.js`);
-    const exports = module.initSync({ module: readFileSync(new URL(`../wasm/agentwire_${name}_bg.wasm`, import.meta.url)) });
+    const { glue, wasm } = wasmFiles(name);
+    const module = require(glue);
+    const exports = module.initSync({ module: readFileSync(wasm) });
     loaded = { module, exports };
     wasmModules.set(name, loaded);
   }
   return loaded;
+}
+
+/** The glue and .wasm paths of a module: this package's, or agentwire-tokens' for tokens. */
+function wasmFiles(name) {
+  const subpath = TOKEN_SUBPATHS[name];
+  if (subpath === undefined) {
+    return { glue: `../wasm/agentwire_${name}.js`, wasm: new URL(`../wasm/agentwire_${name}_bg.wasm`, import.meta.url) };
+  }
+  let files;
+  let version;
+  try {
+    files = { glue: require.resolve(`${TOKENS_PACKAGE}/${subpath}`), wasm: require.resolve(`${TOKENS_PACKAGE}/${subpath}.wasm`) };
+    ({ version } = require(`${TOKENS_PACKAGE}/package.json`));
+  } catch (cause) {
+    throw tokensMissing('it is not installed beside agentwire', cause);
+  }
+  // The vocabularies are built from the same binding crate: the versions must be equal.
+  if (version !== packageVersion) {
+    throw tokensMissing(`the installed ${TOKENS_PACKAGE} is ${version}, agentwire is ${packageVersion}: install ${TOKENS_PACKAGE}@${packageVersion}`);
+  }
+  return files;
 }
 
 /** The boundary of a wasm module (loaded on its first call). */
@@ -66,11 +115,15 @@ export function wasmBoundary(name) {
  */
 export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM === '1' } = {}) {
   let nativeLoadError = null;
+  const wasmArea = wasmAreas();
+  // The gateway's JSON Schema validation: the schema wasm module, loaded on first use.
+  const defaultValidator = (schemaText, argsText) => wasmArea('schema').boundary.call('schemaCheckText', undefined, schemaText, argsText);
   if (!forceWasm) {
     try {
       const raw = loadNativeModule();
       const boundary = makeBoundary(() => raw);
-      return { name: 'native', nativeLoadError, area: () => ({ boundary, load: () => undefined }) };
+      const native = { boundary, load: () => undefined };
+      return { name: 'native', nativeLoadError, area: (name) => (name in WASM_AREAS ? wasmArea(name) : native), defaultValidator };
     } catch (cause) {
       nativeLoadError = new Error(`agentwire: native addon ${nativeFileName()} not loaded; using wasm`, { cause });
     }
@@ -83,13 +136,20 @@ export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM =
       cause,
     });
   }
+  return { name: 'wasm', nativeLoadError, area: wasmArea, defaultValidator };
+}
+
+// Areas the addon does not carry: their wasm modules serve the native backend too.
+const WASM_AREAS = { cl100k_base: true, o200k_base: true, schema: true };
+
+/** `area(name)`: an export area served by its wasm module (loaded on first use). */
+function wasmAreas() {
   const areas = new Map();
-  const area = (name) => {
+  return (name) => {
     if (!areas.has(name)) {
       const module = MODULE_OF_AREA[name];
       areas.set(name, { boundary: wasmBoundary(module), load: () => void loadWasmModule(module) });
     }
     return areas.get(name);
   };
-  return { name: 'wasm', nativeLoadError, area };
 }

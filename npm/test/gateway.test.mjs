@@ -2,7 +2,10 @@
 // a router, argument validation, and host-supplied counters in the wasm build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backends, outcome } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { backends, outcome, packageDir } from './helpers.mjs';
 
 const { native, wasm } = await backends();
 const { validator } = await import('agentwire/schema');
@@ -132,8 +135,24 @@ test('a session without a router refuses query browse', () => {
   assert.match(reply.body.message, /router/);
 });
 
-test('wasm sessions need a validator to execute against a schema', () => {
-  const session = new wasm.gateway.BrowseSession();
+test('Node sessions validate with the schema wasm module by default; browser sessions need a validator', async () => {
+  // The addon carries no JSON Schema validator: in Node both runtimes default to the package's
+  // schema module (agentwire/schema's validator), with the same results as passing it.
+  for (const api of [native, wasm]) {
+    const byDefault = new api.gateway.BrowseSession();
+    const explicit = new api.gateway.BrowseSession({ validator });
+    const { tool_ids: ids } = byDefault.register(catalog);
+    explicit.register(catalog);
+    const create = ids.find((id) => id.includes('create'));
+    for (const args of [{ title: 'x' }, { title: 5 }, {}, { title: 'x', count: 0 }]) {
+      assert.deepEqual(byDefault.execute(create, args), explicit.execute(create, args));
+    }
+    assert.equal(byDefault.execute(create, { title: 5 }).isError, true);
+  }
+  const browser = await import(pathToFileURL(join(packageDir, 'browser.js')).href);
+  await browser.init(readFileSync(join(packageDir, 'wasm', 'agentwire_core_bg.wasm')));
+  await browser.gateway.load(readFileSync(join(packageDir, 'wasm', 'agentwire_gateway_bg.wasm')));
+  const session = new browser.gateway.BrowseSession();
   const { tool_ids: ids } = session.register(catalog);
   const create = ids.find((id) => id.includes('create'));
   assert.throws(() => session.execute(create, { title: 'x' }), /validator/);

@@ -144,6 +144,6 @@ test('the default wasm module carries no vocabulary', () => {
   assert.ok(gzipped <= 150_000, `default wasm is ${gzipped} bytes gzipped (budget 150 KB)`);
   const names = wasmBoundary('core').exportNames();
   assert.ok(names.includes('gcxDecode') && !names.includes('tokensCount'), names.join(' '));
-  const cl100k = readFileSync(join(packageDir, 'wasm', 'agentwire_tokens_cl100k_bg.wasm'));
+  const cl100k = readFileSync(join(packageDir, 'packages', 'tokens', 'wasm', 'agentwire_tokens_cl100k_bg.wasm'));
   assert.ok(cl100k.length > 1_000_000, 'the cl100k module holds the vocabulary');
 });

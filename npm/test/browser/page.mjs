@@ -3,6 +3,7 @@
 // separately, token counts and the gateway contracts; the event protocol vectors.
 import * as agentwire from 'agentwire';
 import * as schema from 'agentwire/schema';
+import * as tokens from 'agentwire/tokens';
 import { loadSuiteFiles, runSuite, summary } from '/scripts/conformance-lib.mjs';
 
 const status = document.querySelector('#status');
@@ -26,7 +27,7 @@ try {
   suites.gcb1 = runSuite(agentwire, 'gcb1', await loadSuite('gcb1', 'gcb1'));
   await agentwire.gcf.load();
   suites.gcf = runSuite(agentwire, 'gcf', await loadSuite('gcf', 'gcf/conformance'));
-  await agentwire.tokens.load('cl100k_base');
+  await tokens.load('cl100k_base');
   suites.tokens = runSuite(agentwire, 'tokens', await loadSuite('tokens', 'gateway'));
   // The gateway counts with the cl100k module loaded above and validates with agentwire/schema.
   await Promise.all([schema.load(), agentwire.gateway.load(), agentwire.events.load()]);

@@ -37,7 +37,7 @@ import type * as GcfRaw from '../../wasm/agentwire_gcf';
 import type * as GatewayRaw from '../../wasm/agentwire_gateway';
 import type * as EventsRaw from '../../wasm/agentwire_events';
 import type * as SchemaRaw from '../../wasm/agentwire_schema';
-import type * as TokensRaw from '../../wasm/agentwire_tokens_cl100k';
+import type * as TokensRaw from '../../packages/tokens/wasm/agentwire_tokens_cl100k';
 
 type Main = string | undefined;
 type Bytes = Uint8Array | undefined;
