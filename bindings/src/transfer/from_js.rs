@@ -165,35 +165,41 @@ impl<'a> TapeReader<'a> {
     /// The next value (nested at most [`DEFAULT_DEPTH`] levels); `null` past the last one (the
     /// JS layer leaves trailing `undefined` arguments out).
     pub fn value(&mut self) -> Result<Value> {
-        Ok(self.arg()?.into_value())
+        self.read::<Value>()
     }
 
     /// The next value as a borrowed [`Arg`]: its strings are slices of the argument text, so
     /// reading it allocates only for arrays and objects.
     pub fn arg(&mut self) -> Result<Arg<'a>> {
+        self.read::<Arg<'a>>()
+    }
+
+    /// The next value, built by `B`: one reader of the tape grammar for borrowed views and
+    /// owned values (an owned `Value` made straight from the tape, without an `Arg` between).
+    fn read<B: Build<'a>>(&mut self) -> Result<B> {
         if self.depth == 0 && self.op == self.ops.len() {
-            return Ok(Arg::Null);
+            return Ok(B::null());
         }
         let (tag, arg) = self.next_op()?;
         Ok(match tag {
-            tag::NULL => Arg::Null,
-            tag::FALSE => Arg::Bool(false),
-            tag::TRUE => Arg::Bool(true),
+            tag::NULL => B::null(),
+            tag::FALSE => B::bool(false),
+            tag::TRUE => B::bool(true),
             tag::NUMBER => {
                 let v = *self.doubles.get(self.double).ok_or_else(malformed)?;
                 self.double += 1;
-                Arg::Number(number::from_host_double(v)?)
+                B::number(number::from_host_double(v)?)
             }
-            tag::STRING => Arg::String(self.string(arg)?),
-            tag::BIGINT => Arg::Number(number::from_integer_text(&self.string(arg)?)?),
+            tag::STRING => B::string(self.string(arg)?),
+            tag::BIGINT => B::number(number::from_integer_text(&self.string(arg)?)?),
             tag::ARRAY => {
                 self.enter()?;
                 let mut items = Vec::with_capacity(arg.min(self.ops.len() - self.op));
                 for _ in 0..arg {
-                    items.push(self.arg()?);
+                    items.push(self.read::<B>()?);
                 }
                 self.depth -= 1;
-                Arg::Array(items)
+                B::array(items)
             }
             tag::OBJECT => {
                 self.enter()?;
@@ -205,13 +211,14 @@ impl<'a> TapeReader<'a> {
                         return Err(malformed());
                     }
                     let key = self.string(units)?;
-                    keys.push(key.clone());
-                    let value = self.arg()?;
-                    members.push((key, value));
+                    let member_key = B::key(&key);
+                    keys.push(key);
+                    let value = self.read::<B>()?;
+                    members.push((member_key, value));
                 }
                 self.last_keys = keys;
                 self.depth -= 1;
-                Arg::Object(members)
+                B::object(members)
             }
             tag::SAME_KEYS => {
                 self.enter()?;
@@ -222,13 +229,13 @@ impl<'a> TapeReader<'a> {
                         self.op += 1;
                         continue;
                     }
-                    let value = self.arg()?;
-                    members.push((key.clone(), value));
+                    let value = self.read::<B>()?;
+                    members.push((B::key(key), value));
                 }
                 // A nested object with its own keys may have replaced them; these stay current.
                 self.last_keys = keys;
                 self.depth -= 1;
-                Arg::Object(members)
+                B::object(members)
             }
             _ => return Err(malformed()),
         })
@@ -243,6 +250,70 @@ impl<'a> TapeReader<'a> {
         }
         self.depth += 1;
         Ok(())
+    }
+}
+
+/// What [`TapeReader`] builds from the tape: borrowed [`Arg`] views or owned values.
+trait Build<'a>: Sized {
+    type Key;
+    fn null() -> Self;
+    fn bool(b: bool) -> Self;
+    fn number(n: Number) -> Self;
+    fn string(s: Cow<'a, str>) -> Self;
+    fn key(key: &Cow<'a, str>) -> Self::Key;
+    fn array(items: Vec<Self>) -> Self;
+    fn object(members: Vec<(Self::Key, Self)>) -> Self;
+}
+
+impl<'a> Build<'a> for Arg<'a> {
+    type Key = Cow<'a, str>;
+    fn null() -> Self {
+        Arg::Null
+    }
+    fn bool(b: bool) -> Self {
+        Arg::Bool(b)
+    }
+    fn number(n: Number) -> Self {
+        Arg::Number(n)
+    }
+    fn string(s: Cow<'a, str>) -> Self {
+        Arg::String(s)
+    }
+    fn key(key: &Cow<'a, str>) -> Cow<'a, str> {
+        key.clone()
+    }
+    fn array(items: Vec<Self>) -> Self {
+        Arg::Array(items)
+    }
+    fn object(members: Vec<(Cow<'a, str>, Self)>) -> Self {
+        Arg::Object(members)
+    }
+}
+
+/// An owned [`Value`], read straight from the tape.
+impl<'a> Build<'a> for Value {
+    type Key = String;
+    fn null() -> Self {
+        Value::Null
+    }
+    fn bool(b: bool) -> Self {
+        Value::Bool(b)
+    }
+    fn number(n: Number) -> Self {
+        Value::Number(n)
+    }
+    fn string(s: Cow<'a, str>) -> Self {
+        Value::String(s.into_owned())
+    }
+    fn key(key: &Cow<'a, str>) -> String {
+        String::from(key.as_ref())
+    }
+    fn array(items: Vec<Self>) -> Self {
+        Value::Array(items)
+    }
+    fn object(members: Vec<(String, Self)>) -> Self {
+        // A JS object has no repeated keys; from_members checks anyway (a cheap scan).
+        Value::Object(Map::from_members(members))
     }
 }
 
@@ -293,29 +364,63 @@ impl<'a> Arg<'a> {
         }
     }
 
-    /// The value, owned.
-    pub fn into_value(self) -> Value {
-        match self {
-            Arg::Null => Value::Null,
-            Arg::Bool(b) => Value::Bool(b),
-            Arg::Number(n) => Value::Number(n),
-            Arg::String(s) => Value::String(s.into_owned()),
-            Arg::Array(items) => Value::Array(items.into_iter().map(Arg::into_value).collect()),
-            // A JS object has no repeated keys.
-            Arg::Object(members) => Value::Object(Map::from_members(
-                members
-                    .into_iter()
-                    .map(|(k, v)| (k.into_owned(), v.into_value()))
-                    .collect(),
-            )),
-        }
-    }
-
     /// An object's member.
     pub fn get(&self, key: &str) -> Option<&Arg<'a>> {
         match self {
             Arg::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn op(tag: u32, arg: u32) -> u32 {
+        tag | (arg << 4)
+    }
+
+    /// `[{"a": 1, "b": "x"}, {"a": 2 (b absent)}, {"k": [true, null]}, "é😀"]`, with the
+    /// second object as SAME_KEYS.
+    fn tape() -> (Vec<u32>, Vec<f64>, &'static str) {
+        let ops = vec![
+            op(tag::ARRAY, 4),
+            op(tag::OBJECT, 2),
+            op(tag::STRING, 1),
+            op(tag::NUMBER, 0),
+            op(tag::STRING, 1),
+            op(tag::STRING, 1),
+            op(tag::SAME_KEYS, 0),
+            op(tag::NUMBER, 0),
+            tag::ABSENT,
+            op(tag::OBJECT, 1),
+            op(tag::STRING, 1),
+            op(tag::ARRAY, 2),
+            tag::TRUE,
+            tag::NULL,
+            op(tag::STRING, 3),
+        ];
+        (ops, vec![1.0, 2.0], "abxké😀")
+    }
+
+    #[test]
+    fn owned_values_and_borrowed_views_read_the_same_tape_alike() {
+        let (ops, doubles, text) = tape();
+        let value = TapeReader::new(&ops, &doubles, text).value().unwrap();
+        let arg = TapeReader::new(&ops, &doubles, text).arg().unwrap();
+        assert_eq!(
+            value,
+            agentwire::json::parse(r#"[{"a":1,"b":"x"},{"a":2},{"k":[true,null]},"é😀"]"#).unwrap()
+        );
+        assert_eq!(Arg::of(&value), arg);
+    }
+
+    #[test]
+    fn a_truncated_tape_is_malformed_for_both_readers() {
+        let (ops, doubles, text) = tape();
+        let short = &ops[..ops.len() - 3];
+        assert!(TapeReader::new(short, &doubles, text).value().is_err());
+        assert!(TapeReader::new(short, &doubles, text).arg().is_err());
     }
 }
