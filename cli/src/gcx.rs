@@ -115,7 +115,8 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
                 literal_numbers,
                 ..EncodeOptions::default()
             };
-            write_stdout(&gcx::encode_generic_json(&tool, &text, &options)?)
+            let value = json::parse_with(&text, &options.parse_options())?;
+            write_stdout(&gcx::encode_generic(&tool, &value, &options)?)
         }
         GcxCommand::EncodeTool {
             tool,
@@ -148,7 +149,8 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
                 }
             }
             let text = crate::read_text(file.as_ref())?;
-            write_stdout(&gcx::encode_tool_json(&tool, &text, &options)?)
+            let response = json::parse_with(&text, &options.encode.parse_options())?;
+            write_stdout(&gcx::encode_tool(&tool, &response, &options)?)
         }
         GcxCommand::Layouts => write_stdout(&(agentwire_bindings::api::gcx_layouts() + "\n")),
         GcxCommand::Decode {

@@ -166,7 +166,7 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
             file,
         } => {
             let payload = payload_from_json(&crate::read_input(file.as_ref())?)?;
-            write_out(gcf::encode(&payload)?.as_bytes())
+            write_out(gcf::v1::encode(&payload)?.as_bytes())
         }
         GcfCommand::Encode {
             profile,
@@ -224,7 +224,7 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
             _ => {
                 let input = crate::read_input(file.as_ref())?;
                 let value = json::parse_bytes(&input, &Default::default())?;
-                write_out(gcf::encode_delta(&DeltaPayload::from_value(&value)?).as_bytes())
+                write_out(gcf::v1::encode_delta(&DeltaPayload::from_value(&value)?).as_bytes())
             }
         },
         GcfCommand::PackRoot { profile, file } => {

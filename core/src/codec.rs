@@ -77,8 +77,8 @@ impl Registry {
             aliases: Vec::new(),
             description: "GCF v1.1 text: compact, graph-native, for LLM context".into(),
             text: true,
-            encode: Box::new(|p| crate::gcf::encode(p).map(String::into_bytes)),
-            decode: Box::new(|b| crate::gcf::decode(utf8(b)?)),
+            encode: Box::new(|p| crate::gcf::v1::encode(p).map(String::into_bytes)),
+            decode: Box::new(|b| crate::gcf::v1::decode(utf8(b)?)),
         });
         registry.register(Codec {
             name: "gcb".into(),

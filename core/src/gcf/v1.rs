@@ -584,7 +584,7 @@ pub fn decode_with(text: &str, options: &DecodeOptions) -> Result<Payload> {
 /// ```
 /// use agentwire::gcf;
 /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.90 lsp\n@1 fn b 0.50 lsp\n## edges\n@0<@1 calls\n";
-/// let payload = gcf::decode_borrowed(text)?;
+/// let payload = gcf::v1::decode_borrowed(text)?;
 /// assert_eq!((payload.symbols[0].kind.as_ref(), payload.symbols[0].score), ("function", 0.9));
 /// let edge = &payload.edges[0];
 /// assert_eq!((edge.source, edge.target, edge.edge_type.as_ref()), (1, 0, "calls"));

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::encode::{EncodeOptions, Encoder};
 use super::plan::{check_finite, write_plans, PayloadWriter};
-use super::tool::{parse_response, plan_generic};
+use super::tool::plan_generic;
 use crate::json::Value;
 use crate::sink::Sink;
 use crate::Result;
@@ -30,12 +30,6 @@ pub fn encode_generic(tool: &str, value: &Value, options: &EncodeOptions) -> Res
     writer.finish(value)
 }
 
-/// Parses JSON text (typed numbers, or literal with `literal_numbers`) and encodes it with
-/// [`encode_generic`].
-pub fn encode_generic_json(tool: &str, json_text: &str, options: &EncodeOptions) -> Result<String> {
-    encode_generic(tool, &parse_response(json_text, options)?, options)
-}
-
 /// Appends the generic section for `value` to an encoder (for multi-section payloads).
 pub fn write_generic<S: Sink>(encoder: &mut Encoder<S>, tool: &str, value: &Value) -> Result<()> {
     check_finite(value)?;
@@ -47,6 +41,12 @@ pub fn write_generic<S: Sink>(encoder: &mut Encoder<S>, tool: &str, value: &Valu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`encode_generic`] of JSON text, parsed as the bindings do.
+    fn encode_generic_json(tool: &str, json_text: &str, options: &EncodeOptions) -> Result<String> {
+        let value = crate::json::parse_with(json_text, &options.parse_options())?;
+        encode_generic(tool, &value, options)
+    }
 
     fn generic(tool: &str, json_text: &str) -> String {
         encode_generic_json(tool, json_text, &EncodeOptions::default()).unwrap()

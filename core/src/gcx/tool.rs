@@ -11,7 +11,7 @@ use super::plan::{
     self, meta_of, meta_text, same_keys, sort_meta, ArrayColumns, PayloadWriter, RowSink,
     SectionHead, SectionPlan,
 };
-use crate::json::{self, Map, Value};
+use crate::json::{Map, Value};
 use crate::text::{cmp_text, find, quote, same_text};
 use crate::{Error, ErrorKind, Result};
 
@@ -75,19 +75,6 @@ pub struct ToolOptions {
 /// response gives valid GCX1.
 pub fn encode_tool(tool: &str, response: &Value, options: &ToolOptions) -> Result<String> {
     Ok(encode_unchecked(tool, response, options)?.0)
-}
-
-/// [`encode_tool`] for JSON text (numbers typed, or literal with `literal_numbers`).
-pub fn encode_tool_json(tool: &str, response_json: &str, options: &ToolOptions) -> Result<String> {
-    encode_tool(
-        tool,
-        &parse_response(response_json, &options.encode)?,
-        options,
-    )
-}
-
-pub(crate) fn parse_response(response_json: &str, options: &EncodeOptions) -> Result<Value> {
-    json::parse_with(response_json, &options.parse_options())
 }
 
 /// What [`encode_tool_checked`] produced.
@@ -701,6 +688,7 @@ fn layout_meta<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
 
     fn encode(tool: &str, json_text: &str, strategy: Strategy) -> ToolOutput {
         let options = ToolOptions {
