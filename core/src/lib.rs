@@ -39,4 +39,4 @@ pub mod sink;
 mod text;
 pub mod tokens;
 
-pub use error::{Error, ErrorKind, Format, Position, Result};
+pub use error::{Error, ErrorKind, Format, LineColumn, Position, Result};

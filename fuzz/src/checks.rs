@@ -413,7 +413,7 @@ pub fn gcx1_header(data: &[u8]) -> String {
         Err(e) => {
             assert_eq!(e.format(), Format::Gcx1, "{e:?}");
             let p = e.position().expect("header errors carry a position");
-            assert_eq!(p.line, 7);
+            assert_eq!(e.line(), Some(7));
             assert!((100..=100 + text.len() as u64).contains(&p.offset), "{e:?}");
         }
         Ok(header) => {

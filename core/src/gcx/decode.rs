@@ -130,12 +130,7 @@ fn limit_error(kind: ErrorKind, message: String, line: Line) -> Error {
     Error::at(
         kind,
         message,
-        Position {
-            offset: line.offset,
-            line: line.number,
-            column: 1,
-            column_utf16: 1,
-        },
+        Position::line_start(line.offset, line.number),
     )
 }
 
@@ -371,12 +366,7 @@ impl<'a> Decoder<'a> {
 
     /// The position of the next unread byte.
     fn here(&self) -> Position {
-        Position {
-            offset: self.offset,
-            line: self.line_number,
-            column: 1,
-            column_utf16: 1,
-        }
+        Position::line_start(self.offset, self.line_number)
     }
 
     fn fail(&mut self, e: Error) -> Error {
@@ -665,12 +655,7 @@ fn decode_text<'a>(
             offset: line_start as u64,
         };
         if line_end - line_start >= options.max_line_bytes {
-            let at = Position {
-                offset: line.offset,
-                line: number,
-                column: 1,
-                column_utf16: 1,
-            };
+            let at = Position::line_start(line.offset, number);
             return (sections, Some(line_too_long(at)));
         }
         line_start = line_end + 1;
@@ -717,12 +702,7 @@ fn decode_text<'a>(
         }
     }
     if sections.is_empty() {
-        let at = Position {
-            offset: bytes.len() as u64,
-            line: number,
-            column: 1,
-            column_utf16: 1,
-        };
+        let at = Position::line_start(bytes.len() as u64, number);
         let e = Error::at(ErrorKind::GcxEmptyInput, "unexpected EOF", at);
         return (sections, Some(e));
     }
