@@ -169,6 +169,7 @@ bench-memory: bench-corpus
 test-no-std: setup-rust
 	@echo "== test: core builds without std"
 	$(CARGO) build -q -p agentwire --no-default-features --target wasm32v1-none
+	$(CARGO) build -q -p agentwire --no-default-features --features serde --target wasm32v1-none
 
 test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"

@@ -31,6 +31,7 @@ struct ErrorImpl {
 /// assert_eq!(Position::at_byte(5).line_column, None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Position {
     /// Byte offset from the start of the input (UTF-8 bytes for text).
     pub offset: u64,
@@ -40,6 +41,7 @@ pub struct Position {
 
 /// A line and column of text input (JS: `line`, `column`, `columnUtf16`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LineColumn {
     /// 1-based line number.
     pub line: u64,
@@ -113,6 +115,8 @@ impl Position {
 
 /// Which format or layer an error belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[non_exhaustive]
 pub enum Format {
     /// GCX1 text.
@@ -148,11 +152,13 @@ impl Format {
 
 macro_rules! error_kinds {
     ($( $(#[$doc:meta])* $variant:ident => $code:literal, $format:ident; )*) => {
-        /// The category of an [`Error`]; each has a stable [`code`](ErrorKind::code).
+        /// The category of an [`Error`]; each has a stable [`code`](ErrorKind::code) (serde:
+        /// the code).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub enum ErrorKind {
-            $( $(#[$doc])* $variant, )*
+            $( $(#[$doc])* #[cfg_attr(feature = "serde", serde(rename = $code))] $variant, )*
         }
 
         impl ErrorKind {
@@ -492,6 +498,20 @@ impl PartialEq for Error {
         self.0.kind == other.0.kind
             && self.0.message == other.0.message
             && self.0.position == other.0.position
+    }
+}
+
+/// Serialized as `{code, format, message, position}` (what JS error objects carry).
+#[cfg(feature = "serde")]
+impl serde::Serialize for Error {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut error = serializer.serialize_struct("Error", 4)?;
+        error.serialize_field("code", self.code())?;
+        error.serialize_field("format", &self.format())?;
+        error.serialize_field("message", self.message())?;
+        error.serialize_field("position", &self.position())?;
+        error.end()
     }
 }
 

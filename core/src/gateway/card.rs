@@ -23,6 +23,7 @@ pub const BROWSE_RESPONSE_SLACK: usize = 32;
 
 /// The safety class a card shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Safety {
     /// No safety tag.
     #[default]
@@ -59,6 +60,7 @@ impl Safety {
 /// The compact card a gateway shows for one item. Schemas, examples and metadata are banned
 /// from cards, so there are no fields for them.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ChoiceCard {
     /// Item id.
     pub id: String,
@@ -363,6 +365,7 @@ pub fn count_tokens(counter: &dyn TokenCounter, text: &str) -> usize {
 
 /// Per-card token budget: the target a card is truncated to, the cap above which it is an error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CardBudget {
     /// 60 by default.
     pub target: usize,
@@ -381,6 +384,7 @@ impl Default for CardBudget {
 
 /// What [`enforce_card_budget`] measured.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BudgetReport {
     /// Tokens of the budget line before truncation.
     pub untruncated_tokens: usize,
@@ -443,6 +447,7 @@ pub fn enforce_card_budget(
 
 /// Which step of [`truncate_description`] produced the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TruncationBranch {
     /// The budget is 0 or less: `""`.
     Empty,
@@ -468,6 +473,7 @@ impl TruncationBranch {
 
 /// The result of [`truncate_description`], with the offsets it considered (code points).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Truncation {
     /// The truncated text.
     pub output: String,

@@ -31,6 +31,7 @@ pub use model::{
 
 /// Which GCF version a payload is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Version {
     /// GCF v1.1 (`GCF tool=…`, gcf-go v0.1.2).
     V1_1,

@@ -13,6 +13,7 @@ use crate::{Error, ErrorKind, Position, Result};
 /// taking unbounded memory or time. Every limit fails with its own error code, at the line
 /// that crossed it; a limit error is sticky in [`Decoder`] (every later call returns it).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DecodeOptions {
     /// Line limit: a line (not counting its LF; a CR before the LF counts) must be shorter
     /// than this many bytes, else [`ErrorKind::GcxLineTooLong`]. The default,
@@ -468,6 +469,7 @@ fn split_row<'t>(
 
 /// A decoded section with owned rows (values in field order).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Section {
     /// The header.
     pub header: Header,

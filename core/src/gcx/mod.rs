@@ -49,6 +49,7 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The response format an MCP tool argument selects (gcx-go `ParseFormat`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ResponseFormat {
     /// JSON, the MCP default (and the answer for anything unrecognised).
     Json,

@@ -17,6 +17,7 @@ use crate::{Error, ErrorKind, Result};
 
 /// How [`encode_tool`] maps a response onto sections.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Strategy {
     /// The tool's registered layout when the response fits it exactly (every value has a
     /// column or a metadata key), else the generic fallback. Never drops data.

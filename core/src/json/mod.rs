@@ -4,6 +4,8 @@
 //! (see [`Map`]); [`write`] renders compact JSON exactly as Go's `encoding/json` does.
 
 mod parse;
+#[cfg(feature = "serde")]
+mod serde;
 mod value;
 mod write;
 
