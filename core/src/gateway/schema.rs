@@ -1,5 +1,5 @@
 //! Argument validation against a tool's JSON Schema: the [`ArgsValidator`] trait (any host can
-//! supply one) and, with the `schema` feature, [`JsonSchemaValidator`] on the `jsonschema` crate.
+//! supply one) and, with the `schema` feature, `JsonSchemaValidator` on the `jsonschema` crate.
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -2,6 +2,20 @@
 //! `EncodeDelta`, `Decode`), with the decided policies: reference order (no sorting), a
 //! negative distance is an error, and the decoder skips bare session references and the edges
 //! that touch them and accepts the later `edges=N` header key and `## edges [N]` form.
+//!
+//! ```
+//! use agentwire::gcf::v1::{self, Session};
+//! let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a.A 0.90 lsp\n\
+//!             @1 fn a.B 0.80 lsp\n## edges\n@0<@1 calls\n";
+//! let payload = v1::decode(text)?;
+//! assert_eq!(payload.edges[0].source, "a.B");
+//! assert_eq!(v1::encode(&payload)?, text);
+//! // A session sends each symbol once; later payloads refer back to it.
+//! let mut session = Session::new();
+//! let first = session.encode(&payload)?;
+//! assert_ne!(session.encode(&payload)?, first);
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;

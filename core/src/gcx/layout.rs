@@ -5,6 +5,13 @@
 //! tools, get_editing_context, smart_context, analyze.*, contracts.*), with the source-key
 //! aliases gortex responses use (`file_path` for `path`, `start_line` for `line`, …). Users add
 //! or replace layouts with [`Layouts::register`].
+//!
+//! ```
+//! use agentwire::gcx::Layouts;
+//! let layouts = Layouts::builtin();
+//! let search = layouts.get("search_symbols").expect("a built-in layout");
+//! assert_eq!(search.tool, "search_symbols");
+//! ```
 
 use alloc::borrow::Cow;
 use alloc::string::{String, ToString};

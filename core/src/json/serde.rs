@@ -3,9 +3,10 @@
 //!
 //! ```
 //! use agentwire::json::{self, Value};
-//! let ours = json::parse(r#"{"id":7,"tags":["a"],"score":0.5}"#)?;
+//! let ours = json::parse(r#"{"id":7,"score":0.5,"tags":["a"]}"#)?;
 //! let theirs = serde_json::Value::try_from(ours.clone())?;
-//! assert_eq!(theirs, serde_json::json!({"id": 7, "tags": ["a"], "score": 0.5}));
+//! assert_eq!(theirs, serde_json::json!({"id": 7, "score": 0.5, "tags": ["a"]}));
+//! // serde_json's map sorts keys (without its `preserve_order` feature); ours keeps order.
 //! assert_eq!(Value::from(theirs), ours);
 //! # Ok::<(), agentwire::Error>(())
 //! ```
