@@ -14,7 +14,7 @@ use agentwire::Error;
 use agentwire_bindings::shapes::gcx::{
     encode_document, item_to_value, write_section_open, RowWriter,
 };
-use agentwire_bindings::FromValue;
+use agentwire_bindings::{FromValue, ToValue};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -152,7 +152,11 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
             let response = json::parse_with(&text, &options.encode.parse_options())?;
             write_stdout(&gcx::encode_tool(&tool, &response, &options)?)
         }
-        GcxCommand::Layouts => write_stdout(&(agentwire_bindings::api::gcx_layouts() + "\n")),
+        GcxCommand::Layouts => {
+            let layouts = gcx::Layouts::builtin().all();
+            let list = Value::Array(layouts.iter().map(ToValue::to_value).collect());
+            write_stdout(&(json_text(&list)? + "\n"))
+        }
         GcxCommand::Decode {
             max_line_bytes,
             max_sections,
