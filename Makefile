@@ -119,6 +119,7 @@ lint: setup-rust
 	@echo "== lint: rustfmt, clippy (host, Node addon, wasm)"
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy -q --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -q -p agentwire --all-targets --all-features -- -D warnings
 	$(CARGO) clippy -q -p agentwire-bindings --lib --features node -- -D warnings
 	$(CARGO) clippy -q -p agentwire-bindings --lib --target $(WASM_TARGET) --no-default-features \
 	  --features wasm,formats,gcf3,gateway,events,schema,tokens-cl100k,tokens-o200k -- -D warnings

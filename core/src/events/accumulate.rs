@@ -616,6 +616,15 @@ pub(crate) fn has_non_finite_number(value: &Value) -> bool {
 
 /// The stream rules applied to a list of JSON values, the list index + 1 standing for the line
 /// (how the SSE vectors check converted events).
+///
+/// ```
+/// use agentwire::{events, json};
+/// let lines = [r#"{"type":"response.output_text.delta","delta":"ok"}"#, r#"{"type":"response.completed"}"#];
+/// let values = lines.iter().map(|l| json::parse(l)).collect::<Result<Vec<_>, _>>()?;
+/// let summary = events::accumulate(values);
+/// assert_eq!(summary.result.text, "ok");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn accumulate(values: impl IntoIterator<Item = Value>) -> Summary {
     let mut accumulator = Accumulator::new();
     let mut diagnostics = Vec::new();

@@ -1,5 +1,21 @@
 //! ChoiceCards (`envelope.py`, `routing/cards.py`): the permitted fields only, their three
 //! renderings, the per-card token budget with sentence-boundary truncation, browse ordering.
+//!
+//! ```
+//! use agentwire::gateway::card::{enforce_card_budget, CardBudget, ChoiceCard};
+//! use agentwire::gateway::Item;
+//! use agentwire::json;
+//! let item = Item::from_value(&json::parse(
+//!     r#"{"id":"fs:read_file","kind":"tool","name":"read_file","description":"Reads a file."}"#,
+//! )?)?;
+//! let mut card = ChoiceCard::from_item(&item, Some(0.9));
+//! // Any `Fn(&str) -> usize` counts tokens; `tokens::Tiktoken` is exact cl100k.
+//! let words = |text: &str| text.split_whitespace().count();
+//! let report = enforce_card_budget(&mut card, &words, CardBudget::default()).map_err(|(e, _)| e)?;
+//! assert!(!report.truncated());
+//! assert!(card.budget_line(1, 1).contains("fs:read_file"));
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;

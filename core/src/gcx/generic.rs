@@ -23,6 +23,14 @@ use crate::Result;
 /// Strings are written raw (then row-escaped); nested arrays and objects become Go-compact
 /// JSON (sorted keys, `<>&` escaped); numbers print by Go's `encoding/json` rule. NaN or
 /// ±Infinity anywhere fails before anything is written, as `json.Marshal` does.
+///
+/// ```
+/// use agentwire::{gcx, json};
+/// let value = json::parse(r#"[{"id":"a","n":1},{"id":"b","ok":true}]"#)?;
+/// let payload = gcx::encode_generic("list", &value, &gcx::EncodeOptions::default())?;
+/// assert_eq!(payload, "GCX1 tool=list fields=id,n,ok rows=2\na\t1\t\nb\t\ttrue\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_generic(tool: &str, value: &Value, options: &EncodeOptions) -> Result<String> {
     let capacity = value.as_array().map_or(256, |items| 128 + items.len() * 64);
     let mut writer = PayloadWriter::new(capacity, options.lossless);

@@ -4,6 +4,14 @@
 //!
 //! gcx-go has no such code; these follow the spec and are checked against the scope fixtures
 //! (`tests/fixtures/gcx1/scope/*.gcx`) byte for byte.
+//!
+//! ```
+//! use agentwire::gcx::scope::{decode_tool_definitions, encode_tool_definitions, Scope, ToolDefinition};
+//! let definitions = [ToolDefinition { name: "search".into(), scope: Scope::FanOut }];
+//! let payload = encode_tool_definitions(&definitions, &Default::default())?;
+//! assert_eq!(decode_tool_definitions(&payload)?, definitions);
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -74,6 +74,14 @@ pub struct ToolOptions {
 /// Encodes a tool response. With the default [`Strategy::Layout`], a response that fits the
 /// tool's layout becomes its sections; anything else takes the generic fallback, so every
 /// response gives valid GCX1.
+///
+/// ```
+/// use agentwire::{gcx, json};
+/// let response = json::parse(r#"{"results":[{"id":"a.go::F","kind":"function"}],"total":1}"#)?;
+/// let payload = gcx::encode_tool("search_symbols", &response, &gcx::ToolOptions::default())?;
+/// assert!(payload.starts_with("GCX1 tool=search_symbols fields=id,kind"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_tool(tool: &str, response: &Value, options: &ToolOptions) -> Result<String> {
     Ok(encode_unchecked(tool, response, options)?.0)
 }
@@ -92,6 +100,16 @@ pub struct ToolOutput {
 
 /// [`encode_tool`], also reporting the strategy used and, with `check`, a real round-trip
 /// check (decode the payload and compare every row and value with the input).
+///
+/// ```
+/// use agentwire::{gcx, json};
+/// // One key the layout has no column for: the generic fallback keeps it.
+/// let response = json::parse(r#"{"results":[{"id":"a"}],"extra":"x"}"#)?;
+/// let out = gcx::encode_tool_checked("search_symbols", &response, &Default::default(), true)?;
+/// assert_eq!(out.strategy, gcx::Strategy::Generic);
+/// assert_eq!(out.round_trip, Some(Ok(())));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_tool_checked(
     tool: &str,
     response: &Value,
