@@ -22,5 +22,8 @@ fn docs_errors_lists_every_error_code() {
     let unique: BTreeSet<&str> = listed.iter().copied().collect();
     assert_eq!(unique.len(), listed.len(), "a code is listed twice");
     let known: BTreeSet<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
-    assert_eq!(unique, known, "docs/errors.md lists a code that does not exist");
+    assert_eq!(
+        unique, known,
+        "docs/errors.md lists a code that does not exist"
+    );
 }
