@@ -18,7 +18,7 @@ WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
-        build build-cli build-wasm build-native npm-build lint test-rust test-no-std \
+        build build-cli build-wasm build-native npm-build lint test-rust test-no-std test-doc \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
         test-npm test-mcp setup-mcp bench bench-rust bench-corpus bench-npm bench-memory bench-mcp fuzz-smoke clean
 
@@ -32,7 +32,7 @@ help:
 demo:
 	$(CARGO) run -q --release -p agentwire-cli -- scorecard
 
-test: setup lint test-rust test-no-std npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
+test: setup lint test-rust test-no-std test-doc npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
 	@echo "== make test: all passed"
 
 # ---- installs -------------------------------------------------------------------------------
@@ -176,6 +176,7 @@ lint: setup-rust
 	@echo "== lint: rustfmt, clippy (host, Node addon, wasm)"
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy -q --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -q -p agentwire --all-targets --all-features -- -D warnings
 	$(CARGO) clippy -q -p agentwire-bindings --lib --features node -- -D warnings
 	$(CARGO) clippy -q -p agentwire-bindings --lib --target $(WASM_TARGET) --no-default-features \
 	  --features wasm,formats,gcf3,gateway,events,schema,tokens-cl100k,tokens-o200k -- -D warnings
@@ -226,6 +227,15 @@ bench-memory: bench-corpus
 test-no-std: setup-rust
 	@echo "== test: core builds without std"
 	$(CARGO) build -q -p agentwire --no-default-features --target wasm32v1-none
+	$(CARGO) build -q -p agentwire --no-default-features --features serde --target wasm32v1-none
+
+# The core's rustdoc: no warning (every public item documented, every link resolves) and
+# every example runs, with and without the optional features.
+test-doc:
+	@echo "== test: rustdoc and doc tests of the core"
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -q --no-deps -p agentwire --all-features
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -q --no-deps -p agentwire
+	$(CARGO) test -q --doc -p agentwire --all-features
 
 test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"

@@ -12,6 +12,12 @@ use agentwire_bindings::FromValue;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::Value as J;
 
+/// JSON text to GCX1, as `gcx.encodeToolJson` does it: parse, then encode.
+fn encode_tool_json(tool: &str, json_text: &str, options: &gcx::ToolOptions) -> String {
+    let value = agentwire_bindings::shapes::gcx::parse_input(json_text, &options.encode).unwrap();
+    gcx::encode_tool(tool, &value, options).unwrap()
+}
+
 fn corpus(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/corpus/out")
@@ -95,10 +101,18 @@ fn gcx1(c: &mut Criterion) {
     // In place (borrowed values, the fast path), owned rows (a String per value), and the
     // JSON text every binding hands to JavaScript.
     group.bench_function("decode/agentwire", |b| {
-        b.iter(|| gcx::decode_borrowed(black_box(&payload), &DecodeOptions::default()).unwrap())
+        b.iter(|| {
+            gcx::decode(black_box(&payload), &DecodeOptions::default())
+                .into_borrowed()
+                .unwrap()
+        })
     });
     group.bench_function("decode-owned/agentwire", |b| {
-        b.iter(|| gcx::decode(black_box(&payload), &DecodeOptions::default()).unwrap())
+        b.iter(|| {
+            gcx::decode(black_box(&payload), &DecodeOptions::default())
+                .into_sections()
+                .unwrap()
+        })
     });
     group.bench_function("decode-to-json/agentwire", |b| {
         b.iter(|| agentwire_bindings::api::gcx_decode(black_box(payload.as_bytes()), "{}").unwrap())
@@ -175,7 +189,7 @@ fn bench_inputs(c: &mut Criterion) {
     let options = gcx::ToolOptions::default();
     let encoded: Vec<String> = inputs
         .iter()
-        .map(|(tool, json)| gcx::encode_tool_json(tool, json, &options).unwrap())
+        .map(|(tool, json)| encode_tool_json(tool, json, &options))
         .collect();
     let values: Vec<J> = inputs
         .iter()
@@ -202,14 +216,18 @@ fn bench_inputs(c: &mut Criterion) {
     group.bench_function("gcx-encode-from-json/agentwire", |b| {
         b.iter(|| {
             for (tool, json) in &inputs {
-                black_box(gcx::encode_tool_json(tool, json, &options).unwrap());
+                black_box(encode_tool_json(tool, json, &options));
             }
         })
     });
     group.bench_function("gcx-decode/agentwire", |b| {
         b.iter(|| {
             for payload in &encoded {
-                black_box(gcx::decode_borrowed(payload, &DecodeOptions::default()).unwrap());
+                black_box(
+                    gcx::decode(payload, &DecodeOptions::default())
+                        .into_borrowed()
+                        .unwrap(),
+                );
             }
         })
     });
@@ -262,7 +280,7 @@ fn graph(c: &mut Criterion) {
     let text = String::from_utf8(corpus("graph-500.json")).unwrap();
     let value = agentwire::json::parse(&text).unwrap();
     let payload = Payload::from_value(&value).unwrap();
-    let gcf_text = agentwire::gcf::encode(&payload).unwrap();
+    let gcf_text = agentwire::gcf::v1::encode(&payload).unwrap();
     let gcb_bytes = agentwire::gcb::encode(&payload);
     let peer = gcf_crate_payload(&serde_json::from_str(&text).unwrap());
     let peer_text = gcf::encode(&peer);
@@ -271,15 +289,15 @@ fn graph(c: &mut Criterion) {
     let mut group = c.benchmark_group("graph-500");
     group.throughput(Throughput::Bytes(gcf_text.len() as u64));
     group.bench_function("gcf-encode/agentwire", |b| {
-        b.iter(|| agentwire::gcf::encode(black_box(&payload)).unwrap())
+        b.iter(|| agentwire::gcf::v1::encode(black_box(&payload)).unwrap())
     });
     // Borrowed (names sliced from the input, edges by symbol index: the fast path) and owned
     // (a String per name and per edge end, what the gcf crate returns).
     group.bench_function("gcf-decode/agentwire", |b| {
-        b.iter(|| agentwire::gcf::decode_borrowed(black_box(&gcf_text)).unwrap())
+        b.iter(|| agentwire::gcf::v1::decode_borrowed(black_box(&gcf_text)).unwrap())
     });
     group.bench_function("gcf-decode-owned/agentwire", |b| {
-        b.iter(|| agentwire::gcf::decode(black_box(&gcf_text)).unwrap())
+        b.iter(|| agentwire::gcf::v1::decode(black_box(&gcf_text)).unwrap())
     });
     group.throughput(Throughput::Bytes(gcb_bytes.len() as u64));
     group.bench_function("gcb-encode/agentwire", |b| {

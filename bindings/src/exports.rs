@@ -151,7 +151,7 @@ crate::exports! {
             fn "next" -> crate::call::Tape = crate::js::gcx::decoder_next;
         }
         #[cfg(feature = "formats")]
-        class "GcfSession"(agentwire::gcf::Session) {
+        class "GcfSession"(agentwire::gcf::v1::Session) {
             new = crate::js::graph::session_new;
             fn "encode" -> String = crate::js::graph::session_encode;
             fn "size" -> u32 = crate::js::graph::session_size;

@@ -1,8 +1,9 @@
 //! agentwire-bindings: the layer between agentwire's formats and its hosts.
 //!
 //! The core crate (`agentwire`) holds the formats and their typed Rust API. This crate holds
-//! what the Node addon, the wasm modules and the CLI share on top of it, so that the same input
-//! gives the same bytes in every runtime:
+//! what the Node addon and the wasm modules share on top of it, so that the same input gives
+//! the same bytes in every runtime (the CLI uses the core's typed API and only the JSON shapes
+//! of [`shapes`] from here):
 //!
 //! - [`exports`]: the one export table; with feature `node` it is the napi addon, with
 //!   feature `wasm` a wasm-bindgen module (areas by feature: `formats`, `gcf3`, `gateway`,
@@ -11,8 +12,8 @@
 //!   tape both ways, read and written by npm/lib/transfer.js).
 //!
 //! - [`api`]: every function over text (JSON for structured values, `""` options for the
-//!   defaults), which the bindings wrap one call at a time; errors as JSON with
-//!   [`api::error_json`].
+//!   defaults), the JSON-text layer the conformance runner and the hostile-input tests drive;
+//!   errors as JSON with [`api::error_json`]. Not a Rust API: Rust users call the core.
 //! - [`shapes`]: agentwire's own JSON shapes of the core types (the camelCase DTOs the JS API
 //!   takes and returns, options objects read from JSON, GCX1 sections as JSON documents) as
 //!   the [`FromValue`] and [`ToValue`] traits and free functions, and the JavaScript number

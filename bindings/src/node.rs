@@ -125,7 +125,6 @@ fn error_object(env: sys::napi_env, error: &agentwire::Error) -> napi::Result<Ra
     let mut object = ptr::null_mut();
     // SAFETY: creating a value in a live env.
     check(unsafe { sys::napi_create_error(env, ptr::null_mut(), message, &mut object) })?;
-    let position = error.position();
     set(env, object, c"code", string_value(env, error.code())?)?;
     set(
         env,
@@ -133,23 +132,13 @@ fn error_object(env: sys::napi_env, error: &agentwire::Error) -> napi::Result<Ra
         c"format",
         string_value(env, error.format().as_str())?,
     )?;
-    set(
-        env,
-        object,
-        c"line",
-        number_or_null(env, position.map(|p| p.line))?,
-    )?;
-    set(
-        env,
-        object,
-        c"column",
-        number_or_null(env, position.map(|p| p.column))?,
-    )?;
+    set(env, object, c"line", number_or_null(env, error.line())?)?;
+    set(env, object, c"column", number_or_null(env, error.column())?)?;
     set(
         env,
         object,
         c"columnUtf16",
-        number_or_null(env, position.map(|p| p.column_utf16))?,
+        number_or_null(env, error.column_utf16())?,
     )?;
     set(env, object, c"offset", number_or_null(env, error.offset())?)?;
     Ok(object)

@@ -13,14 +13,13 @@ use crate::call::{run_constructor, run_function, run_method, Call, Main, Out, Se
 
 fn error_value(error: &agentwire::Error) -> JsValue {
     let object = js_sys::Error::new(error.message());
-    let position = error.position();
     let number = |n: Option<u64>| n.map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64));
     let properties: [(&str, JsValue); 6] = [
         ("code", error.code().into()),
         ("format", error.format().as_str().into()),
-        ("line", number(position.map(|p| p.line))),
-        ("column", number(position.map(|p| p.column))),
-        ("columnUtf16", number(position.map(|p| p.column_utf16))),
+        ("line", number(error.line())),
+        ("column", number(error.column())),
+        ("columnUtf16", number(error.column_utf16())),
         ("offset", number(error.offset())),
     ];
     for (name, value) in properties {

@@ -184,7 +184,7 @@ fn gcf_payload_limit_option() {
     // tool (1) + name (10) + 2 edges × 2 × 10 = 51 bytes of text.
     let text = gcf_text("abcdefghij", 2);
     assert_eq!(
-        gcf::decode_with(
+        gcf::v1::decode_with(
             &text,
             &gcf::DecodeOptions {
                 max_payload_bytes: 51

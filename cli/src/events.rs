@@ -5,9 +5,13 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::json::{self, Value};
+use agentwire::events::mock::{mock_events, MockMode};
+use agentwire::events::serialize::{write_event, Form};
+use agentwire::events::sse::from_sse;
+use agentwire::events::toolspec::{function_tool, parse_tool_spec, web_search_tool, ToolSpec};
+use agentwire::events::{accumulate, DecodedItem, Diagnostic, StreamDecoder, Summary};
+use agentwire::json::{self, Map, Number, Value};
 use agentwire::{Error, ErrorKind};
-use agentwire_bindings::api::{self, EventsDecoder};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -74,27 +78,31 @@ fn exit(valid: bool) -> ExitCode {
     }
 }
 
-/// Streams the input through a decoder, calling `each` with every item as lines complete.
+/// Streams the input through a decoder, calling `each` with every diagnostic as lines
+/// complete; the verdict with every diagnostic of the stream.
 fn decode(
     file: Option<&PathBuf>,
     max_line_bytes: usize,
-    mut each: impl FnMut(&Value) -> Result<(), Error>,
-) -> Result<Value, Error> {
-    let mut options = json::Map::new();
-    options.insert(
-        "maxLineBytes".into(),
-        Value::Number(json::Number::from_u64(max_line_bytes as u64)),
-    );
-    let mut decoder = EventsDecoder::new(&json::to_string(
-        &Value::Object(options),
-        json::WriteOptions::PLAIN,
-    )?)?;
+    mut each: impl FnMut(&Diagnostic) -> Result<(), Error>,
+) -> Result<Summary, Error> {
+    let mut decoder = StreamDecoder::new(max_line_bytes);
     let mut reader: Box<dyn Read> = match file {
         Some(path) if path.as_os_str() != "-" => Box::new(
             std::fs::File::open(path)
                 .map_err(|e| Error::new(ErrorKind::Io, format!("{}: {e}", path.display())))?,
         ),
         _ => Box::new(io::stdin().lock()),
+    };
+    let mut diagnostics = Vec::new();
+    let mut items = Vec::new();
+    let mut keep = |items: &mut Vec<DecodedItem>| -> Result<(), Error> {
+        for item in items.drain(..) {
+            if let DecodedItem::Diagnostic(d) = item {
+                each(&d)?;
+                diagnostics.push(d);
+            }
+        }
+        Ok(())
     };
     let mut buffer = vec![0u8; 64 << 10];
     loop {
@@ -105,46 +113,30 @@ fn decode(
         if n == 0 {
             break;
         }
-        if let Value::Array(items) = json::parse(&decoder.push(&buffer[..n])?)? {
-            items.iter().try_for_each(&mut each)?;
-        }
+        decoder.push(&buffer[..n], &mut items);
+        keep(&mut items)?;
     }
-    let end = json::parse(&decoder.finish()?)?;
-    if let Some(Value::Array(items)) = end.get("items") {
-        items.iter().try_for_each(&mut each)?;
-    }
-    Ok(end)
+    let mut summary = decoder.finish(&mut items);
+    keep(&mut items)?;
+    summary.diagnostics = diagnostics;
+    Ok(summary)
 }
 
-fn diagnostic_line(d: &Value) -> String {
-    let text = |k: &str| {
-        d.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    let line = match d.get("line") {
-        Some(Value::Number(n)) => format!("line {}", n.as_u64().unwrap_or(0)),
-        _ => "end of input".into(),
+fn diagnostic_line(d: &Diagnostic) -> String {
+    let line = match d.line {
+        Some(n) => format!("line {n}"),
+        None => "end of input".into(),
     };
     format!(
         "{line}: {} ({}): {}",
-        text("code"),
-        text("severity"),
-        text("message")
+        d.code.as_str(),
+        d.severity().as_str(),
+        d.message
     )
 }
 
-fn verdict(end: &Value) -> Result<(bool, String), Error> {
-    let valid = end.get("valid") == Some(&Value::Bool(true));
-    let mut map = json::Map::new();
-    for key in ["valid", "result", "diagnostics"] {
-        map.insert(key.into(), end.get(key).cloned().unwrap_or(Value::Null));
-    }
-    Ok((
-        valid,
-        json::to_string(&Value::Object(map), json::WriteOptions::PLAIN)?,
-    ))
+fn json_text(value: &Value) -> Result<String, Error> {
+    json::to_string(value, json::WriteOptions::PLAIN)
 }
 
 pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
@@ -155,95 +147,96 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
             file,
         } => {
             let mut out = io::stdout().lock();
-            let end = decode(file.as_ref(), max_line_bytes, |item| {
-                if !as_json && item.get("kind").and_then(Value::as_str) == Some("diagnostic") {
-                    writeln!(
-                        out,
-                        "{}",
-                        diagnostic_line(item.get("diagnostic").unwrap_or(&Value::Null))
-                    )?;
+            let summary = decode(file.as_ref(), max_line_bytes, |d| {
+                if !as_json {
+                    writeln!(out, "{}", diagnostic_line(d))?;
                 }
                 Ok(())
             })?;
-            let (valid, summary) = verdict(&end)?;
             if as_json {
-                writeln!(out, "{summary}")?;
+                writeln!(out, "{}", json_text(&summary.to_value())?)?;
             } else {
-                writeln!(out, "{}", if valid { "valid" } else { "invalid" })?;
+                writeln!(out, "{}", if summary.valid { "valid" } else { "invalid" })?;
             }
-            Ok(exit(valid))
+            Ok(exit(summary.valid))
         }
         EventsCommand::Accumulate { file } => {
-            let end = decode(file.as_ref(), 16 << 20, |_| Ok(()))?;
-            let (valid, summary) = verdict(&end)?;
-            print(&summary)?;
-            Ok(exit(valid))
+            let summary = decode(file.as_ref(), 16 << 20, |_| Ok(()))?;
+            print(&json_text(&summary.to_value())?)?;
+            Ok(exit(summary.valid))
         }
         EventsCommand::Mock { mode, echo_text } => {
+            let mode = MockMode::resolve(&mode);
             let echo = match echo_text {
                 Some(text) => text,
-                None if agentwire::events::mock::MockMode::resolve(&mode)
-                    == agentwire::events::mock::MockMode::Echo =>
-                {
-                    crate::read_text(None)?
-                }
+                None if mode == MockMode::Echo => crate::read_text(None)?,
                 None => String::new(),
             };
-            io::stdout()
-                .lock()
-                .write_all(api::events_mock(&mode, &echo)?.as_bytes())?;
+            let mut jsonl = String::new();
+            for event in mock_events(mode, &echo) {
+                if let Value::Object(map) = event {
+                    write_event(&mut jsonl, &map, Form::Godex)?;
+                }
+            }
+            io::stdout().lock().write_all(jsonl.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         EventsCommand::FromSse {
             json: as_json,
             file,
         } => {
-            let report = json::parse(&api::events_from_sse(&crate::read_text(file.as_ref())?)?)?;
+            let (frames, framing, converted) = from_sse(&crate::read_text(file.as_ref())?);
             if as_json {
-                print(&json::to_string(&report, json::WriteOptions::PLAIN)?)?;
+                let summary = accumulate(converted.iter().cloned());
+                let frames = frames
+                    .into_iter()
+                    .map(|f| {
+                        let mut entry = Map::new();
+                        entry.insert("line".into(), Value::Number(Number::from_u64(f.line)));
+                        entry.insert("data".into(), Value::Object(f.data));
+                        Value::Object(entry)
+                    })
+                    .collect();
+                let mut report = Map::new();
+                report.insert("frames".into(), Value::Array(frames));
+                let framing = framing.iter().map(Diagnostic::to_value).collect();
+                report.insert("framing_diagnostics".into(), Value::Array(framing));
+                report.insert("converted".into(), Value::Array(converted));
+                if let Value::Object(verdict) = summary.to_value() {
+                    for (key, value) in verdict {
+                        report.insert(key, value);
+                    }
+                }
+                print(&json_text(&Value::Object(report))?)?;
             } else {
-                for d in report
-                    .get("framing_diagnostics")
-                    .and_then(Value::as_array)
-                    .unwrap_or_default()
-                {
+                for d in &framing {
                     eprintln!("{}", diagnostic_line(d));
                 }
-                let converted = report
-                    .get("converted")
-                    .cloned()
-                    .unwrap_or(Value::Array(Vec::new()));
-                let converted = json::to_string(&converted, json::WriteOptions::PLAIN)?;
-                io::stdout()
-                    .lock()
-                    .write_all(api::events_serialize(&converted, "godex")?.as_bytes())?;
+                let mut jsonl = String::new();
+                for event in &converted {
+                    if let Value::Object(map) = event {
+                        write_event(&mut jsonl, map, Form::Godex)?;
+                    }
+                }
+                io::stdout().lock().write_all(jsonl.as_bytes())?;
             }
             Ok(ExitCode::SUCCESS)
         }
         EventsCommand::Tool { spec } => {
-            let parsed = json::parse(&api::events_parse_tool_spec(&spec)?)?;
-            let text = |k: &str| {
-                parsed
-                    .get(k)
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string()
+            let tool = match parse_tool_spec(&spec)? {
+                ToolSpec::WebSearch => web_search_tool(),
+                ToolSpec::Function { name, path } => {
+                    let path = PathBuf::from(path);
+                    let schema = std::fs::read_to_string(&path).map_err(|e| {
+                        Error::new(
+                            ErrorKind::Io,
+                            format!("read tool schema {}: {e}", path.display()),
+                        )
+                    })?;
+                    function_tool(&name, &schema)?
+                }
             };
-            if text("kind") == "web_search" {
-                print(&json::to_string(
-                    parsed.get("tool").unwrap_or(&Value::Null),
-                    json::WriteOptions::PLAIN,
-                )?)?;
-            } else {
-                let path = PathBuf::from(text("path"));
-                let schema = std::fs::read_to_string(&path).map_err(|e| {
-                    Error::new(
-                        ErrorKind::Io,
-                        format!("read tool schema {}: {e}", path.display()),
-                    )
-                })?;
-                print(&api::events_function_tool(&text("name"), &schema)?)?;
-            }
+            print(&json_text(&tool)?)?;
             Ok(ExitCode::SUCCESS)
         }
     }

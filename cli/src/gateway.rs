@@ -5,11 +5,15 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gateway::schema::JsonSchemaValidator;
+use agentwire::gateway::card::{enforce_card_budget, truncate_description, CardBudget, ChoiceCard};
+use agentwire::gateway::item::{mcp_tool_to_item, Item};
+use agentwire::gateway::path::parse_path;
+use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply};
+use agentwire::gateway::tool_id::{parse_tool_id, parts_to_value};
 use agentwire::json::{self, Value};
 use agentwire::tokens::{Encoding, Tiktoken};
-use agentwire::Error;
-use agentwire_bindings::api::{self, GatewaySession};
+use agentwire::{Error, ErrorKind};
+use agentwire_bindings::shapes::gateway::{card_report, tool_id_report, truncation_report};
 use clap::{Subcommand, ValueEnum};
 
 #[derive(Subcommand)]
@@ -82,6 +86,10 @@ fn print(text: &str) -> Result<(), Error> {
     Ok(())
 }
 
+fn print_json(value: &Value) -> Result<(), Error> {
+    print(&json::to_string(value, json::WriteOptions::PLAIN)?)
+}
+
 fn counter() -> Tiktoken {
     Tiktoken(Encoding::Cl100kBase)
 }
@@ -90,27 +98,15 @@ pub fn run(command: GatewayCommand) -> Result<ExitCode, Error> {
     match command {
         GatewayCommand::ToolId {
             parse: Some(id), ..
-        } => {
-            print(&api::gateway_parse_tool_id(&json::to_string(
-                &Value::String(id),
-                json::WriteOptions::PLAIN,
-            )?)?)?;
-        }
+        } => print_json(&parts_to_value(&parse_tool_id(&id)?))?,
         GatewayCommand::ToolId {
             server_name,
             parse: None,
             file,
         } => {
-            let tool = crate::read_text(file.as_ref())?;
-            let options = match server_name {
-                Some(name) => {
-                    let mut map = json::Map::new();
-                    map.insert("serverName".into(), Value::String(name));
-                    json::to_string(&Value::Object(map), json::WriteOptions::PLAIN)?
-                }
-                None => String::new(),
-            };
-            print(&api::gateway_tool_id(&tool, &options)?)?;
+            let tool = json::parse(&crate::read_text(file.as_ref())?)?;
+            let converted = mcp_tool_to_item(&tool, server_name.as_deref())?;
+            print_json(&tool_id_report(&converted))?;
         }
         GatewayCommand::Card {
             score,
@@ -119,32 +115,17 @@ pub fn run(command: GatewayCommand) -> Result<ExitCode, Error> {
             output,
             file,
         } => {
-            let item = crate::read_text(file.as_ref())?;
-            let mut options = json::Map::new();
-            if let Some(score) = score {
-                options.insert("score".into(), Value::Number(json::Number::from_f64(score)));
+            let item = Item::from_value(&json::parse(&crate::read_text(file.as_ref())?)?)?;
+            let mut card = ChoiceCard::from_item(&item, score);
+            let budget = CardBudget { target, hard_cap };
+            let counter = counter();
+            let report = enforce_card_budget(&mut card, &counter, budget).map_err(|(e, _)| e)?;
+            match output {
+                CardOutput::Json => print_json(&card_report(&card, &report, &counter))?,
+                CardOutput::Wire => print(&card.wire_json())?,
+                CardOutput::Line => print(&card.budget_line(1, 1))?,
+                CardOutput::Prompt => print(&card.prompt_text())?,
             }
-            options.insert(
-                "targetTokens".into(),
-                Value::Number(json::Number::from_u64(target as u64)),
-            );
-            options.insert(
-                "hardCapTokens".into(),
-                Value::Number(json::Number::from_u64(hard_cap as u64)),
-            );
-            let report = api::gateway_card(
-                &item,
-                &json::to_string(&Value::Object(options), json::WriteOptions::PLAIN)?,
-                &counter(),
-            )?;
-            let key = match output {
-                CardOutput::Json => return print(&report).map(|()| ExitCode::SUCCESS),
-                CardOutput::Wire => "wire_json",
-                CardOutput::Line => "budget_line",
-                CardOutput::Prompt => "prompt_text",
-            };
-            let report = json::parse(&report)?;
-            print(report.get(key).and_then(Value::as_str).unwrap_or_default())?;
         }
         GatewayCommand::Truncate {
             budget,
@@ -152,70 +133,53 @@ pub fn run(command: GatewayCommand) -> Result<ExitCode, Error> {
             file,
         } => {
             let text = crate::read_text(file.as_ref())?;
-            let report = api::gateway_truncate(&text, budget, &counter())?;
+            let counter = counter();
+            let truncation = truncate_description(&text, budget, &counter);
             if as_json {
-                print(&report)?;
+                print_json(&truncation_report(&text, &truncation, &counter))?;
             } else {
-                let report = json::parse(&report)?;
-                print(
-                    report
-                        .get("output")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default(),
-                )?;
+                print(&truncation.output)?;
             }
         }
         GatewayCommand::Path {
             path,
             catalog: None,
         } => {
-            print(&api::gateway_parse_path(&json::to_string(
-                &Value::String(path),
-                json::WriteOptions::PLAIN,
-            )?)?)?;
+            let segments = parse_path(&path)?;
+            print_json(&Value::Array(
+                segments.into_iter().map(Value::from).collect(),
+            ))?;
         }
         GatewayCommand::Path {
             path,
             catalog: Some(file),
         } => {
-            let defs = crate::read_text(Some(&file))?;
-            let mut session = GatewaySession::new("")?;
-            let ingest = json::parse(&session.register(&defs, "")?)?;
-            if let Some(skipped) = ingest.get("skipped").and_then(Value::as_array) {
-                for entry in skipped {
-                    let field = |k: &str| {
-                        entry
-                            .get(k)
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_string()
-                    };
-                    eprintln!(
-                        "skipped tool {:?}: [{}] {}",
-                        field("name"),
-                        field("code"),
-                        field("message")
-                    );
-                }
+            let defs = json::parse(&crate::read_text(Some(&file))?)?;
+            let Value::Array(defs) = defs else {
+                return Err(Error::new(
+                    ErrorKind::InvalidArgument,
+                    format!(
+                        "{}: expected an array of MCP tool definitions",
+                        file.display()
+                    ),
+                ));
+            };
+            let mut gateway = Gateway::new(GatewayOptions::default());
+            let ingest = gateway.register_mcp_tools(&defs, None, OnInvalid::Skip)?;
+            for skipped in &ingest.skipped {
+                eprintln!(
+                    "skipped tool {:?}: [{}] {}",
+                    skipped.name,
+                    skipped.error.code(),
+                    skipped.error.message()
+                );
             }
-            let mut arguments = json::Map::new();
-            arguments.insert("path".into(), Value::String(path));
-            let arguments = json::to_string(&Value::Object(arguments), json::WriteOptions::PLAIN)?;
-            let reply = json::parse(&session.dispatch(
-                "tool_browse",
-                &arguments,
-                "",
-                &counter(),
-                &JsonSchemaValidator::default(),
-            )?)?;
-            print(
-                reply
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default(),
-            )?;
-            if reply.get("isError") == Some(&Value::Bool(true)) {
-                return Ok(ExitCode::FAILURE);
+            match gateway.browse_path(&Value::String(path), &counter()) {
+                Ok(cards) => print(&Reply::Cards(cards).wire_json())?,
+                Err(error) => {
+                    print(&error.wire_json())?;
+                    return Ok(ExitCode::FAILURE);
+                }
             }
         }
     }

@@ -14,7 +14,7 @@ use agentwire::Error;
 use agentwire_bindings::shapes::gcx::{
     encode_document, item_to_value, write_section_open, RowWriter,
 };
-use agentwire_bindings::FromValue;
+use agentwire_bindings::{FromValue, ToValue};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -115,7 +115,8 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
                 literal_numbers,
                 ..EncodeOptions::default()
             };
-            write_stdout(&gcx::encode_generic_json(&tool, &text, &options)?)
+            let value = json::parse_with(&text, &options.parse_options())?;
+            write_stdout(&gcx::encode_generic(&tool, &value, &options)?)
         }
         GcxCommand::EncodeTool {
             tool,
@@ -148,9 +149,14 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
                 }
             }
             let text = crate::read_text(file.as_ref())?;
-            write_stdout(&gcx::encode_tool_json(&tool, &text, &options)?)
+            let response = json::parse_with(&text, &options.encode.parse_options())?;
+            write_stdout(&gcx::encode_tool(&tool, &response, &options)?)
         }
-        GcxCommand::Layouts => write_stdout(&(agentwire_bindings::api::gcx_layouts() + "\n")),
+        GcxCommand::Layouts => {
+            let layouts = gcx::Layouts::builtin().all();
+            let list = Value::Array(layouts.iter().map(ToValue::to_value).collect());
+            write_stdout(&(json_text(&list)? + "\n"))
+        }
         GcxCommand::Decode {
             max_line_bytes,
             max_sections,

@@ -4,10 +4,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gcf::{self, DeltaPayload, Payload};
-use agentwire::json::{self, WriteOptions};
+use agentwire::gcf::v3::{self, keyed::KeyedSet, Document, StreamOptions};
+use agentwire::gcf::{self, v1, DeltaPayload, Payload};
+use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
 use agentwire::{gcb, Error, ErrorKind};
-use agentwire_bindings::api;
 use agentwire_bindings::shapes::gcf::codecs;
 use agentwire_bindings::{FromValue, ToValue};
 use clap::Subcommand;
@@ -166,7 +166,7 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
             file,
         } => {
             let payload = payload_from_json(&crate::read_input(file.as_ref())?)?;
-            write_out(gcf::encode(&payload)?.as_bytes())
+            write_out(v1::encode(&payload)?.as_bytes())
         }
         GcfCommand::Encode {
             profile,
@@ -175,7 +175,6 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
             labeled_counts,
             file,
         } => {
-            let text = crate::read_text(file.as_ref())?;
             let out = match (profile.unwrap_or(Profile::Graph), gcf_version) {
                 (Profile::Generic, Some(GcfVersion::V1_1)) => {
                     return Err(Error::new(
@@ -183,58 +182,83 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
                         "--profile generic exists only in GCF 3.5.3",
                     ))
                 }
-                (Profile::Generic, _) => api::gcf_v3_encode_generic(&text, "")?,
-                (Profile::Graph, version) => {
-                    let version = match version {
-                        Some(GcfVersion::V1_1) => "1.1",
-                        _ => "3.5.3",
+                (Profile::Generic, _) => {
+                    // SPEC §2.3.2: every number lexeme decides its own type.
+                    let options = ParseOptions {
+                        literal_numbers: true,
+                        ..ParseOptions::default()
                     };
-                    let options = format!(
-                        r#"{{"version":"{version}","stream":{stream},"labeledCounts":{labeled_counts}}}"#
-                    );
-                    api::gcf_v3_encode_graph(&text, &options)?
+                    let text = crate::read_text(file.as_ref())?;
+                    v3::encode_generic(&json::parse_with(&text, &options)?)?
+                }
+                (Profile::Graph, Some(GcfVersion::V1_1)) => {
+                    if stream || labeled_counts {
+                        return Err(Error::new(
+                            ErrorKind::InvalidArgument,
+                            "--stream and --labeled-counts need GCF 3.5.3",
+                        ));
+                    }
+                    v1::encode(&payload_from_json(&crate::read_input(file.as_ref())?)?)?
+                }
+                (Profile::Graph, _) => {
+                    let payload = payload_from_json(&crate::read_input(file.as_ref())?)?;
+                    if stream {
+                        let options = StreamOptions { labeled_counts };
+                        v3::graph::encode_stream(&payload, &options)?
+                    } else {
+                        v3::graph::encode(&payload)?
+                    }
                 }
             };
             write_out(out.as_bytes())
         }
         GcfCommand::Decode { envelope, file } => {
-            let document = api::gcf_v3_decode(&crate::read_input(file.as_ref())?, "")?;
-            if envelope {
-                return write_out(format!("{document}\n").as_bytes());
-            }
-            let value = json::parse(&document)?;
-            let field = |key: &str| value.get(key).and_then(|v| v.as_str()).unwrap_or("");
-            eprintln!(
-                "gcf decode: GCF {} profile={} ({})",
-                field("version"),
-                field("profile"),
-                field("kind")
-            );
-            let text = json::to_string(
-                value.get("value").unwrap_or(&json::Value::Null),
-                WriteOptions::PLAIN,
-            )?;
+            let input = crate::read_input(file.as_ref())?;
+            let (version, document) = gcf::decode_any(&input, &gcf::DecodeOptions::default())?;
+            let profile = document.profile().as_str();
+            let (kind, value) = match document {
+                Document::Generic(value) => ("generic", value),
+                Document::Graph(payload) => ("graph", payload.to_value()),
+                Document::GraphDelta(delta) => ("graphDelta", delta.to_value()),
+                Document::GenericDelta(delta) => ("genericDelta", delta.to_value()),
+            };
+            let value = if envelope {
+                let mut map = Map::new();
+                map.insert("version".into(), version.as_str().into());
+                map.insert("profile".into(), profile.into());
+                map.insert("kind".into(), kind.into());
+                map.insert("value".into(), value);
+                Value::Object(map)
+            } else {
+                eprintln!(
+                    "gcf decode: GCF {} profile={profile} ({kind})",
+                    version.as_str()
+                );
+                value
+            };
+            let text = json::to_string(&value, WriteOptions::PLAIN)?;
             write_out(format!("{text}\n").as_bytes())
         }
-        GcfCommand::EncodeDelta { gcf_version, file } => match gcf_version {
-            Some(GcfVersion::V3) => {
-                let text = crate::read_text(file.as_ref())?;
-                write_out(api::gcf_v3_encode_graph_delta(&text)?.as_bytes())
+        GcfCommand::EncodeDelta { gcf_version, file } => {
+            let input = crate::read_input(file.as_ref())?;
+            let delta = DeltaPayload::from_value(&json::parse_bytes(&input, &Default::default())?)?;
+            match gcf_version {
+                Some(GcfVersion::V3) => write_out(v3::graph::encode_delta(&delta)?.as_bytes()),
+                _ => write_out(v1::encode_delta(&delta).as_bytes()),
             }
-            _ => {
-                let input = crate::read_input(file.as_ref())?;
-                let value = json::parse_bytes(&input, &Default::default())?;
-                write_out(gcf::encode_delta(&DeltaPayload::from_value(&value)?).as_bytes())
-            }
-        },
+        }
         GcfCommand::PackRoot { profile, file } => {
-            let text = crate::read_text(file.as_ref())?;
-            let roots = match profile.unwrap_or(Profile::Graph) {
-                Profile::Graph => api::gcf_v3_graph_pack_root(&text)?,
-                Profile::Generic => api::gcf_v3_keyed_pack_root(&text)?,
+            let input = crate::read_input(file.as_ref())?;
+            let root = match profile.unwrap_or(Profile::Graph) {
+                Profile::Graph => {
+                    let snapshot = payload_from_json(&input)?;
+                    v3::graph::pack_root(&snapshot.symbols, &snapshot.edges)?
+                }
+                Profile::Generic => {
+                    let set = json::parse_bytes(&input, &Default::default())?;
+                    v3::keyed::pack_root(&KeyedSet::from_value(&set)?)?
+                }
             };
-            let value = json::parse(&roots)?;
-            let root = value.get("root").and_then(|v| v.as_str()).unwrap_or("");
             write_out(format!("{root}\n").as_bytes())
         }
     }

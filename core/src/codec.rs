@@ -1,6 +1,21 @@
 //! A registry of payload codecs selected by name: `gcf` (GCF v1.1 text) and `gcb` (GCB1
 //! binary, alias `binary`), plus any the user registers (agentwire-bindings adds `json`, the
 //! camelCase JSON form the CLI and the JS API use).
+//!
+//! ```
+//! use agentwire::codec::Registry;
+//! use agentwire::gcf::{Payload, Symbol};
+//! let registry = Registry::builtin();
+//! let payload = Payload {
+//!     tool: "t".into(),
+//!     symbols: vec![Symbol { qualified_name: "a.A".into(), kind: "function".into(), provenance: "lsp_resolved".into(), ..Symbol::default() }],
+//!     ..Payload::default()
+//! };
+//! let gcb = registry.get("binary")?;
+//! let bytes = (gcb.encode)(&payload)?;
+//! assert_eq!((gcb.decode)(&bytes)?, payload);
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -77,8 +92,8 @@ impl Registry {
             aliases: Vec::new(),
             description: "GCF v1.1 text: compact, graph-native, for LLM context".into(),
             text: true,
-            encode: Box::new(|p| crate::gcf::encode(p).map(String::into_bytes)),
-            decode: Box::new(|b| crate::gcf::decode(utf8(b)?)),
+            encode: Box::new(|p| crate::gcf::v1::encode(p).map(String::into_bytes)),
+            decode: Box::new(|b| crate::gcf::v1::decode(utf8(b)?)),
         });
         registry.register(Codec {
             name: "gcb".into(),

@@ -17,15 +17,32 @@ struct ErrorImpl {
     kind: ErrorKind,
     message: String,
     position: Option<Position>,
-    /// A byte offset without lines (binary input).
-    byte_offset: Option<u64>,
 }
 
-/// Where in the input an error was found.
+/// Where in the input an error was found: always a byte offset, and for text input the line
+/// and column too.
+///
+/// ```
+/// use agentwire::Position;
+/// let p = Position::in_text("ab\nc😀d".as_bytes(), 8);
+/// assert_eq!(p.offset, 8);
+/// let lc = p.line_column.unwrap();
+/// assert_eq!((lc.line, lc.column, lc.column_utf16), (2, 3, 4));
+/// assert_eq!(Position::at_byte(5).line_column, None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Position {
-    /// Byte offset from the start of the input (UTF-8 bytes).
+    /// Byte offset from the start of the input (UTF-8 bytes for text).
     pub offset: u64,
+    /// Line and column, for text input; `None` for binary input (GCB1).
+    pub line_column: Option<LineColumn>,
+}
+
+/// A line and column of text input (JS: `line`, `column`, `columnUtf16`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LineColumn {
     /// 1-based line number.
     pub line: u64,
     /// 1-based column, counted in Unicode scalar values.
@@ -35,6 +52,26 @@ pub struct Position {
 }
 
 impl Position {
+    /// A byte offset of binary input (no line or column).
+    pub fn at_byte(offset: u64) -> Position {
+        Position {
+            offset,
+            line_column: None,
+        }
+    }
+
+    /// The start (column 1) of line `line`, which starts at byte `offset`.
+    pub fn line_start(offset: u64, line: u64) -> Position {
+        Position {
+            offset,
+            line_column: Some(LineColumn {
+                line,
+                column: 1,
+                column_utf16: 1,
+            }),
+        }
+    }
+
     /// The position of byte `at` of `line_text`, a line that starts at byte `line_offset` of the
     /// input and has 1-based number `line`. `at` is clamped to the line and to a char boundary.
     pub fn in_line(line_text: &[u8], line: u64, line_offset: u64, at: usize) -> Position {
@@ -51,9 +88,11 @@ impl Position {
         }
         Position {
             offset: line_offset + at as u64,
-            line,
-            column: column + 1,
-            column_utf16: column_utf16 + 1,
+            line_column: Some(LineColumn {
+                line,
+                column: column + 1,
+                column_utf16: column_utf16 + 1,
+            }),
         }
     }
 
@@ -76,6 +115,8 @@ impl Position {
 
 /// Which format or layer an error belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[non_exhaustive]
 pub enum Format {
     /// GCX1 text.
@@ -111,11 +152,13 @@ impl Format {
 
 macro_rules! error_kinds {
     ($( $(#[$doc:meta])* $variant:ident => $code:literal, $format:ident; )*) => {
-        /// The category of an [`Error`]; each has a stable [`code`](ErrorKind::code).
+        /// The category of an [`Error`]; each has a stable [`code`](ErrorKind::code) (serde:
+        /// the code).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
         pub enum ErrorKind {
-            $( $(#[$doc])* $variant, )*
+            $( $(#[$doc])* #[cfg_attr(feature = "serde", serde(rename = $code))] $variant, )*
         }
 
         impl ErrorKind {
@@ -165,27 +208,15 @@ error_kinds! {
     GcxNoSection => "GCX_NO_SECTION", Gcx1;
     /// A workspace-scope shape (`tool_definitions`, `tool_request`, `error`) breaks its schema.
     GcxSchema => "GCX_SCHEMA", Gcx1;
-    /// GCF: the first line does not start with `GCF ` (also: empty input).
-    GcfBadHeader => "GCF_BAD_HEADER", Gcf;
-    /// GCF: the header has no (or an empty) `tool=`.
+    /// GCF v1.1: the header has no (or an empty) `tool=`.
     GcfMissingTool => "GCF_MISSING_TOOL", Gcf;
-    /// GCF: a header number (`budget=`, `tokens=`) is not an integer.
-    GcfBadHeaderValue => "GCF_BAD_HEADER_VALUE", Gcf;
-    /// GCF: a symbol line does not start with `@` or has fewer than 5 fields.
-    GcfBadSymbolLine => "GCF_BAD_SYMBOL_LINE", Gcf;
-    /// GCF: a symbol id is not an integer.
-    GcfBadSymbolId => "GCF_BAD_SYMBOL_ID", Gcf;
-    /// GCF: a score is not a number.
-    GcfBadScore => "GCF_BAD_SCORE", Gcf;
-    /// GCF: an edge line is malformed (no `<`, missing type, bad ids).
-    GcfBadEdgeLine => "GCF_BAD_EDGE_LINE", Gcf;
-    /// GCF: an edge refers to a symbol id not declared before it.
-    GcfUnknownEdgeRef => "GCF_UNKNOWN_EDGE_REF", Gcf;
-    /// GCF: a symbol has a negative distance (no group can hold it).
+    /// GCF v1.1: a header number (`budget=`, `tokens=`) is not an integer.
+    GcfInvalidHeaderValue => "GCF_INVALID_HEADER_VALUE", Gcf;
+    /// GCF v1.1 encoding: a symbol has a negative distance (no group can hold it).
     GcfNegativeDistance => "GCF_NEGATIVE_DISTANCE", Gcf;
     /// GCF: the decoded payload's text (names, edge endpoints) passes `max_payload_bytes`.
     GcfPayloadTooLarge => "GCF_PAYLOAD_TOO_LARGE", Gcf;
-    /// GCF v3: the first line does not start with `GCF`.
+    /// GCF: the first line does not start with `GCF ` (also: empty input).
     GcfMissingHeader => "GCF_MISSING_HEADER", Gcf;
     /// GCF v3: the header has no `profile=` field first.
     GcfMissingProfile => "GCF_MISSING_PROFILE", Gcf;
@@ -241,15 +272,16 @@ error_kinds! {
     GcfInvalidLine => "GCF_INVALID_LINE", Gcf;
     /// GCF v3: an integer outside int64, or a number that is not finite (encode or decode).
     GcfOutOfRange => "GCF_OUT_OF_RANGE", Gcf;
-    /// GCF v3 graph: a symbol line without exactly 5 fields.
+    /// GCF graph: a symbol line with the wrong number of fields (v3: not exactly 5; v1.1:
+    /// fewer than 5) or, in v1.1, not starting with `@`.
     GcfInvalidNodeLine => "GCF_INVALID_NODE_LINE", Gcf;
-    /// GCF v3 graph: `@` followed by something other than a decimal id.
+    /// GCF graph: a symbol id that is not a decimal integer.
     GcfInvalidSymbolId => "GCF_INVALID_SYMBOL_ID", Gcf;
-    /// GCF v3 graph: a score that is not `[-]DIGITS.2DIGIT`.
+    /// GCF graph: a score that is not a number (v3: not `[-]DIGITS.2DIGIT`).
     GcfInvalidScore => "GCF_INVALID_SCORE", Gcf;
-    /// GCF v3 graph: an edge line without `<`.
+    /// GCF graph: a malformed edge line (v3: no `<`; v1.1 also: missing type, bad ids).
     GcfInvalidEdgeSyntax => "GCF_INVALID_EDGE_SYNTAX", Gcf;
-    /// GCF v3 graph: an edge refers to a symbol id not declared before it.
+    /// GCF graph: an edge refers to a symbol id not declared before it.
     GcfUnknownEdgeReference => "GCF_UNKNOWN_EDGE_REFERENCE", Gcf;
     /// GCF v3 graph: a delta with an unknown section or a line form invalid for its section.
     GcfMalformedDelta => "GCF_MALFORMED_DELTA", Gcf;
@@ -350,15 +382,12 @@ impl Error {
             kind,
             message: message.into(),
             position: None,
-            byte_offset: None,
         }))
     }
 
     /// A new error at a byte offset of binary input (no line or column).
     pub fn at_offset(kind: ErrorKind, message: impl Into<String>, offset: u64) -> Error {
-        let mut error = Error::new(kind, message);
-        error.0.byte_offset = Some(offset);
-        error
+        Error::at(kind, message, Position::at_byte(offset))
     }
 
     /// A new error at `position`.
@@ -383,7 +412,7 @@ impl Error {
         self.0.kind
     }
 
-    /// The stable code, e.g. `GCX_BAD_PREFIX`.
+    /// The stable code, e.g. `GCX_BAD_PREFIX` (every code: `docs/errors.md`).
     pub fn code(&self) -> &'static str {
         self.0.kind.code()
     }
@@ -398,24 +427,33 @@ impl Error {
         &self.0.message
     }
 
-    /// Where in the input the error was found, when the input has positions.
+    /// Where in the input the error was found, when known.
     pub fn position(&self) -> Option<Position> {
         self.0.position
     }
 
-    /// 1-based line, when known.
-    pub fn line(&self) -> Option<u64> {
-        self.0.position.map(|p| p.line)
+    fn line_column(&self) -> Option<LineColumn> {
+        self.0.position.and_then(|p| p.line_column)
     }
 
-    /// 1-based column in characters, when known.
+    /// 1-based line, when known (text input).
+    pub fn line(&self) -> Option<u64> {
+        self.line_column().map(|lc| lc.line)
+    }
+
+    /// 1-based column in characters, when known (text input).
     pub fn column(&self) -> Option<u64> {
-        self.0.position.map(|p| p.column)
+        self.line_column().map(|lc| lc.column)
+    }
+
+    /// 1-based column in UTF-16 code units, when known (text input).
+    pub fn column_utf16(&self) -> Option<u64> {
+        self.line_column().map(|lc| lc.column_utf16)
     }
 
     /// Byte offset, when known.
     pub fn offset(&self) -> Option<u64> {
-        self.0.position.map(|p| p.offset).or(self.0.byte_offset)
+        self.0.position.map(|p| p.offset)
     }
 }
 
@@ -425,7 +463,6 @@ impl fmt::Debug for Error {
             .field("code", &self.code())
             .field("message", &self.0.message)
             .field("position", &self.0.position)
-            .field("byte_offset", &self.0.byte_offset)
             .finish()
     }
 }
@@ -433,12 +470,14 @@ impl fmt::Debug for Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0.message)?;
-        if let Some(p) = self.0.position {
-            write!(f, " at line {} column {}", p.line, p.column)?;
-        } else if let Some(offset) = self.0.byte_offset {
-            write!(f, " at byte {offset}")?;
+        match self.0.position {
+            Some(Position {
+                line_column: Some(lc),
+                ..
+            }) => write!(f, " at line {} column {}", lc.line, lc.column),
+            Some(p) => write!(f, " at byte {}", p.offset),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -450,7 +489,6 @@ impl Clone for Error {
             kind: self.0.kind,
             message: self.0.message.clone(),
             position: self.0.position,
-            byte_offset: self.0.byte_offset,
         }))
     }
 }
@@ -460,7 +498,20 @@ impl PartialEq for Error {
         self.0.kind == other.0.kind
             && self.0.message == other.0.message
             && self.0.position == other.0.position
-            && self.0.byte_offset == other.0.byte_offset
+    }
+}
+
+/// Serialized as `{code, format, message, position}` (what JS error objects carry).
+#[cfg(feature = "serde")]
+impl serde::Serialize for Error {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut error = serializer.serialize_struct("Error", 4)?;
+        error.serialize_field("code", self.code())?;
+        error.serialize_field("format", &self.format())?;
+        error.serialize_field("message", self.message())?;
+        error.serialize_field("position", &self.position())?;
+        error.end()
     }
 }
 
@@ -475,6 +526,7 @@ impl From<std::io::Error> for Error {
 mod tests {
     use super::*;
     use alloc::collections::BTreeSet;
+    use alloc::string::ToString;
 
     #[test]
     fn result_is_one_pointer() {
@@ -501,9 +553,20 @@ mod tests {
         let line = "é😀x".as_bytes();
         let p = Position::in_line(line, 3, 100, line.len() - 1);
         assert_eq!(p.offset, 100 + 6);
-        assert_eq!(p.column, 3);
-        assert_eq!(p.column_utf16, 4);
-        let p = Position::in_text(b"ab\ncd\nef", 7);
-        assert_eq!((p.line, p.column, p.offset), (3, 2, 7));
+        let lc = p.line_column.unwrap();
+        assert_eq!((lc.line, lc.column, lc.column_utf16), (3, 3, 4));
+        let e = Error::at(
+            ErrorKind::JsonSyntax,
+            "x",
+            Position::in_text(b"ab\ncd\nef", 7),
+        );
+        assert_eq!(
+            (e.line(), e.column(), e.offset()),
+            (Some(3), Some(2), Some(7))
+        );
+        assert_eq!(e.to_string(), "x at line 3 column 2");
+        let e = Error::at_offset(ErrorKind::GcbTruncated, "short", 9);
+        assert_eq!((e.line(), e.offset()), (None, Some(9)));
+        assert_eq!(e.to_string(), "short at byte 9");
     }
 }

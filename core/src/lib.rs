@@ -17,6 +17,30 @@
 //!
 //! The crate is `#![no_std]` with `alloc`; the default `std` feature adds
 //! [`sink::IoSink`] and `From<std::io::Error>`.
+//!
+//! ```
+//! use agentwire::gcf::{v1, v3};
+//! use agentwire::{gcx, json};
+//!
+//! // A tool response to GCX1 (the tool's layout, or the generic fallback) and back.
+//! let response = json::parse(r#"[{"id":"a.go::Foo","line":10}]"#)?;
+//! let payload = gcx::encode_tool("search_symbols", &response, &gcx::ToolOptions::default())?;
+//! let sections = gcx::decode(&payload, &gcx::DecodeOptions::default()).into_sections()?;
+//! let line = sections[0].header.fields.iter().position(|f| f == "line").unwrap();
+//! assert_eq!(sections[0].rows[0][line], "10");
+//!
+//! // Any JSON value as GCF v3.5.3 (generic profile), and the version-agnostic reader.
+//! let text = v3::encode_generic(&json::parse(r#"{"ok":true}"#)?)?;
+//! assert!(text.starts_with("GCF profile=generic"));
+//! let (version, _document) = agentwire::gcf::decode_any(text.as_bytes(), &Default::default())?;
+//! assert_eq!(version, agentwire::gcf::Version::V3);
+//! # let _ = v1::decode;
+//! # Ok::<(), agentwire::Error>(())
+//! ```
+//!
+//! Features: `std` (default), `tokens` (exact tiktoken counts), `schema` (JSON Schema
+//! validation of tool arguments), `serde` (serde on the model types and `serde_json::Value`
+//! interop; no_std like the rest). Every error code: `docs/errors.md`.
 
 #![no_std]
 #![deny(missing_docs)]
@@ -39,4 +63,4 @@ pub mod sink;
 mod text;
 pub mod tokens;
 
-pub use error::{Error, ErrorKind, Format, Position, Result};
+pub use error::{Error, ErrorKind, Format, LineColumn, Position, Result};

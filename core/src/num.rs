@@ -8,6 +8,14 @@
 //!
 //! Both start from the shortest digit string that reads back to the same float, which the
 //! standard library's `{:e}` formatting already produces.
+//!
+//! ```
+//! use agentwire::num::{go_g_f64, json_f64};
+//! assert_eq!(go_g_f64(1e6), "1e+06");
+//! assert_eq!(json_f64(1e21)?, "1e+21");
+//! assert_eq!(json_f64(0.1)?, "0.1");
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::string::String;
 use core::fmt::Write;

@@ -1,4 +1,12 @@
 //! Where text encoders write: a `String`, a `Vec<u8>`, or (with `std`) any `std::io::Write`.
+//!
+//! ```
+//! use agentwire::sink::Sink;
+//! let mut out = Vec::<u8>::new();
+//! out.write_str("GCX1 ")?;
+//! assert_eq!(out, b"GCX1 ");
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -3,6 +3,13 @@
 //!
 //! Counts use ordinary encoding: special-token text such as `<|endoftext|>` is plain text, as
 //! the gateway reference counts it.
+//!
+//! ```
+//! use agentwire::tokens::TokenCounter;
+//! // Any `Fn(&str) -> usize` counts: here, whitespace-separated words.
+//! let words = |text: &str| text.split_whitespace().count();
+//! assert_eq!(words.count_tokens("two words"), 2);
+//! ```
 
 use crate::{Error, ErrorKind, Result};
 

@@ -78,7 +78,7 @@ proptest! {
     fn lossless_round_trip_or_refusal(sections in prop::collection::vec(section(), 1..3)) {
         match encode(&sections, EncodeOptions { lossless: true, ..EncodeOptions::default() }) {
             Ok(payload) => {
-                let decoded = gcx::decode(&payload, &DecodeOptions::default());
+                let decoded = gcx::decode(&payload, &DecodeOptions::default()).into_sections();
                 prop_assert_eq!(decoded, Ok(expected(&sections)), "payload {:?}", payload);
             }
             Err(e) => prop_assert_eq!(e.code(), "GCX_NOT_LOSSLESS"),
@@ -89,7 +89,7 @@ proptest! {
     #[test]
     fn chunking_is_invisible(sections in prop::collection::vec(section(), 1..3), chunk in 1usize..17) {
         let payload = encode(&sections, EncodeOptions::default()).unwrap();
-        let whole = gcx::decode_until_error(payload.as_bytes(), &DecodeOptions::default());
+        let whole = gcx::decode(&payload, &DecodeOptions::default()).into_owned_parts();
         let mut decoder = Decoder::new(DecodeOptions::default());
         let mut got: Vec<Section> = Vec::new();
         let mut error = None;
@@ -129,7 +129,7 @@ proptest! {
     /// `tests/gcx_properties.rs`, on the same soups.)
     #[test]
     fn in_place_decoding_matches_the_decoder((payload, options) in line_soup()) {
-        let fast = gcx::decode_until_error(&payload, &options);
+        let fast = gcx::decode(&payload, &options).into_owned_parts();
         prop_assert_eq!(&fast, &decode_with_decoder(&payload, &options), "{:?}", payload);
     }
 
@@ -163,7 +163,9 @@ fn lossless_property_is_not_vacuous() {
     )
     .unwrap();
     assert_eq!(
-        gcx::decode(&payload, &DecodeOptions::default()).unwrap(),
+        gcx::decode(&payload, &DecodeOptions::default())
+            .into_sections()
+            .unwrap(),
         expected(&[plain])
     );
 }
@@ -248,7 +250,7 @@ fn line_soup_reaches_every_limit() {
     let mut seen = std::collections::BTreeMap::<&str, usize>::new();
     for _ in 0..3000 {
         let (payload, options) = strategy.new_tree(&mut runner).unwrap().current();
-        if let (_, Some(e)) = gcx::decode_until_error(&payload, &options) {
+        if let (_, Some(e)) = gcx::decode(&payload, &options).into_owned_parts() {
             *seen.entry(e.code()).or_default() += 1;
         }
     }

@@ -163,9 +163,9 @@ proptest! {
 
     #[test]
     fn gcf_round_trip(payload in gcf_payload()) {
-        let text = gcf::encode(&payload).unwrap();
-        prop_assert_eq!(gcf::decode_borrowed(&text).unwrap().into_payload(), payload.clone(), "{}", text);
-        prop_assert_eq!(gcf::decode(&text).unwrap(), payload, "{}", text);
+        let text = gcf::v1::encode(&payload).unwrap();
+        prop_assert_eq!(gcf::v1::decode_borrowed(&text).unwrap().into_payload(), payload.clone(), "{}", text);
+        prop_assert_eq!(gcf::v1::decode(&text).unwrap(), payload, "{}", text);
     }
 
     #[test]
@@ -203,8 +203,8 @@ proptest! {
     #[test]
     fn gcf_arbitrary_text_never_panics(body in "(@[0-9+-]{0,3}[<@0-9]{0,4}( [a-z#0-9.]{0,4}){0,6}\n|## [a-z_0-9\\[\\]]{0,12}\n|# x\n|\r\n){0,12}") {
         let text = format!("GCF tool=t budget=1\n{body}");
-        let owned = gcf::decode(&text);
-        prop_assert_eq!(gcf::decode_borrowed(&text).map(|p| p.into_payload()), owned.clone());
+        let owned = gcf::v1::decode(&text);
+        prop_assert_eq!(gcf::v1::decode_borrowed(&text).map(|p| p.into_payload()), owned.clone());
         if let Err(e) = owned {
             prop_assert!(e.code().starts_with("GCF_") && e.line().is_some(), "{:?}", e);
         }

@@ -47,7 +47,7 @@ fn allocated_by<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// The sections, or the first error, of the one-pass decoder; the push decoder (fed in
 /// 7-byte chunks) must report the same.
 fn decode_both(payload: &[u8], options: &DecodeOptions) -> Result<Vec<Section>, Error> {
-    let fast = gcx::decode_until_error(payload, options);
+    let fast = gcx::decode(payload, options).into_owned_parts();
     let mut decoder = Decoder::new(options.clone());
     let mut sections = Vec::new();
     let mut pieces = payload.chunks(7);
@@ -274,8 +274,11 @@ fn gcf_payload_limit() {
     let limit = |n: usize| gcf::DecodeOptions {
         max_payload_bytes: n,
     };
-    assert_eq!(gcf::decode_with(&text, &limit(51)).unwrap().edges.len(), 2);
-    let e = gcf::decode_with(&text, &limit(50)).unwrap_err();
+    assert_eq!(
+        gcf::v1::decode_with(&text, &limit(51)).unwrap().edges.len(),
+        2
+    );
+    let e = gcf::v1::decode_with(&text, &limit(50)).unwrap_err();
     let last_edge = text.rfind("@0<").unwrap() as u64;
     assert_eq!(
         place(&e),
@@ -288,7 +291,7 @@ fn gcf_payload_limit() {
     );
     // A 1 MiB name and 100,000 twelve-byte edges would be 200 GiB of names.
     let bomb = gcf_text(&"n".repeat(1 << 20), 100_000);
-    let (e, bytes) = allocated_by(|| gcf::decode(&bomb).unwrap_err());
+    let (e, bytes) = allocated_by(|| gcf::v1::decode(&bomb).unwrap_err());
     assert_eq!(e.code(), "GCF_PAYLOAD_TOO_LARGE");
     assert!(bytes < 256 << 20, "allocated {bytes} bytes");
 }
@@ -299,10 +302,10 @@ fn gcf_reserves_no_more_than_the_text_holds() {
     // little is allocated (the decoders reserve from the header's count and the text's size,
     // capped; the vectors grow only with real lines).
     let text = format!("GCF tool=t symbols=999999999\n{}", "\n".repeat(200_000));
-    let (payload, bytes) = allocated_by(|| gcf::decode_borrowed(&text).unwrap());
+    let (payload, bytes) = allocated_by(|| gcf::v1::decode_borrowed(&text).unwrap());
     assert!(payload.symbols.is_empty() && payload.edges.is_empty());
     assert!(bytes < 2 << 20, "allocated {bytes} bytes");
-    let (payload, bytes) = allocated_by(|| gcf::decode(&text).unwrap());
+    let (payload, bytes) = allocated_by(|| gcf::v1::decode(&text).unwrap());
     assert!(payload.symbols.is_empty());
     assert!(bytes < 2 << 20, "allocated {bytes} bytes");
 }

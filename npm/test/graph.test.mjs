@@ -56,7 +56,7 @@ test('gcf session and delta', () => {
 
 test('gcf decode errors carry code and line', () => {
   const e = both((api) => api.gcf.decode('GCF tool=t\n## targets\n@0 fn pkg.A high lsp\n')).error;
-  assert.deepEqual([e.code, e.line, e.column, e.format], ['GCF_BAD_SCORE', 3, 13, 'gcf']);
+  assert.deepEqual([e.code, e.line, e.column, e.format], ['GCF_INVALID_SCORE', 3, 13, 'gcf']);
   assert.equal(both((api) => api.gcf.encode({ ...payload, symbols: [{ ...payload.symbols[0], distance: -1 }] })).error.code, 'GCF_NEGATIVE_DISTANCE');
   assert.equal(both((api) => api.gcf.encode({ tool: 't', symbols: 'none' })).error.code, 'INVALID_ARGUMENT');
 });

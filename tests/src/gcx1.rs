@@ -4,12 +4,11 @@ use std::path::Path;
 
 use agentwire::gcx::scope;
 use agentwire::gcx::{
-    decode_until_error, encode_generic_json, encode_tool_json, DecodeOptions, Decoder,
-    EncodeOptions, Encoder, Section, Strategy, ToolOptions,
+    self, DecodeOptions, Decoder, EncodeOptions, Encoder, Section, Strategy, ToolOptions,
 };
 use agentwire::{Error, Result as AwResult};
 use agentwire_bindings::shapes::gcx::{
-    cell_from_value, header_from_value, section_to_value, write_op,
+    cell_from_value, header_from_value, parse_input, section_to_value, write_op,
 };
 use serde_json::Value as J;
 
@@ -17,6 +16,19 @@ use crate::support::{from_value, read_json, same, same_text, str_at, to_value, v
 use crate::Report;
 
 type Check = fn(&J) -> Result<(), String>;
+
+/// The vectors hold JSON text; it is parsed as the bindings parse it.
+fn encode_tool_json(tool: &str, json_text: &str, options: &ToolOptions) -> AwResult<String> {
+    gcx::encode_tool(tool, &parse_input(json_text, &options.encode)?, options)
+}
+
+fn encode_generic_json(tool: &str, json_text: &str, options: &EncodeOptions) -> AwResult<String> {
+    gcx::encode_generic(tool, &parse_input(json_text, options)?, options)
+}
+
+fn decode_until_error(payload: &str) -> (Vec<Section>, Option<Error>) {
+    gcx::decode(payload, &DecodeOptions::default()).into_owned_parts()
+}
 
 const FILES: &[(&str, Check)] = &[
     ("encode.json", check_encode),
@@ -212,7 +224,7 @@ fn check_decode(vector: &J) -> Result<(), String> {
         vector.get("error_kind").and_then(J::as_str),
         vector.get("sections_before_error").unwrap_or(&J::Null),
     );
-    let whole = decode_until_error(payload.as_bytes(), &DecodeOptions::default());
+    let whole = decode_until_error(&payload);
     check_decoded(expectation, &whole)?;
     // The push decoder must agree whatever the chunking.
     for chunk in [1, 7, 4096] {
@@ -297,7 +309,7 @@ fn check_generic_mode(
         (J::String(payload), Ok(out)) => {
             same_text("payload", payload, &out)?;
             if let Some(note) = vector.get("note_decoding_output_fails").and_then(J::as_str) {
-                match decode_until_error(out.as_bytes(), &DecodeOptions::default()).1 {
+                match decode_until_error(&out).1 {
                     Some(e) => same_text("decoding the output", note, e.message())?,
                     None => return Err(format!("decoding the output should fail with {note:?}")),
                 }
@@ -356,7 +368,7 @@ fn check_roundtrip(vector: &J) -> Result<(), String> {
         return Err(format!("unexpected encode error {}: {e}", e.code()));
     }
     same_text("payload", str_at(expected, "payload")?, &payload)?;
-    let decoded = decode_until_error(payload.as_bytes(), &DecodeOptions::default());
+    let decoded = decode_until_error(&payload);
     let expectation = (
         expected.get("decoded_sections").unwrap_or(&J::Null),
         expected.get("decode_error").and_then(J::as_str),
@@ -377,7 +389,7 @@ fn check_roundtrip(vector: &J) -> Result<(), String> {
         },
     );
     if strict_error.is_none() {
-        let back = decode_until_error(strict_payload.as_bytes(), &DecodeOptions::default());
+        let back = decode_until_error(&strict_payload);
         if back.1.is_some() || !is_lossless(input, &back.0) {
             return Err(format!(
                 "lossless option wrote {strict_payload:?}, which does not read back"
@@ -409,7 +421,7 @@ fn check_primitive(vector: &J) -> Result<(), String> {
 /// the bytes.
 fn check_scope_file(path: &Path) -> Result<(), String> {
     let payload = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    let (sections, error) = decode_until_error(payload.as_bytes(), &DecodeOptions::default());
+    let (sections, error) = decode_until_error(&payload);
     if let Some(e) = error {
         return Err(format!("does not decode: {e}"));
     }

@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use agentwire::gcb;
-use agentwire::gcf::{self, DeltaPayload, Payload, Session};
+use agentwire::gcf::v1::{self, Session};
+use agentwire::gcf::{DeltaPayload, Payload};
 use agentwire_bindings::{FromValue, ToValue};
 use serde_json::Value as J;
 
@@ -86,7 +87,7 @@ pub fn run_gcf_v1(dir: &Path, notes: &mut Vec<String>) -> Result<Report, String>
 
 fn gcf_encode(fixture: &J) -> Result<(), String> {
     let out =
-        gcf::encode(&payload(&fixture["input"])?).map_err(|e| format!("encode failed: {e}"))?;
+        v1::encode(&payload(&fixture["input"])?).map_err(|e| format!("encode failed: {e}"))?;
     same_text("GCF", str_at(fixture, "expected")?, &out)
 }
 
@@ -137,7 +138,7 @@ fn same_payload(expected: &J, got: &J) -> Result<(), String> {
 }
 
 fn gcf_decode(fixture: &J) -> Result<(), String> {
-    let decoded = gcf::decode(str_at(fixture, "input")?)
+    let decoded = v1::decode(str_at(fixture, "input")?)
         .map_err(|e| format!("decode failed: {} {e}", e.code()))?;
     same_payload(&fixture["expected"], &from_value(&decoded.to_value()))
 }
@@ -163,12 +164,12 @@ fn gcf_delta(fixture: &J) -> Result<(), String> {
     same_text(
         "delta",
         str_at(fixture, "expected")?,
-        &gcf::encode_delta(&delta),
+        &v1::encode_delta(&delta),
     )
 }
 
 fn gcf_error(fixture: &J) -> Result<(), String> {
-    match gcf::decode(str_at(fixture, "input")?) {
+    match v1::decode(str_at(fixture, "input")?) {
         Ok(p) => Err(format!(
             "decoding should fail, got {}",
             from_value(&p.to_value())

@@ -159,14 +159,13 @@ fn check_events(expect: &J, result: &str) -> Result<(), String> {
 }
 
 fn check_error(expect: &J, e: &agentwire::Error) -> Result<(), String> {
-    let position = e.position();
     let number = |v: Option<u64>| v.map_or(J::Null, J::from);
     for (key, want) in expect.as_object().unwrap() {
         let got = match key.as_str() {
             "code" => J::from(e.code()),
-            "line" => number(position.map(|p| p.line)),
-            "column" => number(position.map(|p| p.column)),
-            "columnUtf16" => number(position.map(|p| p.column_utf16)),
+            "line" => number(e.line()),
+            "column" => number(e.column()),
+            "columnUtf16" => number(e.column_utf16()),
             "offset" => number(e.offset()),
             "messageIncludes" => {
                 if e.message().contains(want.as_str().unwrap()) {

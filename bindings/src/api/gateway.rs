@@ -4,16 +4,17 @@
 use Vec;
 
 use super::{options_value, to_json};
+use crate::shapes::gateway::{card_report, derivation_value, tool_id_report, truncation_report};
 use agentwire::gateway::card::{
     bound_browse_response, count_tokens, enforce_card_budget, make_choice_cards, render_cards_text,
-    response_cap_tokens, truncate_description, CardBudget, ChoiceCard, TruncationBranch,
+    response_cap_tokens, truncate_description, CardBudget, ChoiceCard,
 };
 use agentwire::gateway::item::{mcp_tool_to_item, Item};
 use agentwire::gateway::path::parse_path_value;
 use agentwire::gateway::reply::GatewayError;
 use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply, Router, Services};
 use agentwire::gateway::schema::ArgsValidator;
-use agentwire::gateway::tool_id::{self, parts_from_value, parts_to_value, Derivation};
+use agentwire::gateway::tool_id::{self, parts_from_value, parts_to_value};
 use agentwire::json::{self, Map, Number, Value};
 use agentwire::tokens::TokenCounter;
 use agentwire::{Error, ErrorKind, Result};
@@ -60,20 +61,6 @@ fn budget_options(options: &Value) -> Result<CardBudget> {
     })
 }
 
-fn derivation_value(d: &Derivation) -> Map {
-    let mut map = Map::new();
-    map.insert("upstream_name".into(), d.upstream_name.as_str().into());
-    map.insert(
-        "inferred_namespace".into(),
-        d.inferred_namespace.as_str().into(),
-    );
-    map.insert("derived_name".into(), d.derived_name.as_str().into());
-    map.insert("canonical_shape".into(), d.canonical_shape.as_str().into());
-    map.insert("hash_input".into(), d.hash_input.as_str().into());
-    map.insert("computed_hash8".into(), d.computed_hash8.as_str().into());
-    map
-}
-
 /// How an MCP tool definition's id is derived (`{upstream_name, inferred_namespace,
 /// derived_name, canonical_shape, hash_input, computed_hash8}`), before any grammar check.
 /// Options: `{"serverName"}`.
@@ -111,15 +98,7 @@ pub fn gateway_tool_id(tool_json: &str, options_json: &str) -> Result<String> {
 /// [`gateway_tool_id`] over values.
 pub fn tool_id(tool: &Value, options: &Value) -> Result<Value> {
     let converted = mcp_tool_to_item(tool, option_str(options, "serverName")?)?;
-    let mut map = derivation_value(&converted.derivation);
-    if let Value::Object(parts) = parts_to_value(&converted.derivation.parts()) {
-        for (key, value) in parts.iter() {
-            map.insert(key.into(), value.clone());
-        }
-    }
-    map.insert("tool_id".into(), converted.item.id.as_str().into());
-    map.insert("item".into(), converted.item.to_value());
-    Ok(Value::Object(map))
+    Ok(tool_id_report(&converted))
 }
 
 /// `parse_tool_id`: a JSON value (non-strings are `TOOL_ID_NOT_A_STRING`) to
@@ -173,33 +152,7 @@ pub fn card(item: &Value, options: &Value, counter: &dyn TokenCounter) -> Result
     let mut card = ChoiceCard::from_item(&item, score);
     let report =
         enforce_card_budget(&mut card, counter, budget_options(options)?).map_err(|(e, _)| e)?;
-    let mut map = Map::new();
-    map.insert("card".into(), card.to_value());
-    map.insert("truncated".into(), Value::Bool(report.truncated()));
-    map.insert(
-        "untruncated_budget_line_tokens".into(),
-        uint(report.untruncated_tokens),
-    );
-    if let (Some(overhead), Some(budget)) =
-        (report.fixed_overhead_tokens, report.description_budget)
-    {
-        map.insert("fixed_overhead_tokens".into(), uint(overhead));
-        map.insert("description_budget".into(), uint(budget));
-    }
-    let budget_line = card.budget_line(1, 1);
-    let prompt_text = card.prompt_text();
-    map.insert(
-        "budget_line_tokens".into(),
-        uint(count_tokens(counter, &budget_line)),
-    );
-    map.insert("budget_line".into(), budget_line.into());
-    map.insert(
-        "prompt_text_tokens".into(),
-        uint(count_tokens(counter, &prompt_text)),
-    );
-    map.insert("prompt_text".into(), prompt_text.into());
-    map.insert("wire_json".into(), card.wire_json().into());
-    Ok(Value::Object(map))
+    Ok(card_report(&card, &report, counter))
 }
 
 /// `truncate_description_to_tokens(text, budget)` with the offsets it considered:
@@ -212,30 +165,7 @@ pub fn gateway_truncate(text: &str, budget: i64, counter: &dyn TokenCounter) -> 
 /// [`gateway_truncate`] as a value.
 pub fn truncate(text: &str, budget: i64, counter: &dyn TokenCounter) -> Value {
     let truncation = truncate_description(text, budget, counter);
-    let mut map = Map::new();
-    map.insert("branch".into(), truncation.branch.as_str().into());
-    map.insert("input_tokens".into(), uint(count_tokens(counter, text)));
-    map.insert(
-        "output_tokens".into(),
-        uint(count_tokens(counter, &truncation.output)),
-    );
-    if matches!(
-        truncation.branch,
-        TruncationBranch::Sentence | TruncationBranch::HardCut
-    ) {
-        map.insert(
-            "boundary_ends".into(),
-            Value::Array(truncation.boundary_ends.iter().map(|&e| uint(e)).collect()),
-        );
-    }
-    if let Some(end) = truncation.chosen_boundary_end {
-        map.insert("chosen_boundary_end".into(), uint(end));
-    }
-    if let Some(chars) = truncation.hard_cut_chars {
-        map.insert("hard_cut_chars".into(), uint(chars));
-    }
-    map.insert("output".into(), truncation.output.into());
-    Value::Object(map)
+    truncation_report(text, &truncation, counter)
 }
 
 fn scores_from(value: Option<&Value>) -> Result<Vec<(String, Option<f64>)>> {

@@ -187,7 +187,7 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
         Some("3.5.3") => (Version::V3, v3::decode(input)?),
         Some("1.1") => {
             let text = v3::utf8(input)?;
-            (Version::V1_1, Document::Graph(gcf::decode(text)?))
+            (Version::V1_1, Document::Graph(gcf::v1::decode(text)?))
         }
         _ => gcf::decode_any(input, &gcf::DecodeOptions::default())?,
     };
@@ -265,7 +265,7 @@ pub fn encode_payload(payload: &Payload, options: &Value) -> Result<String> {
         Version::V1_1 if stream || labeled => Err(invalid(
             "options: stream and labeledCounts need version 3.5.3",
         )),
-        Version::V1_1 => gcf::encode(payload),
+        Version::V1_1 => gcf::v1::encode(payload),
         Version::V3 if stream => v3::graph::encode_stream(
             payload,
             &v3::StreamOptions {

@@ -9,7 +9,7 @@ use agentwire::json::{self, Map, ParseOptions, Value};
 use agentwire::{Error, ErrorKind, Result};
 
 use crate::shapes::gcx::{
-    cell_from_value, encode_document, header_from_value, item_to_value, write_op,
+    cell_from_value, encode_document, header_from_value, item_to_value, parse_input, write_op,
     write_section_value, write_sections_json_limited,
 };
 use crate::shapes::{FromValue, ToValue};
@@ -49,28 +49,28 @@ pub fn gcx_encode(document_json: &str, options_json: &str) -> Result<String> {
 /// GCX1: the generic fallback for any JSON value.
 pub fn gcx_encode_generic(tool: &str, value_json: &str, options_json: &str) -> Result<String> {
     let options = EncodeOptions::from_value(&options_value(options_json)?)?;
-    gcx::encode_generic_json(tool, value_json, &options)
+    gcx::encode_generic(tool, &parse_input(value_json, &options)?, &options)
 }
 
 /// GCX1: decodes a payload to `{"sections": [...]}` JSON.
 pub fn gcx_decode(payload: &[u8], options_json: &str) -> Result<String> {
     let options = DecodeOptions::from_value(&options_value(options_json)?)?;
-    match gcx::decode_borrowed_until_error(payload, &options) {
-        (sections, None) => {
-            let capacity = (payload.len() + payload.len() / 2).min(options.max_output_bytes);
-            let mut out = String::with_capacity(capacity);
-            write_sections_json_limited(&mut out, &sections, options.max_output_bytes)?;
-            Ok(out)
-        }
-        (_, Some(e)) => Err(e),
-    }
+    let sections = gcx::decode(payload, &options).into_borrowed()?;
+    let capacity = (payload.len() + payload.len() / 2).min(options.max_output_bytes);
+    let mut out = String::with_capacity(capacity);
+    write_sections_json_limited(&mut out, &sections, options.max_output_bytes)?;
+    Ok(out)
 }
 
 /// GCX1: encodes a tool response by its layout, the generic fallback or the benchmark
 /// strategy (options: `{"strategy", "layouts", "builtinLayouts", "lossless", "literalNumbers"}`).
 pub fn gcx_encode_tool(tool: &str, response_json: &str, options_json: &str) -> Result<String> {
     let options = ToolOptions::from_value(&options_value(options_json)?)?;
-    gcx::encode_tool_json(tool, response_json, &options)
+    gcx::encode_tool(
+        tool,
+        &parse_input(response_json, &options.encode)?,
+        &options,
+    )
 }
 
 /// GCX1: every built-in tool layout, as a JSON array (the form custom layouts use).

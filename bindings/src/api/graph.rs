@@ -21,26 +21,26 @@ fn payload_json(payload: &Payload) -> Result<String> {
 
 /// GCF v1.1: encodes a payload (JSON, camelCase keys).
 pub fn gcf_encode(payload_json_text: &str) -> Result<String> {
-    gcf::encode(&payload(payload_json_text)?)
+    gcf::v1::encode(&payload(payload_json_text)?)
 }
 
 /// GCF v1.1: the payload (JSON) of a GCF text (options: `{"maxPayloadBytes"?}`).
 pub fn gcf_decode(text: &str, options_json: &str) -> Result<String> {
     let options = gcf::DecodeOptions::from_value(&options_value(options_json)?)?;
-    payload_json(&gcf::decode_with(text, &options)?)
+    payload_json(&gcf::v1::decode_with(text, &options)?)
 }
 
 /// GCF v1.1: encodes a delta (JSON: `{"tool", "baseRoot", "newRoot", "removed", "added",
 /// "removedEdges", "addedEdges", "deltaTokens", "fullTokens"}`).
 pub fn gcf_encode_delta(delta_json: &str) -> Result<String> {
-    Ok(gcf::encode_delta(&DeltaPayload::from_value(&json::parse(
-        delta_json,
-    )?)?))
+    Ok(gcf::v1::encode_delta(&DeltaPayload::from_value(
+        &json::parse(delta_json)?,
+    )?))
 }
 
 /// GCF v1.1: a session that writes already-sent symbols as bare references.
 #[derive(Debug, Default)]
-pub struct GcfSession(gcf::Session);
+pub struct GcfSession(gcf::v1::Session);
 
 impl GcfSession {
     /// An empty session.

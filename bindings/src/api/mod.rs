@@ -44,14 +44,10 @@ pub fn error_json(error: &Error) -> String {
     map.insert("code".into(), error.code().into());
     map.insert("message".into(), error.message().into());
     map.insert("format".into(), error.format().as_str().into());
-    let position = error.position();
     let number = |v: Option<u64>| v.map_or(Value::Null, |v| Number::from_u64(v).into());
-    map.insert("line".into(), number(position.map(|p| p.line)));
-    map.insert("column".into(), number(position.map(|p| p.column)));
-    map.insert(
-        "columnUtf16".into(),
-        number(position.map(|p| p.column_utf16)),
-    );
+    map.insert("line".into(), number(error.line()));
+    map.insert("column".into(), number(error.column()));
+    map.insert("columnUtf16".into(), number(error.column_utf16()));
     map.insert("offset".into(), number(error.offset()));
     // Strings and integers only: rendering cannot fail.
     to_json(&Value::Object(map)).unwrap_or_default()

@@ -8,7 +8,7 @@ use agentwire::{Error, ErrorKind, Result};
 use crate::api::gcx::{check_request as check, GcxStreamDecoder, GcxStreamEncoder};
 use crate::api::read_array;
 use crate::call::{Call, Main, Tape};
-use crate::shapes::gcx::{cell_from_value, encode_document, sections_json_len};
+use crate::shapes::gcx::{cell_from_value, encode_document, parse_input, sections_json_len};
 use crate::shapes::{FromValue, ToValue};
 use crate::transfer::to_js::TapeWriter;
 
@@ -43,7 +43,7 @@ pub fn encode_generic(call: &mut Call<'_>) -> Result<String> {
     let tool = call.string("tool")?;
     let options = EncodeOptions::from_value(&call.value()?)?;
     if let Main::Text(json) = call.main() {
-        return gcx::encode_generic_json(&tool, json, &options);
+        return gcx::encode_generic(&tool, &parse_input(json, &options)?, &options);
     }
     let value = call.value_within(options.max_depth)?;
     gcx::encode_generic(&tool, &value, &options)
@@ -55,7 +55,7 @@ pub fn encode_tool(call: &mut Call<'_>) -> Result<String> {
     let tool = call.string("tool")?;
     let options = ToolOptions::from_value(&call.value()?)?;
     if let Main::Text(json) = call.main() {
-        return gcx::encode_tool_json(&tool, json, &options);
+        return gcx::encode_tool(&tool, &parse_input(json, &options.encode)?, &options);
     }
     let response = call.value_within(options.encode.max_depth)?;
     gcx::encode_tool(&tool, &response, &options)
@@ -67,10 +67,7 @@ pub fn encode_tool(call: &mut Call<'_>) -> Result<String> {
 pub fn decode(call: &mut Call<'_>) -> Result<Tape> {
     let options = DecodeOptions::from_value(&call.value()?)?;
     let payload = call.bytes("payload")?;
-    let sections = match gcx::decode_borrowed_until_error(payload, &options) {
-        (sections, None) => sections,
-        (_, Some(e)) => return Err(e),
-    };
+    let sections = gcx::decode(payload, &options).into_borrowed()?;
     check_output_size(&sections, options.max_output_bytes)?;
     let mut writer = call.writer();
     let top = writer.shape(&["sections"]);

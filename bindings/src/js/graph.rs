@@ -25,7 +25,7 @@ fn payload_tape(call: &Call<'_>, payload: &Payload) -> Tape {
 
 /// `gcf.encode(payload)`, `gcf.encodeJson(jsonText)`.
 pub fn encode(call: &mut Call<'_>) -> Result<String> {
-    gcf::encode(&payload(call)?)
+    gcf::v1::encode(&payload(call)?)
 }
 
 /// The payload of GCF v1.1 text or GCB1 bytes (the main input says which).
@@ -33,7 +33,7 @@ fn decoded(call: &mut Call<'_>) -> Result<Payload> {
     let options = gcf::DecodeOptions::from_value(&call.value()?)?;
     match call.main() {
         Main::Bytes(bytes) => gcb::decode_with(bytes, &options),
-        _ => gcf::decode_with(call.text("text")?, &options),
+        _ => gcf::v1::decode_with(call.text("text")?, &options),
     }
 }
 
@@ -54,26 +54,26 @@ pub fn encode_delta(call: &mut Call<'_>) -> Result<String> {
         Main::Text(json) => DeltaPayload::from_value(&json::parse(json)?)?,
         _ => shapes::gcf::delta(&call.arg()?)?,
     };
-    Ok(gcf::encode_delta(&delta))
+    Ok(gcf::v1::encode_delta(&delta))
 }
 
 /// `new gcf.Session()`.
-pub fn session_new(_: &mut Call<'_>) -> Result<gcf::Session> {
-    Ok(gcf::Session::default())
+pub fn session_new(_: &mut Call<'_>) -> Result<gcf::v1::Session> {
+    Ok(gcf::v1::Session::default())
 }
 
 /// `session.encode(payload)`, `session.encodeJson(jsonText)`.
-pub fn session_encode(session: &mut gcf::Session, call: &mut Call<'_>) -> Result<String> {
+pub fn session_encode(session: &mut gcf::v1::Session, call: &mut Call<'_>) -> Result<String> {
     session.encode(&payload(call)?)
 }
 
 /// `session.size()`.
-pub fn session_size(session: &mut gcf::Session, _: &mut Call<'_>) -> Result<u32> {
+pub fn session_size(session: &mut gcf::v1::Session, _: &mut Call<'_>) -> Result<u32> {
     Ok(u32::try_from(session.len()).unwrap_or(u32::MAX))
 }
 
 /// `session.reset()`.
-pub fn session_reset(session: &mut gcf::Session, _: &mut Call<'_>) -> Result<()> {
+pub fn session_reset(session: &mut gcf::v1::Session, _: &mut Call<'_>) -> Result<()> {
     session.reset();
     Ok(())
 }
@@ -121,7 +121,7 @@ mod tests {
 
     #[test]
     fn the_direct_payload_tape_is_the_shape_tape() {
-        let text = gcf::encode(&crate::shapes::FromValue::from_value(
+        let text = gcf::v1::encode(&crate::shapes::FromValue::from_value(
             &json::parse(
                 r#"{"tool":"t","tokenBudget":10,"tokensUsed":5,"symbols":[
                 {"qualifiedName":"a.B","kind":"function","score":0.9,"provenance":"lsp_resolved","distance":0},
@@ -133,7 +133,7 @@ mod tests {
         .unwrap())
         .unwrap();
         let text = text.as_str();
-        let payload = gcf::decode(text).unwrap();
+        let payload = gcf::v1::decode(text).unwrap();
         let call = Call::new(
             Main::None,
             &[],

@@ -15,6 +15,7 @@ use crate::json::{Map, Value};
 
 /// A completed function call.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FunctionCall {
     /// The item id.
     pub id: String,
@@ -40,6 +41,7 @@ impl FunctionCall {
 
 /// An error reported by the stream (`error` events, `response.failed`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamError {
     /// The message.
     pub message: String,
@@ -69,6 +71,7 @@ impl StreamError {
 
 /// What a stream amounts to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamResult {
     /// Set by the first terminal event; `None` when there was none.
     pub status: Option<TerminalStatus>,
@@ -114,6 +117,7 @@ impl StreamResult {
 
 /// A whole stream's verdict: valid (no error diagnostic), the result and every diagnostic.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Summary {
     /// True when no diagnostic has severity error.
     pub valid: bool,
@@ -612,6 +616,15 @@ pub(crate) fn has_non_finite_number(value: &Value) -> bool {
 
 /// The stream rules applied to a list of JSON values, the list index + 1 standing for the line
 /// (how the SSE vectors check converted events).
+///
+/// ```
+/// use agentwire::{events, json};
+/// let lines = [r#"{"type":"response.output_text.delta","delta":"ok"}"#, r#"{"type":"response.completed"}"#];
+/// let values = lines.iter().map(|l| json::parse(l)).collect::<Result<Vec<_>, _>>()?;
+/// let summary = events::accumulate(values);
+/// assert_eq!(summary.result.text, "ok");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn accumulate(values: impl IntoIterator<Item = Value>) -> Summary {
     let mut accumulator = Accumulator::new();
     let mut diagnostics = Vec::new();

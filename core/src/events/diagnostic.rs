@@ -6,6 +6,7 @@ use crate::json::{Map, Number, Value};
 
 /// How serious a diagnostic is. A stream is valid when it has no [`Severity::Error`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Severity {
     /// The stream breaks the protocol.
     Error,
@@ -27,8 +28,9 @@ macro_rules! diagnostic_codes {
     ($( $(#[$doc:meta])* $variant:ident => $code:literal, $severity:ident; )*) => {
         /// The diagnostic codes of the fixtures README, each with its fixed severity.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub enum DiagnosticCode {
-            $( $(#[$doc])* $variant, )*
+            $( $(#[$doc])* #[cfg_attr(feature = "serde", serde(rename = $code))] $variant, )*
         }
 
         impl DiagnosticCode {
@@ -86,6 +88,7 @@ diagnostic_codes! {
 
 /// One problem found in a stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Diagnostic {
     /// 1-based line (every line counts, blank ones included); `None` at end of input.
     pub line: Option<u64>,

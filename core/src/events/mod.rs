@@ -4,6 +4,16 @@
 //! generator, SSE framing with the Responses-to-subset converter, and follow-up input items.
 //!
 //! The rules are those of the fixtures README (`tests/fixtures/events/README.md`).
+//!
+//! ```
+//! use agentwire::events::StreamDecoder;
+//! let mut decoder = StreamDecoder::new(agentwire::events::DEFAULT_MAX_LINE_BYTES);
+//! let mut items = Vec::new();
+//! decoder.push(br#"{"type":"response.output_text.delta","delta":"Hi"}"#, &mut items);
+//! decoder.push(b"\n{\"type\":\"response.completed\"}\n", &mut items);
+//! let summary = decoder.finish(&mut items);
+//! assert_eq!(summary.result.text, "Hi");
+//! ```
 
 pub mod accumulate;
 pub mod decode;

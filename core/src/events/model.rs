@@ -83,6 +83,7 @@ event_types! {
 
 /// What the validator does with an event type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Role {
     /// Checked and accumulated.
     Core,
@@ -96,6 +97,7 @@ pub enum Role {
 
 /// The status a terminal event sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TerminalStatus {
     /// `response.completed`.
     Completed,
@@ -118,6 +120,7 @@ impl TerminalStatus {
 
 /// Token usage of a terminal event, normalized (fixtures README "Usage").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Usage {
     /// `input_tokens` (0 when absent).
     pub input_tokens: u64,
@@ -181,6 +184,7 @@ fn count(map: &Map, key: &str, prefix: &str) -> Result<Option<u64>, String> {
 
 /// The usage of a terminal event.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum UsageField {
     /// No `response.usage`: the result's usage is `null`.
     Absent,
@@ -283,6 +287,7 @@ pub enum EventData<'a> {
 
 /// Why an object is not a well-formed event: the diagnostic it gets (the event is dropped).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldError {
     /// `not_object`, `missing_type`, `bad_field_type` or `missing_field`.
     pub code: DiagnosticCode,

@@ -9,6 +9,7 @@ use crate::json::{self, Map, Value};
 
 /// One dispatched payload: its JSON and the line of its first `data:` line.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Frame {
     /// 1-based line of the first `data:` line.
     pub line: u64,

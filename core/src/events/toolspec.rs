@@ -9,6 +9,7 @@ use crate::{Error, ErrorKind, Result};
 
 /// What a `--tool` value asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ToolSpec {
     /// The literal `web_search`.
     WebSearch,

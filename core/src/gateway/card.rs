@@ -1,5 +1,21 @@
 //! ChoiceCards (`envelope.py`, `routing/cards.py`): the permitted fields only, their three
 //! renderings, the per-card token budget with sentence-boundary truncation, browse ordering.
+//!
+//! ```
+//! use agentwire::gateway::card::{enforce_card_budget, CardBudget, ChoiceCard};
+//! use agentwire::gateway::Item;
+//! use agentwire::json;
+//! let item = Item::from_value(&json::parse(
+//!     r#"{"id":"fs:read_file","kind":"tool","name":"read_file","description":"Reads a file."}"#,
+//! )?)?;
+//! let mut card = ChoiceCard::from_item(&item, Some(0.9));
+//! // Any `Fn(&str) -> usize` counts tokens; `tokens::Tiktoken` is exact cl100k.
+//! let words = |text: &str| text.split_whitespace().count();
+//! let report = enforce_card_budget(&mut card, &words, CardBudget::default()).map_err(|(e, _)| e)?;
+//! assert!(!report.truncated());
+//! assert!(card.budget_line(1, 1).contains("fs:read_file"));
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -23,6 +39,7 @@ pub const BROWSE_RESPONSE_SLACK: usize = 32;
 
 /// The safety class a card shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Safety {
     /// No safety tag.
     #[default]
@@ -59,6 +76,7 @@ impl Safety {
 /// The compact card a gateway shows for one item. Schemas, examples and metadata are banned
 /// from cards, so there are no fields for them.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ChoiceCard {
     /// Item id.
     pub id: String,
@@ -363,6 +381,7 @@ pub fn count_tokens(counter: &dyn TokenCounter, text: &str) -> usize {
 
 /// Per-card token budget: the target a card is truncated to, the cap above which it is an error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CardBudget {
     /// 60 by default.
     pub target: usize,
@@ -381,6 +400,7 @@ impl Default for CardBudget {
 
 /// What [`enforce_card_budget`] measured.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BudgetReport {
     /// Tokens of the budget line before truncation.
     pub untruncated_tokens: usize,
@@ -443,6 +463,7 @@ pub fn enforce_card_budget(
 
 /// Which step of [`truncate_description`] produced the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TruncationBranch {
     /// The budget is 0 or less: `""`.
     Empty,
@@ -468,6 +489,7 @@ impl TruncationBranch {
 
 /// The result of [`truncate_description`], with the offsets it considered (code points).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Truncation {
     /// The truncated text.
     pub output: String,

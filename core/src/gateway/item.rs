@@ -11,6 +11,7 @@ use crate::{Error, ErrorKind, Result};
 
 /// What a catalog item is (`ChoiceCard.kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Kind {
     /// An upstream tool.
     Tool,
@@ -67,6 +68,7 @@ impl Kind {
 
 /// One catalog entry.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Item {
     /// The canonical tool id (or any id for non-MCP items).
     pub id: String,
@@ -92,6 +94,7 @@ pub struct Item {
 
 /// An MCP tool converted to an item, with the derivation that produced its id.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct McpItem {
     /// The item.
     pub item: Item,

@@ -15,6 +15,7 @@ const ITEM_NOT_FOUND_HINT: &str =
 
 /// The gateway error codes agentwire produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GatewayCode {
     /// A browse path breaks the §3.2 grammar.
     PathInvalid,
@@ -46,6 +47,7 @@ impl GatewayCode {
 
 /// One error reply of a meta-tool.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GatewayError {
     /// The code.
     pub code: GatewayCode,

@@ -1,5 +1,5 @@
 //! Argument validation against a tool's JSON Schema: the [`ArgsValidator`] trait (any host can
-//! supply one) and, with the `schema` feature, [`JsonSchemaValidator`] on the `jsonschema` crate.
+//! supply one) and, with the `schema` feature, `JsonSchemaValidator` on the `jsonschema` crate.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -8,6 +8,7 @@ use crate::json::Value;
 
 /// One failing argument: the validator's message and where in the arguments it failed.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ArgsViolation {
     /// Human-readable message (the validator's own wording).
     pub message: String,

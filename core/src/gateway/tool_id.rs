@@ -17,6 +17,7 @@ pub const MAX_TOOL_ID_CHARS: usize = 240;
 
 /// The parts of a tool id.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolIdParts {
     /// `[a-z][a-z0-9_-]{0,63}`
     pub namespace: String,
@@ -322,6 +323,7 @@ pub fn hash8(hash_input: &str) -> String {
 
 /// Everything `mcp_tool_to_selectable` computes on the way to the id, for inspection.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Derivation {
     /// The name hashed: the tool's name, prefixed by `server_name.` when given.
     pub upstream_name: String,

@@ -357,7 +357,7 @@ pub fn decode_with(bytes: &[u8], options: &DecodeOptions) -> Result<Payload> {
 /// ```
 /// use agentwire::{gcb, gcf};
 /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.5 lsp_resolved\n@1 method b 0.25 lsp_resolved\n## edges\n@0<@1 calls\n";
-/// let bytes = gcb::encode(&gcf::decode(text)?);
+/// let bytes = gcb::encode(&gcf::v1::decode(text)?);
 /// let payload = gcb::decode_borrowed(&bytes)?;
 /// assert_eq!((payload.symbols[1].qualified_name.as_ref(), payload.symbols[1].kind.as_ref()), ("b", "method"));
 /// let (source, target) = payload.endpoints(&payload.edges[0]);

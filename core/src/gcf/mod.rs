@@ -13,9 +13,9 @@
 //!     symbols: vec![Symbol { qualified_name: "pkg.Auth".into(), kind: "function".into(), score: 0.78, provenance: "lsp".into(), ..Symbol::default() }],
 //!     ..Payload::default()
 //! };
-//! let text = gcf::encode(&payload)?;
+//! let text = gcf::v1::encode(&payload)?;
 //! assert_eq!(text, "GCF tool=context_for_task budget=0 tokens=0 symbols=1\n## targets\n@0 fn pkg.Auth 0.78 lsp\n");
-//! assert_eq!(gcf::decode(&text)?.symbols[0].kind, "function");
+//! assert_eq!(gcf::v1::decode(&text)?.symbols[0].kind, "function");
 //! # Ok::<(), agentwire::Error>(())
 //! ```
 
@@ -28,10 +28,10 @@ pub use borrowed::{BorrowedEdge, BorrowedPayload, BorrowedSymbol};
 pub use model::{
     Components, DecodeOptions, DeltaPayload, Edge, Payload, Symbol, DEFAULT_MAX_PAYLOAD_BYTES,
 };
-pub use v1::{decode, decode_borrowed, decode_with, encode, encode_delta, Session};
 
 /// Which GCF version a payload is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Version {
     /// GCF v1.1 (`GCF tool=…`, gcf-go v0.1.2).
     V1_1,
@@ -70,7 +70,7 @@ pub fn decode_any(input: &[u8], options: &DecodeOptions) -> crate::Result<(Versi
             let text = v3::utf8(input)?;
             Ok((
                 Version::V1_1,
-                v3::Document::Graph(decode_with(text, options)?),
+                v3::Document::Graph(v1::decode_with(text, options)?),
             ))
         }
         _ => Ok((Version::V3, v3::decode(input)?)),

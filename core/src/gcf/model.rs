@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 /// Limits for decoding a graph payload from GCF text ([`decode_with`](super::v1::decode_with))
 /// or GCB1 bytes ([`gcb::decode_with`](crate::gcb::decode_with)).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DecodeOptions {
     /// Most bytes of text the decoded payload may hold: the tool name, every symbol's name
     /// (and, in GCB1, signature) and every edge's source and target names. An edge names its
@@ -63,6 +64,7 @@ impl TextBudget {
 
 /// A context pack: the symbols a tool selected and the edges between them.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Payload {
     /// The tool that produced it.
     pub tool: String,
@@ -80,6 +82,7 @@ pub struct Payload {
 
 /// A graph node.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Symbol {
     /// Fully qualified name (its identity in edges).
     pub qualified_name: String,
@@ -99,6 +102,7 @@ pub struct Symbol {
 
 /// The score breakdown of a symbol.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Components {
     /// Blast-radius component.
     pub blast_radius: f64,
@@ -112,6 +116,7 @@ pub struct Components {
 
 /// A directed relationship between two symbols, by qualified name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Edge {
     /// Qualified name of the source.
     pub source: String,
@@ -125,6 +130,7 @@ pub struct Edge {
 
 /// The difference between a pack the consumer has and the current one.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DeltaPayload {
     /// The tool.
     pub tool: String,

@@ -2,6 +2,20 @@
 //! `EncodeDelta`, `Decode`), with the decided policies: reference order (no sorting), a
 //! negative distance is an error, and the decoder skips bare session references and the edges
 //! that touch them and accepts the later `edges=N` header key and `## edges [N]` form.
+//!
+//! ```
+//! use agentwire::gcf::v1::{self, Session};
+//! let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a.A 0.90 lsp\n\
+//!             @1 fn a.B 0.80 lsp\n## edges\n@0<@1 calls\n";
+//! let payload = v1::decode(text)?;
+//! assert_eq!(payload.edges[0].source, "a.B");
+//! assert_eq!(v1::encode(&payload)?, text);
+//! // A session sends each symbol once; later payloads refer back to it.
+//! let mut session = Session::new();
+//! let first = session.encode(&payload)?;
+//! assert_ne!(session.encode(&payload)?, first);
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
@@ -584,7 +598,7 @@ pub fn decode_with(text: &str, options: &DecodeOptions) -> Result<Payload> {
 /// ```
 /// use agentwire::gcf;
 /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.90 lsp\n@1 fn b 0.50 lsp\n## edges\n@0<@1 calls\n";
-/// let payload = gcf::decode_borrowed(text)?;
+/// let payload = gcf::v1::decode_borrowed(text)?;
 /// assert_eq!((payload.symbols[0].kind.as_ref(), payload.symbols[0].score), ("function", 0.9));
 /// let edge = &payload.edges[0];
 /// assert_eq!((edge.source, edge.target, edge.edge_type.as_ref()), (1, 0, "calls"));
@@ -695,7 +709,7 @@ fn decode_lines<'a>(text: &'a str, budget: &mut TextBudget) -> Result<BorrowedPa
     let Some(fields) = header.text.strip_prefix("GCF ") else {
         let shown = crate::text::go_quote(header.text.as_bytes(), 40);
         return Err(header.error(
-            ErrorKind::GcfBadHeader,
+            ErrorKind::GcfMissingHeader,
             alloc::format!("gcf: invalid header, expected 'GCF ...' got {shown}"),
             header.text,
         ));
@@ -713,7 +727,7 @@ fn decode_lines<'a>(text: &'a str, budget: &mut TextBudget) -> Result<BorrowedPa
             "budget" | "tokens" => {
                 let n = parse_int(value).ok_or_else(|| {
                     header.error(
-                        ErrorKind::GcfBadHeaderValue,
+                        ErrorKind::GcfInvalidHeaderValue,
                         alloc::format!(
                             "gcf: invalid {key} {value}: not an integer",
                             value = quote(value)
@@ -847,7 +861,7 @@ fn decode_symbol<'a, 's>(
         Some(first) if text.starts_with('@') => first,
         _ => {
             return Err(line.error(
-                ErrorKind::GcfBadSymbolLine,
+                ErrorKind::GcfInvalidNodeLine,
                 alloc::format!(
                     "gcf: expected symbol line starting with @, got {text}",
                     text = quote(text)
@@ -860,7 +874,7 @@ fn decode_symbol<'a, 's>(
     let id = || {
         parse_int(id_text).ok_or_else(|| {
             line.error(
-                ErrorKind::GcfBadSymbolId,
+                ErrorKind::GcfInvalidSymbolId,
                 alloc::format!("gcf: invalid symbol id {id_text}", id_text = quote(id_text)),
                 first,
             )
@@ -875,7 +889,7 @@ fn decode_symbol<'a, 's>(
         (fields.get(1), fields.get(2), fields.get(3), fields.get(4))
     else {
         return Err(line.error(
-            ErrorKind::GcfBadSymbolLine,
+            ErrorKind::GcfInvalidNodeLine,
             alloc::format!(
                 "gcf: symbol line needs at least 5 fields, got {} in {}",
                 fields.count,
@@ -887,7 +901,7 @@ fn decode_symbol<'a, 's>(
     let id = id()?;
     let score_value = parse_float(score).ok_or_else(|| {
         line.error(
-            ErrorKind::GcfBadScore,
+            ErrorKind::GcfInvalidScore,
             alloc::format!("gcf: invalid score {score}", score = quote(score)),
             score,
         )
@@ -917,7 +931,7 @@ fn decode_edge<'a>(
     budget: &mut TextBudget,
 ) -> Result<()> {
     let symbols = &payload.symbols;
-    let bad = |message: String, at: &str| line.error(ErrorKind::GcfBadEdgeLine, message, at);
+    let bad = |message: String, at: &str| line.error(ErrorKind::GcfInvalidEdgeSyntax, message, at);
     let (Some(reference), Some(edge_type)) = (fields.get(0), fields.get(1)) else {
         return Err(bad(
             alloc::format!(
@@ -988,7 +1002,7 @@ fn decode_edge<'a>(
         }
         _ if target_slot.bare || source_slot.bare => Ok(()),
         _ => Err(line.error(
-            ErrorKind::GcfUnknownEdgeRef,
+            ErrorKind::GcfUnknownEdgeReference,
             alloc::format!(
                 "gcf: edge references unknown symbol id(s): target={target} source={source}"
             ),
@@ -1084,11 +1098,11 @@ mod tests {
         let e = decode("GCF tool=t\n## targets\n@0 fn a zero x\n").unwrap_err();
         assert_eq!(
             (e.code(), e.line(), e.column()),
-            ("GCF_BAD_SCORE", Some(3), Some(9))
+            ("GCF_INVALID_SCORE", Some(3), Some(9))
         );
         let e = decode("GCF tool=t\n## edges\n@0<\n").unwrap_err();
-        assert_eq!(e.code(), "GCF_BAD_EDGE_LINE");
-        assert_eq!(decode("").unwrap_err().code(), "GCF_BAD_HEADER");
+        assert_eq!(e.code(), "GCF_INVALID_EDGE_SYNTAX");
+        assert_eq!(decode("").unwrap_err().code(), "GCF_MISSING_HEADER");
     }
 
     #[test]
@@ -1185,7 +1199,7 @@ mod tests {
         let e = decode_borrowed(text).unwrap_err();
         assert_eq!(
             (e.code(), e.line(), e.column()),
-            ("GCF_UNKNOWN_EDGE_REF", Some(9), Some(1))
+            ("GCF_UNKNOWN_EDGE_REFERENCE", Some(9), Some(1))
         );
         assert_eq!(decode(text).unwrap_err(), e);
         let p = decode_borrowed(&text[..text.len() - 8]).unwrap();

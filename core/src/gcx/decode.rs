@@ -13,6 +13,7 @@ use crate::{Error, ErrorKind, Position, Result};
 /// taking unbounded memory or time. Every limit fails with its own error code, at the line
 /// that crossed it; a limit error is sticky in [`Decoder`] (every later call returns it).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DecodeOptions {
     /// Line limit: a line (not counting its LF; a CR before the LF counts) must be shorter
     /// than this many bytes, else [`ErrorKind::GcxLineTooLong`]. The default,
@@ -30,7 +31,7 @@ pub struct DecodeOptions {
     /// Most values in one payload or stream: every row counts one value per field of its
     /// header, padding included (a 2-byte row under a header of a million fields is a million
     /// values), else [`ErrorKind::GcxTooManyCells`] at the first row past it. This is what
-    /// bounds the memory of [`decode`] and [`decode_borrowed`]. Default
+    /// bounds the memory of [`decode`]. Default
     /// [`DEFAULT_MAX_CELLS`] (16,777,216). JS: `maxCells`.
     pub max_cells: usize,
     /// Longest JSON text the whole-payload decode to JSON (agentwire-bindings'
@@ -130,12 +131,7 @@ fn limit_error(kind: ErrorKind, message: String, line: Line) -> Error {
     Error::at(
         kind,
         message,
-        Position {
-            offset: line.offset,
-            line: line.number,
-            column: 1,
-            column_utf16: 1,
-        },
+        Position::line_start(line.offset, line.number),
     )
 }
 
@@ -371,12 +367,7 @@ impl<'a> Decoder<'a> {
 
     /// The position of the next unread byte.
     fn here(&self) -> Position {
-        Position {
-            offset: self.offset,
-            line: self.line_number,
-            column: 1,
-            column_utf16: 1,
-        }
+        Position::line_start(self.offset, self.line_number)
     }
 
     fn fail(&mut self, e: Error) -> Error {
@@ -478,6 +469,7 @@ fn split_row<'t>(
 
 /// A decoded section with owned rows (values in field order).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Section {
     /// The header.
     pub header: Header,
@@ -548,22 +540,81 @@ impl<'a> BorrowedSection<'a> {
 }
 
 /// Decodes a complete payload as gcx-go's canonical procedure does (header, rows, next
-/// section, …), stopping at the first error: the sections read so far (the last one possibly
-/// partial) and that error. Values borrow from `payload` where they can; this is the fast
-/// path that [`decode`], [`decode_until_error`] and the bindings use.
-pub fn decode_borrowed_until_error<'a>(
-    payload: &'a [u8],
-    options: &DecodeOptions,
-) -> (Vec<BorrowedSection<'a>>, Option<Error>) {
-    match core::str::from_utf8(payload) {
+/// section, …), stopping at the first error.
+///
+/// `payload` is text or bytes: invalid UTF-8 is an error only on a line that is read (a
+/// skipped comment may hold any bytes), as in gcx-go. Values borrow from `payload` unless
+/// unescaping changed them; [`Decoded`] gives them borrowed ([`Decoded::into_borrowed`], the
+/// fast path), owned ([`Decoded::into_sections`]), or with what was read before an error
+/// (its public fields).
+///
+/// ```
+/// use agentwire::gcx::{self, DecodeOptions};
+/// let payload = "GCX1 tool=search fields=id,line\na.go::Foo\t10\nb.go::Bar\t20\n";
+/// let sections = gcx::decode(payload, &DecodeOptions::default()).into_sections()?;
+/// assert_eq!(sections[0].header.tool, "search");
+/// assert_eq!(sections[0].rows[1], ["b.go::Bar", "20"]);
+///
+/// // What was read before the first error stays available.
+/// let decoded = gcx::decode("GCX1 tool=t fields=a\n1\n2\t3\n", &DecodeOptions::default());
+/// assert_eq!(decoded.sections[0].row_count(), 1);
+/// assert_eq!(decoded.error.unwrap().code(), "GCX_TOO_MANY_VALUES");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn decode<'a, P>(payload: &'a P, options: &DecodeOptions) -> Decoded<'a>
+where
+    P: AsRef<[u8]> + ?Sized,
+{
+    let payload = payload.as_ref();
+    let (sections, error) = match core::str::from_utf8(payload) {
         Ok(text) => decode_text(text, options),
-        // Invalid UTF-8 is an error only on a line that is read (a skipped comment may hold
-        // any bytes), so the line-by-line decoder decides.
         Err(_) => decode_with_decoder(payload, options),
+    };
+    Decoded { sections, error }
+}
+
+/// What [`decode`] read: the sections before the first error (the last one possibly
+/// partial) and that error.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[must_use = "a decode error is only reported through `error` or `into_*`"]
+pub struct Decoded<'a> {
+    /// The sections read, values borrowed from the payload where they can be.
+    pub sections: Vec<BorrowedSection<'a>>,
+    /// The first error, if any; nothing after it was read.
+    pub error: Option<Error>,
+}
+
+impl<'a> Decoded<'a> {
+    /// The sections with borrowed values; the error, if any, fails the call.
+    pub fn into_borrowed(self) -> Result<Vec<BorrowedSection<'a>>> {
+        match self.error {
+            None => Ok(self.sections),
+            Some(e) => Err(e),
+        }
+    }
+
+    /// The sections with owned rows; the error, if any, fails the call.
+    pub fn into_sections(self) -> Result<Vec<Section>> {
+        Ok(self
+            .into_borrowed()?
+            .into_iter()
+            .map(BorrowedSection::into_owned)
+            .collect())
+    }
+
+    /// The sections read (owned) and the error, if any: what a caller that reports partial
+    /// results needs.
+    pub fn into_owned_parts(self) -> (Vec<Section>, Option<Error>) {
+        let sections = self
+            .sections
+            .into_iter()
+            .map(BorrowedSection::into_owned)
+            .collect();
+        (sections, self.error)
     }
 }
 
-/// [`decode_borrowed_until_error`] over valid UTF-8: the [`Decoder`]'s rules in one pass over
+/// [`decode`] over valid UTF-8: the [`Decoder`]'s rules in one pass over
 /// the text (one SIMD scan finds every LF, TAB and backslash), without copying values.
 fn decode_text<'a>(
     text: &'a str,
@@ -606,12 +657,7 @@ fn decode_text<'a>(
             offset: line_start as u64,
         };
         if line_end - line_start >= options.max_line_bytes {
-            let at = Position {
-                offset: line.offset,
-                line: number,
-                column: 1,
-                column_utf16: 1,
-            };
+            let at = Position::line_start(line.offset, number);
             return (sections, Some(line_too_long(at)));
         }
         line_start = line_end + 1;
@@ -658,12 +704,7 @@ fn decode_text<'a>(
         }
     }
     if sections.is_empty() {
-        let at = Position {
-            offset: bytes.len() as u64,
-            line: number,
-            column: 1,
-            column_utf16: 1,
-        };
+        let at = Position::line_start(bytes.len() as u64, number);
         let e = Error::at(ErrorKind::GcxEmptyInput, "unexpected EOF", at);
         return (sections, Some(e));
     }
@@ -701,39 +742,6 @@ fn decode_with_decoder<'a>(
     }
 }
 
-/// [`decode_borrowed_until_error`] with owned rows.
-pub fn decode_until_error(
-    payload: &[u8],
-    options: &DecodeOptions,
-) -> (Vec<Section>, Option<Error>) {
-    let (sections, error) = decode_borrowed_until_error(payload, options);
-    let sections = sections
-        .into_iter()
-        .map(BorrowedSection::into_owned)
-        .collect();
-    (sections, error)
-}
-
-/// Decodes a complete payload in place; the first error fails the call.
-pub fn decode_borrowed<'a>(
-    payload: &'a str,
-    options: &DecodeOptions,
-) -> Result<Vec<BorrowedSection<'a>>> {
-    match decode_borrowed_until_error(payload.as_bytes(), options) {
-        (sections, None) => Ok(sections),
-        (_, Some(e)) => Err(e),
-    }
-}
-
-/// Decodes a whole payload into sections with owned rows; the first error fails the call.
-pub fn decode(payload: &str, options: &DecodeOptions) -> Result<Vec<Section>> {
-    let sections = decode_borrowed(payload, options)?;
-    Ok(sections
-        .into_iter()
-        .map(BorrowedSection::into_owned)
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -741,6 +749,7 @@ mod tests {
 
     fn rows_of(payload: &str) -> Vec<Vec<String>> {
         decode(payload, &DecodeOptions::default())
+            .into_sections()
             .unwrap()
             .into_iter()
             .flat_map(|s| s.rows)
@@ -763,7 +772,9 @@ mod tests {
     fn chunking_does_not_matter() {
         let payload =
             "GCX1 tool=x fields=a,b k=v\n# note\n1\t2\n\\t\\n\t\\\\\nGCX1 tool=y fields=c\nlast";
-        let whole = decode(payload, &DecodeOptions::default()).unwrap();
+        let whole = decode(payload, &DecodeOptions::default())
+            .into_sections()
+            .unwrap();
         for size in 1..payload.len() {
             let mut dec = Decoder::new(DecodeOptions::default());
             let mut got: Vec<Section> = Vec::new();
@@ -823,19 +834,20 @@ mod tests {
         // The over-long line fails before its LF arrives.
         let e = dec.next().unwrap_err();
         assert_eq!((e.code(), e.line()), ("GCX_LINE_TOO_LONG", Some(3)));
-        let (sections, err) =
-            decode_until_error(b"GCX1 tool=x fields=a\n12345678901234567890123", &options);
-        assert!(err.is_none() && sections[0].rows.len() == 1);
+        let decoded = decode(b"GCX1 tool=x fields=a\n12345678901234567890123", &options);
+        assert!(decoded.error.is_none() && decoded.sections[0].row_count() == 1);
     }
 
     #[test]
     fn empty_input_and_invalid_utf8() {
         assert_eq!(
-            decode("", &DecodeOptions::default()).unwrap_err().code(),
+            decode("", &DecodeOptions::default())
+                .into_sections()
+                .unwrap_err()
+                .code(),
             "GCX_EMPTY_INPUT"
         );
-        let (_, err) =
-            decode_until_error(b"GCX1 tool=x fields=a\n\xff\n", &DecodeOptions::default());
-        assert_eq!(err.unwrap().code(), "INVALID_UTF8");
+        let decoded = decode(b"GCX1 tool=x fields=a\n\xff\n", &DecodeOptions::default());
+        assert_eq!(decoded.error.unwrap().code(), "INVALID_UTF8");
     }
 }

@@ -13,6 +13,7 @@ use crate::{Error, ErrorKind, Result};
 
 /// Options for every GCX1 encoder.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EncodeOptions {
     /// Off (the default): byte parity with gcx-go, quirks included. On: protect a first cell
     /// that starts with `#` or `GCX1` (written `\#…`, `\GCX1…`, which every decoder reads

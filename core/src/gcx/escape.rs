@@ -1,4 +1,10 @@
 //! The GCX1 value escaper and its inverse (gcx-go `escape.go`).
+//!
+//! ```
+//! use agentwire::gcx::escape::{escape, unescape};
+//! assert_eq!(escape("a\tb\nc\\"), "a\\tb\\nc\\\\");
+//! assert_eq!(unescape("a\\tb"), "a\tb");
+//! ```
 
 use alloc::borrow::Cow;
 use alloc::string::String;

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::encode::{EncodeOptions, Encoder};
 use super::plan::{check_finite, write_plans, PayloadWriter};
-use super::tool::{parse_response, plan_generic};
+use super::tool::plan_generic;
 use crate::json::Value;
 use crate::sink::Sink;
 use crate::Result;
@@ -23,17 +23,19 @@ use crate::Result;
 /// Strings are written raw (then row-escaped); nested arrays and objects become Go-compact
 /// JSON (sorted keys, `<>&` escaped); numbers print by Go's `encoding/json` rule. NaN or
 /// ±Infinity anywhere fails before anything is written, as `json.Marshal` does.
+///
+/// ```
+/// use agentwire::{gcx, json};
+/// let value = json::parse(r#"[{"id":"a","n":1},{"id":"b","ok":true}]"#)?;
+/// let payload = gcx::encode_generic("list", &value, &gcx::EncodeOptions::default())?;
+/// assert_eq!(payload, "GCX1 tool=list fields=id,n,ok rows=2\na\t1\t\nb\t\ttrue\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_generic(tool: &str, value: &Value, options: &EncodeOptions) -> Result<String> {
     let capacity = value.as_array().map_or(256, |items| 128 + items.len() * 64);
     let mut writer = PayloadWriter::new(capacity, options.lossless);
     plan_generic(tool, value, &mut writer);
     writer.finish(value)
-}
-
-/// Parses JSON text (typed numbers, or literal with `literal_numbers`) and encodes it with
-/// [`encode_generic`].
-pub fn encode_generic_json(tool: &str, json_text: &str, options: &EncodeOptions) -> Result<String> {
-    encode_generic(tool, &parse_response(json_text, options)?, options)
 }
 
 /// Appends the generic section for `value` to an encoder (for multi-section payloads).
@@ -47,6 +49,12 @@ pub fn write_generic<S: Sink>(encoder: &mut Encoder<S>, tool: &str, value: &Valu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`encode_generic`] of JSON text, parsed as the bindings do.
+    fn encode_generic_json(tool: &str, json_text: &str, options: &EncodeOptions) -> Result<String> {
+        let value = crate::json::parse_with(json_text, &options.parse_options())?;
+        encode_generic(tool, &value, options)
+    }
 
     fn generic(tool: &str, json_text: &str) -> String {
         encode_generic_json(tool, json_text, &EncodeOptions::default()).unwrap()

@@ -18,6 +18,7 @@ pub const VERSION: u32 = 1;
 ///
 /// `meta` is a `BTreeMap`, whose order is byte order: exactly the order gcx-go writes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Header {
     /// The MCP tool (or sub-section, e.g. `get_callers.edges`) that produced the rows.
     pub tool: String,

@@ -5,6 +5,13 @@
 //! tools, get_editing_context, smart_context, analyze.*, contracts.*), with the source-key
 //! aliases gortex responses use (`file_path` for `path`, `start_line` for `line`, …). Users add
 //! or replace layouts with [`Layouts::register`].
+//!
+//! ```
+//! use agentwire::gcx::Layouts;
+//! let layouts = Layouts::builtin();
+//! let search = layouts.get("search_symbols").expect("a built-in layout");
+//! assert_eq!(search.tool, "search_symbols");
+//! ```
 
 use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
@@ -14,6 +21,7 @@ use crate::text::same_text;
 
 /// One column: its name and the response keys it reads (first present wins).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldLayout {
     /// Column name in `fields=`.
     pub name: String,
@@ -28,6 +36,7 @@ pub struct FieldLayout {
 
 /// Where a section's rows come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RowsLayout {
     /// An array: the response itself when it is an array (if `root`), else the first of
     /// `keys` in the response object holding an array.
@@ -46,6 +55,7 @@ pub enum RowsLayout {
 
 /// One section of a tool's output.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SectionLayout {
     /// Section tool name; `{tool}` stands for the requested tool (e.g. `{tool}.nodes`).
     pub name: String,
@@ -59,6 +69,7 @@ pub struct SectionLayout {
 
 /// A tool's layout: its sections, in output order.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolLayout {
     /// The tool name the layout is registered under.
     pub tool: String,

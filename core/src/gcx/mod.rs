@@ -4,7 +4,8 @@
 //! [`EncodeOptions::lossless`] option writes what every decoder reads back, or fails.
 //!
 //! - [`Encoder`] writes sections of typed [`Cell`]s to any [`Sink`](crate::sink::Sink).
-//! - [`Decoder`] reads pushed chunks (or a slice) one [`Item`] at a time.
+//! - [`decode`] reads a whole payload (borrowed or owned sections, or what was read before
+//!   an error); [`Decoder`] reads pushed chunks (or a slice) one [`Item`] at a time.
 //! - [`encode_generic`] is the fallback for any JSON value; [`encode_tool`] maps a tool
 //!   response onto its [`layout`] (the spec's per-tool layouts) or falls back to it.
 //! - [`scope`] holds the workspace shapes (`tool_definitions`, `tool_request`, `error`) and
@@ -17,7 +18,7 @@
 //! enc.write_row(&[Cell::Str("a.go::Foo"), Cell::I64(10)])?;
 //! let payload = enc.finish()?;
 //! assert_eq!(payload, "GCX1 tool=search_symbols fields=id,line total=1\na.go::Foo\t10\n");
-//! let sections = gcx::decode(&payload, &Default::default())?;
+//! let sections = gcx::decode(&payload, &Default::default()).into_sections()?;
 //! assert_eq!(sections[0].rows, [["a.go::Foo", "10"]]);
 //! # Ok::<(), agentwire::Error>(())
 //! ```
@@ -33,17 +34,14 @@ pub mod scope;
 mod tool;
 
 pub use decode::{
-    decode, decode_borrowed, decode_borrowed_until_error, decode_until_error, BorrowedSection,
-    DecodeOptions, Decoder, Item, Section, DEFAULT_MAX_CELLS, DEFAULT_MAX_OUTPUT_BYTES,
-    DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
+    decode, BorrowedSection, DecodeOptions, Decoded, Decoder, Item, Section, DEFAULT_MAX_CELLS,
+    DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
 pub use encode::{Cell, EncodeOptions, Encoder};
-pub use generic::{encode_generic, encode_generic_json, write_generic};
+pub use generic::{encode_generic, write_generic};
 pub use header::{Header, TAG, VERSION};
 pub use layout::{Layouts, ToolLayout};
-pub use tool::{
-    encode_tool, encode_tool_checked, encode_tool_json, Strategy, ToolOptions, ToolOutput,
-};
+pub use tool::{encode_tool, encode_tool_checked, Strategy, ToolOptions, ToolOutput};
 
 /// The default [`DecodeOptions::max_line_bytes`], gcx-go's line limit: `bufio.Scanner` with a
 /// 4 MiB buffer accepts a line of at most 4 MiB − 1 bytes plus its LF.
@@ -51,6 +49,7 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The response format an MCP tool argument selects (gcx-go `ParseFormat`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ResponseFormat {
     /// JSON, the MCP default (and the answer for anything unrecognised).
     Json,

@@ -7,7 +7,7 @@ use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::decode::{decode_until_error, DecodeOptions};
+use super::decode::{decode, DecodeOptions};
 use super::encode::{push_header, push_value_row, Encoder};
 use super::header::{Header, HeaderParts};
 use crate::json::{self, Map, Value, WriteOptions};
@@ -624,14 +624,16 @@ pub(crate) fn verify(
     plans: &[SectionPlan<'_>],
     payload: &str,
 ) -> core::result::Result<(), String> {
-    let (decoded, error) = decode_until_error(payload.as_bytes(), &DecodeOptions::default());
-    if let Some(e) = error {
-        return Err(alloc::format!(
-            "the payload does not decode: {} ({})",
-            e,
-            e.code()
-        ));
-    }
+    let decoded = match decode(payload, &DecodeOptions::default()).into_borrowed() {
+        Ok(sections) => sections,
+        Err(e) => {
+            return Err(alloc::format!(
+                "the payload does not decode: {} ({})",
+                e,
+                e.code()
+            ))
+        }
+    };
     if decoded.len() != plans.len() {
         return Err(alloc::format!(
             "{} sections written, {} decoded",
@@ -650,18 +652,18 @@ pub(crate) fn verify(
                 quote(line.trim_end())
             ));
         }
-        if got.rows.len() != plan.rows.len() {
+        if got.row_count() != plan.rows.len() {
             return Err(alloc::format!(
                 "section {tool}: {} rows written, {} decoded (blank or #-rows are dropped by decoders)",
                 plan.rows.len(),
-                got.rows.len()
+                got.row_count()
             ));
         }
-        for (r, (row, values)) in plan.rows.iter().zip(&got.rows).enumerate() {
+        for (r, (row, values)) in plan.rows.iter().zip(got.rows()).enumerate() {
             for (c, cell) in row.iter().enumerate() {
                 let join = plan.head.joins.get(c).copied().flatten();
                 let want = render(*cell, join).map_err(|e| e.to_string())?;
-                if values[c] != *want {
+                if *values[c] != *want {
                     return Err(alloc::format!(
                         "section {tool} row {r} field {}: wrote {}, decoded {}",
                         header.fields[c],

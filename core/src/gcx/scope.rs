@@ -4,6 +4,14 @@
 //!
 //! gcx-go has no such code; these follow the spec and are checked against the scope fixtures
 //! (`tests/fixtures/gcx1/scope/*.gcx`) byte for byte.
+//!
+//! ```
+//! use agentwire::gcx::scope::{decode_tool_definitions, encode_tool_definitions, Scope, ToolDefinition};
+//! let definitions = [ToolDefinition { name: "search".into(), scope: Scope::FanOut }];
+//! let payload = encode_tool_definitions(&definitions, &Default::default())?;
+//! assert_eq!(decode_tool_definitions(&payload)?, definitions);
+//! # Ok::<(), agentwire::Error>(())
+//! ```
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -17,6 +25,7 @@ use crate::{Error, ErrorKind, Position, Result};
 
 /// How a tool relates to the repos of a workspace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Scope {
     /// Works on one repo: the request names it.
     Repo,
@@ -58,6 +67,7 @@ impl Scope {
 
 /// One entry of the `tool_definitions` registry.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolDefinition {
     /// MCP tool name.
     pub name: String,
@@ -67,6 +77,7 @@ pub struct ToolDefinition {
 
 /// The `repo` parameter of a request, in any shape a client may send.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RepoParam {
     /// No `repo` parameter.
     #[default]
@@ -82,6 +93,7 @@ pub const WILDCARD: &str = "*";
 
 /// One inbound MCP call (`tool_request` section).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolRequest {
     /// The tool called.
     pub tool: String,
@@ -93,6 +105,7 @@ pub struct ToolRequest {
 
 /// A protocol-level rejection (`error` section).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ErrorEnvelope {
     /// Machine-readable code (non-empty), one of [`ErrorCode`] for scope errors.
     pub code: String,
@@ -104,6 +117,7 @@ pub struct ErrorEnvelope {
 
 /// The error codes of the GCX1 spec's workspace shapes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ErrorCode {
     /// A fan-out request lists a repo that is not in the active workspace.
     UnknownRepo,

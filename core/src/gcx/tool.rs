@@ -11,12 +11,13 @@ use super::plan::{
     self, meta_of, meta_text, same_keys, sort_meta, ArrayColumns, PayloadWriter, RowSink,
     SectionHead, SectionPlan,
 };
-use crate::json::{self, Map, Value};
+use crate::json::{Map, Value};
 use crate::text::{cmp_text, find, quote, same_text};
 use crate::{Error, ErrorKind, Result};
 
 /// How [`encode_tool`] maps a response onto sections.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Strategy {
     /// The tool's registered layout when the response fits it exactly (every value has a
     /// column or a metadata key), else the generic fallback. Never drops data.
@@ -73,21 +74,16 @@ pub struct ToolOptions {
 /// Encodes a tool response. With the default [`Strategy::Layout`], a response that fits the
 /// tool's layout becomes its sections; anything else takes the generic fallback, so every
 /// response gives valid GCX1.
+///
+/// ```
+/// use agentwire::{gcx, json};
+/// let response = json::parse(r#"{"results":[{"id":"a.go::F","kind":"function"}],"total":1}"#)?;
+/// let payload = gcx::encode_tool("search_symbols", &response, &gcx::ToolOptions::default())?;
+/// assert!(payload.starts_with("GCX1 tool=search_symbols fields=id,kind"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_tool(tool: &str, response: &Value, options: &ToolOptions) -> Result<String> {
     Ok(encode_unchecked(tool, response, options)?.0)
-}
-
-/// [`encode_tool`] for JSON text (numbers typed, or literal with `literal_numbers`).
-pub fn encode_tool_json(tool: &str, response_json: &str, options: &ToolOptions) -> Result<String> {
-    encode_tool(
-        tool,
-        &parse_response(response_json, &options.encode)?,
-        options,
-    )
-}
-
-pub(crate) fn parse_response(response_json: &str, options: &EncodeOptions) -> Result<Value> {
-    json::parse_with(response_json, &options.parse_options())
 }
 
 /// What [`encode_tool_checked`] produced.
@@ -104,6 +100,16 @@ pub struct ToolOutput {
 
 /// [`encode_tool`], also reporting the strategy used and, with `check`, a real round-trip
 /// check (decode the payload and compare every row and value with the input).
+///
+/// ```
+/// use agentwire::{gcx, json};
+/// // One key the layout has no column for: the generic fallback keeps it.
+/// let response = json::parse(r#"{"results":[{"id":"a"}],"extra":"x"}"#)?;
+/// let out = gcx::encode_tool_checked("search_symbols", &response, &Default::default(), true)?;
+/// assert_eq!(out.strategy, gcx::Strategy::Generic);
+/// assert_eq!(out.round_trip, Some(Ok(())));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_tool_checked(
     tool: &str,
     response: &Value,
@@ -701,6 +707,7 @@ fn layout_meta<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
 
     fn encode(tool: &str, json_text: &str, strategy: Strategy) -> ToolOutput {
         let options = ToolOptions {

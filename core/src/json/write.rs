@@ -4,7 +4,7 @@ use super::Value;
 use crate::text::{cmp_text, has_byte, has_byte_below, has_non_ascii, skip_words, sort_by_text};
 use crate::Result;
 
-/// How [`write`] renders a value.
+/// How [`write`](fn@write) renders a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
     /// Sort object members by key bytes (Go `encoding/json` of a map) instead of input order.
@@ -125,7 +125,7 @@ fn write_member(
 /// Objects up to this size are sorted on the stack.
 const SMALL_OBJECT: usize = 32;
 
-/// Compact JSON text of `value` (see [`write`]).
+/// Compact JSON text of `value` (see [`write`](fn@write)).
 pub fn to_string(value: &Value, options: WriteOptions) -> Result<String> {
     let mut out = String::new();
     write(&mut out, value, options)?;

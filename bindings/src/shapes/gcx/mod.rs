@@ -468,9 +468,15 @@ pub fn sections_json_len(sections: &[BorrowedSection<'_>]) -> usize {
 
 /// Decodes a payload to `{"sections": [...]}`.
 pub fn decode_document(payload: &str, options: &DecodeOptions) -> Result<Value> {
-    Ok(sections_to_value(&agentwire::gcx::decode(
-        payload, options,
-    )?))
+    let sections = agentwire::gcx::decode(payload, options).into_sections()?;
+    Ok(sections_to_value(&sections))
+}
+
+/// A JSON text input of the encoders (`encodeGenericJson`, `encodeToolJson`, the CLI), parsed
+/// under the encoder's options: typed numbers (or literal with `literal_numbers`), its depth
+/// limit.
+pub fn parse_input(json_text: &str, options: &EncodeOptions) -> Result<Value> {
+    json::parse_with(json_text, &options.parse_options())
 }
 
 /// A streaming item as `{"type": "section", tool, fields, meta, version}`,
@@ -722,8 +728,9 @@ mod json_len_tests {
             "GCX1 tool=e fields=a\n",
         ];
         for payload in payloads {
-            let sections =
-                agentwire::gcx::decode_borrowed(payload, &DecodeOptions::default()).unwrap();
+            let sections = agentwire::gcx::decode(payload, &DecodeOptions::default())
+                .into_borrowed()
+                .unwrap();
             let mut out = String::new();
             write_sections_json(&mut out, &sections).unwrap();
             let repeats = payload.contains("a,a");

@@ -36,6 +36,7 @@ pub use keyed::GenericDelta;
 
 /// The two v3 profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Profile {
     /// `profile=generic`: any JSON value (SPEC §7).
     Generic,
@@ -55,6 +56,7 @@ impl Profile {
 
 /// What a v3 payload decoded to.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Document {
     /// A generic payload: the JSON value.
     Generic(Value),

@@ -38,6 +38,7 @@ mod tests;
 
 /// Limits of the v3 decoders.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DecodeOptions {
     /// Deepest nesting of containers (objects and arrays; a root container is depth 1, and a
     /// flattened `a>b>c` column nests its objects too). Deeper input is

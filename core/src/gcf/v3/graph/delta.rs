@@ -20,6 +20,7 @@ use crate::{Error, ErrorKind, Result};
 
 /// A decoded graph delta payload (SPEC §10.1).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GraphDelta {
     /// Header `tool` (empty when absent).
     pub tool: String,
@@ -473,6 +474,7 @@ fn kept<T: Clone>(base: &[T], live: &[bool], added: &[T]) -> Vec<T> {
 
 /// The header-only answer when the consumer's `pack_root` still identifies the result.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Unchanged {
     /// The producing tool (optional).
     pub tool: String,

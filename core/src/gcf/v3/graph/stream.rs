@@ -14,6 +14,7 @@ use crate::Result;
 
 /// Streaming-encoder options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamOptions {
     /// Write the trailer's `counts` in the labeled form (`targets:2,edges:1`, SPEC §8.4.1)
     /// instead of the default positional one (`2,1`).

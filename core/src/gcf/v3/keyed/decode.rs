@@ -19,6 +19,7 @@ use crate::{Error, ErrorKind, Result};
 
 /// A decoded keyed-set payload: one of the three outcomes of SPEC §10a.4.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum KeyedPayload {
     /// A delta-participating full payload; `pack_root` is the set's root (the header's, which
     /// was checked against the rows).

@@ -54,6 +54,7 @@ pub use session::{
 /// Rows hold one cell per entry of `fields`, in that order; cells are scalars. Every operation
 /// checks these invariants and reports a violation as [`ErrorKind::InvalidArgument`].
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KeyedSet {
     /// The table name of the full payload (`## <name> [N]{…}`); empty writes `rows`.
     pub name: String,
@@ -68,6 +69,7 @@ pub struct KeyedSet {
 /// A generic delta (SPEC §10a.2): what turns the set with root `base_root` into the set with
 /// root `new_root`.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GenericDelta {
     /// `tool=`, the producing tool.
     pub tool: Option<String>,
