@@ -1,5 +1,5 @@
 //! The workspace-scope files reproduced byte for byte from typed input, and check_request's
-//! envelopes equal to the error files (inputs: tests/scope_inputs.json, shared with the JS tests).
+//! envelopes equal to the error files (inputs: conformance/scope_inputs.json, shared with the JS tests).
 
 use std::path::Path;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes the benchmark corpus to tests/corpus/out/ (deterministic: a fixed-seed generator, no
+// Writes the benchmark corpus to bench/corpus/out/ (deterministic: a fixed-seed generator, no
 // clock, no randomness from the machine), so every run and every runtime measures the same bytes.
 //   gcx-10mb.sections.json  a GCX1 sections document (8 tool sections, ~10 MB once encoded);
 //                           `make bench` encodes it to gcx-10mb.gcx with the CLI

@@ -19,8 +19,7 @@ import { assert, assertGcxRows, assertGraph, genericRows } from './check.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CORPUS_HELP =
-  'generate it from the repository root: node tests/corpus/generate.mjs && ' +
-  'cargo run -q --release -p agentwire-cli -- gcx encode tests/corpus/out/gcx-10mb.sections.json > tests/corpus/out/gcx-10mb.gcx';
+  'generate it from the repository root: make bench-corpus';
 
 function read(path) {
   try {
@@ -59,9 +58,9 @@ export function agentwireBuilds() {
 
 /** GCX1 on the ~10 MB corpus: 6 sections of 6 fields, ~59k rows. */
 function gcx10mb(builds) {
-  const payload = read('tests/corpus/out/gcx-10mb.gcx');
-  const jsonText = read('tests/corpus/out/gcx-10mb.json');
-  const sectionsText = read('tests/corpus/out/gcx-10mb.sections.json');
+  const payload = read('bench/corpus/out/gcx-10mb.gcx');
+  const jsonText = read('bench/corpus/out/gcx-10mb.json');
+  const sectionsText = read('bench/corpus/out/gcx-10mb.sections.json');
   const data = JSON.parse(jsonText); // [{tool, rows: [{id, kind, name, path, line, sig}]}]
   const sections = JSON.parse(sectionsText); // [{tool, fields, meta, rows: [[cell, …]]}]
   const tasks = [];
@@ -93,13 +92,13 @@ function gcx10mb(builds) {
   tasks.push(task('gcx1-10mb', 'node-js', '@toon-format/toon', 'decode', size(toonText), () => toon.decode(toonText)));
   tasks.push(task('gcx1-10mb', 'node-js', '@toon-format/toon', 'encode', size(toonText), () => toon.encode(data)));
 
-  return { title: 'GCX1, ~10 MB corpus (tests/corpus/out/gcx-10mb.*)', size: 'large', tasks };
+  return { title: 'GCX1, ~10 MB corpus (bench/corpus/out/gcx-10mb.*)', size: 'large', tasks };
 }
 
 /** GCX1 on the upstream benchmark's 20 tool responses; each op runs over all 20 (sum of bytes). */
 function gcxBench20(builds) {
-  const dir = 'tests/fixtures/gcx1/bench-inputs';
-  const tools = new Map(JSON.parse(read('tests/fixtures/gcx1/bench.json')).vectors.map((v) => [v.name, v.input.tool]));
+  const dir = 'conformance/fixtures/gcx1/bench-inputs';
+  const tools = new Map(JSON.parse(read('conformance/fixtures/gcx1/bench.json')).vectors.map((v) => [v.name, v.input.tool]));
   const inputs = readdirSync(join(ROOT, dir))
     .filter((file) => file.endsWith('.json'))
     .sort()
@@ -137,7 +136,7 @@ function gcxBench20(builds) {
   tasks.push(task('gcx1-bench20', 'node-js', '@toon-format/toon', 'decode', sum(toonTexts), () => toonTexts.map((t) => toon.decode(t))));
   tasks.push(task('gcx1-bench20', 'node-js', '@toon-format/toon', 'encode', sum(toonTexts), () => inputs.map((i) => toon.encode(i.value))));
 
-  return { title: 'GCX1, the 20 benchmark responses (tests/fixtures/gcx1/bench-inputs)', size: 'small', tasks };
+  return { title: 'GCX1, the 20 benchmark responses (conformance/fixtures/gcx1/bench-inputs)', size: 'small', tasks };
 }
 
 /**
@@ -145,7 +144,7 @@ function gcxBench20(builds) {
  * MCP tool results are: per-call overhead shows here. GCX1 decode and encode against JSON.
  */
 function gcxSingle(builds) {
-  const data = JSON.parse(read('tests/corpus/out/gcx-10mb.json'));
+  const data = JSON.parse(read('bench/corpus/out/gcx-10mb.json'));
   const tasks = [];
   for (const [label, target] of [['1kb', 1000], ['10kb', 10000]]) {
     const { tool } = data[0];
@@ -173,7 +172,7 @@ function gcxSingle(builds) {
  * peer implements GCF 3.5.0, not v1.1: it is compared like with like in gcf3Graph.
  */
 function graph500(builds) {
-  const jsonText = read('tests/corpus/out/graph-500.json');
+  const jsonText = read('bench/corpus/out/graph-500.json');
   const graph = JSON.parse(jsonText);
   const tasks = [];
 
@@ -193,7 +192,7 @@ function graph500(builds) {
   tasks.push(task('graph-500', 'node-js', 'JSON', 'decode', size(jsonText), () => JSON.parse(jsonText)));
   tasks.push(task('graph-500', 'node-js', 'JSON', 'encode', size(jsonText), () => JSON.stringify(graph)));
 
-  return { title: 'Graph, 500 symbols / 1000 edges, GCF v1.1 and GCB1 (tests/corpus/out/graph-500.json)', size: 'small', tasks };
+  return { title: 'Graph, 500 symbols / 1000 edges, GCF v1.1 and GCB1 (bench/corpus/out/graph-500.json)', size: 'small', tasks };
 }
 
 const peer = '@blackwell-systems/gcf';
@@ -203,7 +202,7 @@ const peer = '@blackwell-systems/gcf';
  * same on this input: checked byte for byte), and against JSON of the same payload.
  */
 function gcf3Graph(builds) {
-  const jsonText = read('tests/corpus/out/graph-500.json');
+  const jsonText = read('bench/corpus/out/graph-500.json');
   const graph = JSON.parse(jsonText);
   const peerText = blackwellGcf.encode(graph);
   assertGraph(blackwellGcf.decode(peerText), graph);
@@ -233,12 +232,12 @@ function plain(value) {
 
 /** GCF 3.5.3 generic profile (any JSON value) against the pure-JS peer, byte for byte. */
 function gcf3Generic(builds) {
-  const dir = 'tests/fixtures/gcx1/bench-inputs';
+  const dir = 'conformance/fixtures/gcx1/bench-inputs';
   const inputs = readdirSync(join(ROOT, dir))
     .filter((file) => file.endsWith('.json'))
     .sort()
     .map((file) => JSON.parse(read(`${dir}/${file}`)));
-  const data = JSON.parse(read('tests/corpus/out/gcx-10mb.json'));
+  const data = JSON.parse(read('bench/corpus/out/gcx-10mb.json'));
   const single = (target) => {
     const rows = [];
     for (const row of data[0].rows) {
@@ -248,7 +247,7 @@ function gcf3Generic(builds) {
     return [rows];
   };
   const sets = [
-    ['gcf3-generic-graph-500', [JSON.parse(read('tests/corpus/out/graph-500.json'))]],
+    ['gcf3-generic-graph-500', [JSON.parse(read('bench/corpus/out/graph-500.json'))]],
     ['gcf3-generic-bench20', inputs],
     ['gcf3-generic-1kb', single(1000)],
     ['gcf3-generic-10kb', single(10000)],

@@ -1,7 +1,7 @@
 //! agentwire against the alternatives, same inputs, same run: GCX1 decode and encode of the
 //! ~10 MB corpus against serde_json on the same rows, and GCF/GCB1 against the `gcf` crate on
 //! a 500-symbol graph. Throughput is in input bytes. The corpus comes from
-//! `node tests/corpus/generate.mjs` (`make bench` runs it first).
+//! `node bench/corpus/generate.mjs` (`make bench` runs it first).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -14,7 +14,7 @@ use serde_json::Value as J;
 
 fn corpus(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/corpus/out")
+        .join("../corpus/out")
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| {
         panic!(
@@ -152,11 +152,11 @@ fn gcx1(c: &mut Criterion) {
     group.finish();
 }
 
-/// The 20 bench responses (tests/fixtures/gcx1/bench-inputs): GCX1 encode of each JSON text
+/// The 20 bench responses (conformance/fixtures/gcx1/bench-inputs): GCX1 encode of each JSON text
 /// (tool layout or generic fallback, as the scorecard does) and decode of the result, against
 /// serde_json reading and writing the same JSON. Throughput counts each format's own bytes.
 fn bench_inputs(c: &mut Criterion) {
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/gcx1");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let inputs: Vec<(String, String)> = vectors["vectors"]
@@ -339,7 +339,7 @@ fn gcf3_graph(c: &mut Criterion) {
 /// columns, spec v3.6.0, so its text differs): the 500-symbol graph as plain JSON (tables) and
 /// the 20 bench responses as one array (mixed shapes). Throughput counts compact JSON bytes.
 fn gcf_generic(c: &mut Criterion) {
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/gcx1");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let responses: Vec<J> = vectors["vectors"]

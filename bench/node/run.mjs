@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --out FILE] [--quick]
+// node bench/node/run.mjs [--out FILE] [--quick]   (`make bench-npm`; BENCH_NPM_FLAGS=--quick)
 //
 // agentwire (native addon and wasm build) against JSON.parse/stringify, @toon-format/toon and
 // @blackwell-systems/gcf on the same data in one process. Every implementation's output is
@@ -9,8 +9,8 @@
 // suites.mjs) and mb_per_s = bytes / 1e6 / (ns_per_op / 1e9).
 // --quick: a few iterations per task, for smoke tests (the numbers mean little).
 //
-// Inputs: tests/corpus/out/ (node tests/corpus/generate.mjs, then the CLI's `gcx encode` of the
-// sections document, as `make bench-rust` does) and tests/fixtures/gcx1/bench-inputs/.
+// Inputs: bench/corpus/out/ (node bench/corpus/generate.mjs, then the CLI's `gcx encode` of the
+// sections document, as `make bench-corpus` does) and conformance/fixtures/gcx1/bench-inputs/.
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
