@@ -10,7 +10,7 @@ use agentwire::Error;
 use agentwire_bindings::api::{self, GatewaySession};
 use serde_json::{json, Value as J};
 
-use crate::support::{read_json, same, same_numeric, same_text};
+use crate::support::{expect_json, read_json, same, same_text, Members};
 use crate::Report;
 
 type Check = fn(&Ctx, &J) -> Result<(), String>;
@@ -138,7 +138,12 @@ fn same_keys(expected: &J, got: &J, skip: &[&str]) -> Result<(), String> {
         if key == "ok" || skip.contains(&key.as_str()) {
             continue;
         }
-        same_numeric(key, want, got.get(key).unwrap_or(&J::Null))?;
+        expect_json(
+            key,
+            want,
+            got.get(key).unwrap_or(&J::Null),
+            Members::AnyOrder,
+        )?;
     }
     Ok(())
 }
@@ -386,8 +391,13 @@ fn cache_stable(ctx: &Ctx, case: &J) -> Result<(), String> {
                         .browse_ranked(&step["cards"].to_string(), "", &ctx.counter)
                         .map_err(|e| at(e.to_string()))?,
                 )?;
-                same_numeric("emitted", &want_step["emitted"], &emitted(&reply["result"]))
-                    .map_err(at)?;
+                expect_json(
+                    "emitted",
+                    &want_step["emitted"],
+                    &emitted(&reply["result"]),
+                    Members::AnyOrder,
+                )
+                .map_err(at)?;
             }
             Some("hydrate") => {
                 let reply = dispatch(

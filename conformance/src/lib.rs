@@ -42,7 +42,9 @@ pub struct Report {
     pub passed: usize,
     /// Vectors that failed, in run order.
     pub failures: Vec<Failure>,
-    /// Fixtures the suite saw but did not count (not supported, no expectation), one line each.
+    /// One line each: fixtures the suite saw but did not count (not supported, no expectation),
+    /// and remarks on counted ones (GCF: `ORDER id: …`, a value that matches only with member
+    /// order ignored).
     pub notes: Vec<String>,
 }
 

@@ -156,7 +156,8 @@ fn gcx1(c: &mut Criterion) {
 /// (tool layout or generic fallback, as the scorecard does) and decode of the result, against
 /// serde_json reading and writing the same JSON. Throughput counts each format's own bytes.
 fn bench_inputs(c: &mut Criterion) {
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
+    let fixtures =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let inputs: Vec<(String, String)> = vectors["vectors"]
@@ -339,7 +340,8 @@ fn gcf3_graph(c: &mut Criterion) {
 /// columns, spec v3.6.0, so its text differs): the 500-symbol graph as plain JSON (tables) and
 /// the 20 bench responses as one array (mixed shapes). Throughput counts compact JSON bytes.
 fn gcf_generic(c: &mut Criterion) {
-    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
+    let fixtures =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let responses: Vec<J> = vectors["vectors"]

@@ -9,8 +9,8 @@ use agentwire::Error;
 use agentwire_bindings::{FromValue, ToValue};
 use serde_json::Value as J;
 
-use super::{expect_error, is_subset, Fixture};
-use crate::support::{from_value, same_text, to_value};
+use super::{expect_error, Fixture};
+use crate::support::{expect_json, from_value, same_text, to_value, Members};
 
 fn fail(e: Error) -> String {
     format!("{}: {e}", e.code())
@@ -112,9 +112,7 @@ pub(super) fn delta(f: &Fixture) -> Result<(), String> {
     let result = apply(f)?.map_err(|e| format!("apply: {}", fail(e)))?;
     let expected = f.json("expected_snapshot")?;
     let got = from_value(&result.to_value());
-    if !is_subset(&expected, &got) {
-        return Err(format!("apply: expected (subset) {expected}, got {got}"));
-    }
+    expect_json("apply (subset)", &expected, &got, Members::Subset)?;
     same_text("pack_root", &wire.new_root, &result.pack_root)
 }
 

@@ -7,6 +7,12 @@
 //! lexemes (`1e+20` is a double, `100000000000000000000` an out-of-range integer). Decoded
 //! values are compared with expectations parsed by agentwire's JSON reader (its own suite
 //! checks it) so that key order is compared too; numbers compare by value.
+//!
+//! Every generic payload a fixture holds is also decoded on its own, independently of the
+//! encoder: an `encode`/`roundtrip` fixture's `expected` must decode to its `input`, a `decode`
+//! fixture's `input` to its `expected`. Where that holds only with member order ignored, the
+//! run says so in a note (`ORDER <id>: ...`), and the bundled-suite test pins the list, so a
+//! new order difference fails it. Every decode error must carry a line.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +24,7 @@ use agentwire_bindings::ToValue;
 use serde_json::value::RawValue;
 use serde_json::Value as J;
 
-use crate::support::{from_value, same_text};
+use crate::support::{expect_json, expect_value, from_value, same_text, same_value, Members};
 use crate::Report;
 
 mod graph;
@@ -83,105 +89,6 @@ pub(crate) fn typed(text: &str) -> Result<Value, String> {
     json::parse(text).map_err(|e| format!("fixture JSON: {e}"))
 }
 
-/// How object member order is compared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Order {
-    /// Members in the same order, except inside table rows (the objects of an all-object
-    /// array, the member values of an object whose values are all objects): a table row
-    /// decodes in its header's order with `>`-named fields last (SPEC §7.3, §7.4.3, §7.4.6.1;
-    /// fixtures inline-schema/008, flatten/016), so there only membership is compared.
-    ExceptTableRows,
-    /// Membership only: "compare decoded JSON structurally" (the suite's `decode` contract;
-    /// some expectations list their keys alphabetically).
-    Ignored,
-}
-
-/// True for the objects a table row can come from: items of an all-object array, values of
-/// an object of objects (two or more).
-fn holds_rows(v: &Value) -> bool {
-    match v {
-        Value::Array(items) => {
-            !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(_)))
-        }
-        Value::Object(map) => {
-            map.len() >= 2 && map.iter().all(|(_, v)| matches!(v, Value::Object(_)))
-        }
-        _ => false,
-    }
-}
-
-/// Equality of JSON values with member order compared per `order`; numbers compare by value
-/// (`1` equals `1.0`; integers beyond 2^53 compare exactly).
-pub(crate) fn same_value(a: &Value, b: &Value, order: Order) -> bool {
-    same_at(a, b, order, false)
-}
-
-fn same_at(a: &Value, b: &Value, order: Order, row: bool) -> bool {
-    let child_row = order == Order::ExceptTableRows && holds_rows(a);
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
-            (Some(x), Some(y)) => x == y,
-            _ => x
-                .as_u64()
-                .zip(y.as_u64())
-                .map_or_else(|| x.as_f64() == y.as_f64(), |(x, y)| x == y),
-        },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|(a, b)| same_at(a, b, order, child_row))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            if x.len() != y.len() {
-                return false;
-            }
-            if order == Order::Ignored || row {
-                x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_at(v, w, order, child_row)))
-            } else {
-                x.iter()
-                    .zip(y.iter())
-                    .all(|((ka, va), (kb, vb))| ka == kb && same_at(va, vb, order, child_row))
-            }
-        }
-        _ => a == b,
-    }
-}
-
-/// `expected` vs `got` under [`same_value`], shown as JSON when they differ.
-pub(crate) fn expect_value(
-    what: &str,
-    expected: &Value,
-    got: &Value,
-    order: Order,
-) -> Result<(), String> {
-    if same_value(expected, got, order) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what}: expected {}, got {}",
-            from_value(expected),
-            from_value(got)
-        ))
-    }
-}
-
-/// Every member of `expected` is in `got` with an equal value (objects recursively, arrays
-/// element by element with equal lengths): the graph decode contract.
-pub(crate) fn is_subset(expected: &J, got: &J) -> bool {
-    match (expected, got) {
-        (J::Object(e), J::Object(g)) => e
-            .iter()
-            .all(|(k, v)| g.get(k).is_some_and(|w| is_subset(v, w))),
-        (J::Array(e), J::Array(g)) => {
-            e.len() == g.len() && e.iter().zip(g).all(|(a, b)| is_subset(a, b))
-        }
-        (J::Number(x), J::Number(y)) => x.as_f64() == y.as_f64(),
-        _ => expected == got,
-    }
-}
-
 /// The error must carry the fixture's category: code `GCF_<CATEGORY>` for a SPEC category
 /// (`count_mismatch`), or the text in its message for a prose expectation (`zero count`).
 pub(crate) fn expect_error<T>(expected: &str, outcome: Result<T, Error>) -> Result<(), String> {
@@ -223,9 +130,13 @@ pub fn run(dir: &Path) -> Result<Report, String> {
             .display()
             .to_string();
         let id = format!("gcf/{relative}");
+        let mut order = None;
         let outcome = fixture
             .string("operation")
-            .and_then(|operation| run_fixture(&operation, &fixture));
+            .and_then(|operation| run_fixture(&operation, &fixture, &mut order));
+        if let Some(what) = order {
+            report.notes.push(format!("ORDER {id}: {what}"));
+        }
         report.record(id, outcome);
     }
     Ok(report)
@@ -245,13 +156,17 @@ fn collect(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-fn run_fixture(operation: &str, f: &Fixture) -> Result<(), String> {
+/// Set by a check whose values match only with member order ignored (or in table rows only):
+/// what differed, for the run's notes.
+type OrderNote = Option<String>;
+
+fn run_fixture(operation: &str, f: &Fixture, order: &mut OrderNote) -> Result<(), String> {
     match operation {
-        "encode" => encode(f),
-        "decode" => decode(f),
+        "encode" => encode(f, order),
+        "decode" => decode(f, order),
         "error" => error(f),
         "encode-error" => encode_error(f),
-        "roundtrip" => roundtrip(f),
+        "roundtrip" => roundtrip(f, order),
         "roundtrip-wire" => roundtrip_wire(f),
         "session" => graph::session(f),
         "delta" => graph::delta(f),
@@ -267,47 +182,82 @@ fn run_fixture(operation: &str, f: &Fixture) -> Result<(), String> {
     }
 }
 
-/// Encodes the fixture input with the generic encoder and checks the bytes, then the round
-/// trip `decode(encode(v)) == v` with member order kept (but inside table rows).
-fn encode_generic_checked(f: &Fixture, expected: &str) -> Result<(), String> {
+/// `decoded` against `expected` with member order kept; an order-only difference is noted
+/// (`order`) and passes when `members` allows it.
+fn expect_ordered(
+    what: &str,
+    expected: &Value,
+    decoded: &Value,
+    members: Members,
+    order: &mut OrderNote,
+) -> Result<(), String> {
+    if same_value(expected, decoded, Members::InOrder) {
+        return Ok(());
+    }
+    expect_value(what, expected, decoded, members)?;
+    *order = Some(format!("{what}: member order differs from the expectation"));
+    Ok(())
+}
+
+/// Decodes the fixture's expected payload on its own (independently of the encoder: a decoder
+/// bug shows even when encoding fails) and checks it gives the input with member order kept
+/// but inside table rows; then encodes the input with the generic encoder and checks the
+/// bytes. Together: the round trip `decode(encode(v)) == v`.
+fn encode_generic_checked(
+    f: &Fixture,
+    expected: &str,
+    order: &mut OrderNote,
+) -> Result<(), String> {
+    let decoded = v3::decode_generic(expected)
+        .map_err(|e| format!("decode of the expected payload: {}", fail(e)))
+        .and_then(|decoded| {
+            expect_ordered(
+                "decode of the expected payload",
+                &f.value("input")?,
+                &decoded,
+                Members::InOrderExceptTableRows,
+                order,
+            )
+        });
     let input = f.literal_value("input")?;
-    let text = v3::encode_generic(&input).map_err(fail)?;
-    same_text("encode", expected, &text)?;
-    let decoded = v3::decode_generic(&text).map_err(|e| format!("round trip: {}", fail(e)))?;
-    expect_value(
-        "round trip",
-        &f.value("input")?,
-        &decoded,
-        Order::ExceptTableRows,
-    )
+    let encoded = v3::encode_generic(&input)
+        .map_err(fail)
+        .and_then(|text| same_text("encode", expected, &text));
+    match (encoded, decoded) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(e), Err(d)) => Err(format!("{e}; {d}")),
+    }
 }
 
 /// `encode`: byte-exact output; graph payloads go to the graph encoder.
-fn encode(f: &Fixture) -> Result<(), String> {
+fn encode(f: &Fixture, order: &mut OrderNote) -> Result<(), String> {
     let expected = f.string("expected")?;
     if expected.starts_with("GCF profile=graph") {
         return graph::encode(f, &expected);
     }
-    encode_generic_checked(f, &expected)
+    encode_generic_checked(f, &expected, order)
 }
 
 /// `decode`: generic values compare structurally (member order ignored, as the suite's README
-/// says: some expectations list keys alphabetically); graph payloads as a subset.
-fn decode(f: &Fixture) -> Result<(), String> {
+/// says: some expectations list keys alphabetically; an order difference is noted); graph
+/// payloads as a subset.
+fn decode(f: &Fixture, order: &mut OrderNote) -> Result<(), String> {
     let input = f.string("input")?;
     match v3::decode(input.as_bytes()).map_err(fail)? {
-        Document::Generic(value) => {
-            expect_value("decode", &f.value("expected")?, &value, Order::Ignored)
-        }
-        Document::Graph(payload) => {
-            let expected = f.json("expected")?;
-            let got = from_value(&payload.to_value());
-            if is_subset(&expected, &got) {
-                Ok(())
-            } else {
-                Err(format!("decode: expected (subset) {expected}, got {got}"))
-            }
-        }
+        Document::Generic(value) => expect_ordered(
+            "decode",
+            &f.value("expected")?,
+            &value,
+            Members::AnyOrder,
+            order,
+        ),
+        Document::Graph(payload) => expect_json(
+            "decode (subset)",
+            &f.json("expected")?,
+            &from_value(&payload.to_value()),
+            Members::Subset,
+        ),
         other => Err(format!("decode: unexpected {:?} document", other.profile())),
     }
 }
@@ -319,7 +269,13 @@ fn error(f: &Fixture) -> Result<(), String> {
     } else {
         f.string("input")?.into_bytes()
     };
-    expect_error(&f.string("expectedError")?, v3::decode(&bytes))
+    let outcome = v3::decode(&bytes);
+    if let Err(e) = &outcome {
+        if e.line().is_none() {
+            return Err(format!("error without a line: {}: {e}", e.code()));
+        }
+    }
+    expect_error(&f.string("expectedError")?, outcome)
 }
 
 /// `encode-error`: encoding must fail with the category.
@@ -329,8 +285,8 @@ fn encode_error(f: &Fixture) -> Result<(), String> {
 }
 
 /// `roundtrip`: encode to the exact bytes and decode back to the input.
-fn roundtrip(f: &Fixture) -> Result<(), String> {
-    encode_generic_checked(f, &f.string("expected")?)
+fn roundtrip(f: &Fixture, order: &mut OrderNote) -> Result<(), String> {
+    encode_generic_checked(f, &f.string("expected")?, order)
 }
 
 /// `roundtrip-wire`: decode then re-encode gives the expected wire.
@@ -370,31 +326,6 @@ mod tests {
     fn base64_reads_the_utf8_fixture() {
         let bytes = base64_decode("R0NGIHByb2ZpbGU9Z2VuZXJpYwp2YWx1ZT3/Cg==").unwrap();
         assert_eq!(bytes, b"GCF profile=generic\nvalue=\xff\n");
-    }
-
-    #[test]
-    fn value_comparison_sees_order_and_numbers() {
-        let a = typed(r#"{"a":1,"b":[1.0,2]}"#).unwrap();
-        let b = typed(r#"{"a":1.0,"b":[1,2]}"#).unwrap();
-        let c = typed(r#"{"b":[1,2],"a":1}"#).unwrap();
-        assert!(same_value(&a, &b, Order::ExceptTableRows));
-        assert!(!same_value(&a, &c, Order::ExceptTableRows));
-        assert!(same_value(&a, &c, Order::Ignored));
-        let big = typed("9007199254740993").unwrap();
-        let near = typed("9007199254740992").unwrap();
-        assert!(!same_value(&big, &near, Order::Ignored));
-        // Table rows may differ in order, other objects may not.
-        let rows = typed(r#"[{"a":1,"b":{"x":1,"y":2}},{"b":{"x":1,"y":2},"a":2}]"#).unwrap();
-        let header_order =
-            typed(r#"[{"a":1,"b":{"x":1,"y":2}},{"a":2,"b":{"x":1,"y":2}}]"#).unwrap();
-        let inner_swapped =
-            typed(r#"[{"a":1,"b":{"y":2,"x":1}},{"a":2,"b":{"x":1,"y":2}}]"#).unwrap();
-        assert!(same_value(&rows, &header_order, Order::ExceptTableRows));
-        assert!(!same_value(
-            &header_order,
-            &inner_swapped,
-            Order::ExceptTableRows
-        ));
     }
 
     #[test]
