@@ -1,5 +1,5 @@
 //! What agentwire does where the Python reference is accidental (`python_quirks.json` is not
-//! golden): each entry's recommendation, as README "Gateway contracts" documents it. Every quirk
+//! golden): each entry's recommendation, as docs/gateway.md documents it. Every quirk
 //! id of the file must be decided here, so a new entry fails until someone decides it.
 
 use std::collections::BTreeSet;

@@ -207,7 +207,7 @@ test('a Rust panic is INTERNAL in the addon and every wasm module, which keep wo
   assert.deepEqual(report.native.madeBefore, { ok: 1 });
   assert.deepEqual(report.wasm.madeBefore, { ok: 1 });
   assert.deepEqual(report.events.madeBefore, { ok: 1 });
-  // What the README documents: a wasm instance that keeps trapping keeps working, because the
+  // What docs/limits.md documents: a wasm instance that keeps trapping keeps working, because the
   // boundary gives back the shadow stack each trap left allocated (without that it failed
   // every call after about 1,400 traps); only the trapped calls' heap stays lost.
   const { traps, failure, stackKept, memoryGrowth, afterwards } = report.repeated;
