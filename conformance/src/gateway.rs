@@ -10,7 +10,8 @@ use agentwire::Error;
 use agentwire_bindings::api::{self, GatewaySession};
 use serde_json::{json, Value as J};
 
-use crate::support::{expect_json, read_json, same, same_text, Members};
+use crate::compare::{expect_json, Members};
+use crate::support::{read_json, same, same_text};
 use crate::Report;
 
 type Check = fn(&Ctx, &J) -> Result<(), String>;

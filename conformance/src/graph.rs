@@ -7,9 +7,8 @@ use agentwire::gcf::{self, DeltaPayload, Payload, Session};
 use agentwire_bindings::{FromValue, ToValue};
 use serde_json::Value as J;
 
-use crate::support::{
-    expect_json, from_value, read_json, same, same_text, str_at, to_value, Members,
-};
+use crate::compare::{expect_json, Members};
+use crate::support::{from_value, read_json, same, same_text, str_at, to_value};
 use crate::Report;
 
 /// The `*.json` files of a directory, sorted.

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::path::Path;
 
+mod compare;
 mod events;
 mod gateway;
 mod gcf;

@@ -10,7 +10,8 @@ use agentwire_bindings::{FromValue, ToValue};
 use serde_json::Value as J;
 
 use super::{expect_error, Fixture};
-use crate::support::{expect_json, from_value, same_text, to_value, Members};
+use crate::compare::{expect_json, Members};
+use crate::support::{from_value, same_text, to_value};
 
 fn fail(e: Error) -> String {
     format!("{}: {e}", e.code())

@@ -24,7 +24,8 @@ use agentwire_bindings::ToValue;
 use serde_json::value::RawValue;
 use serde_json::Value as J;
 
-use crate::support::{expect_json, expect_value, from_value, same_text, same_value, Members};
+use crate::compare::{expect_json, expect_value, same_value, Members};
+use crate::support::{from_value, same_text};
 use crate::Report;
 
 mod graph;
