@@ -20,7 +20,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-no-std test-doc \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
-        test-npm test-mcp setup-mcp bench bench-rust bench-corpus bench-npm bench-memory bench-mcp fuzz-smoke clean
+        test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-memory bench-mcp fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -184,33 +184,44 @@ lint: setup-rust
 test-rust:
 	@echo "== test: rust (core, bindings, CLI, conformance)"
 	$(CARGO) test -q --workspace --exclude agentwire-bench
-	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
-	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
-	@printf "gcf rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf tests/fixtures/gcf/conformance | tail -n 1
-	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 tests/fixtures/gcf/conformance-v1.1 | tail -n 1
-	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 tests/fixtures/gcb1
-	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway tests/fixtures/gateway | tail -n 1
-	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events tests/fixtures/events
+	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 conformance/fixtures/gcx1
+	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens conformance/fixtures/gateway
+	@printf "gcf rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf conformance/fixtures/gcf/conformance | tail -n 1
+	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 conformance/fixtures/gcf/conformance-v1.1 | tail -n 1
+	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 conformance/fixtures/gcb1
+	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway conformance/fixtures/gateway | tail -n 1
+	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events conformance/fixtures/events
 
 # Every benchmark, then bench/results/latest.{json,md} and the README's Speed table
-# (bench/report.mjs). Quiet machines give stable numbers; the run takes about five minutes.
+# (bench/report.mjs). Everything lives under bench/: rust/ (criterion crate agentwire-bench),
+# node/ (the npm package's suites), corpus/ (the generated inputs), stream-memory.mjs and
+# results/. Quiet machines give stable numbers; the run takes about fifteen minutes.
 bench: setup npm-build bench-rust bench-npm bench-memory bench-mcp
 	node bench/report.mjs
 
 # Criterion benchmarks of the Rust core against serde_json and the gcf crate, on the generated
-# corpus (tests/corpus/generate.mjs) and the CLI's GCX1 encoding of it.
+# corpus (bench/corpus/generate.mjs) and the CLI's GCX1 encoding of it.
 bench-rust: bench-corpus
 	@echo "== bench: rust core vs serde_json and the gcf crate"
 	$(CARGO) bench -q -p agentwire-bench
 
 bench-corpus: build-cli
-	node tests/corpus/generate.mjs
-	target/release/agentwire gcx encode tests/corpus/out/gcx-10mb.sections.json > tests/corpus/out/gcx-10mb.gcx
+	node bench/corpus/generate.mjs
+	target/release/agentwire gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
+
+# bench/node is its own private package: the built npm package as a `file:` dependency (so the
+# suites import 'agentwire' and 'agentwire/wasm' through its exports map, as users do) and the
+# pure-JS peers at exact versions. They have no dependencies of their own, so there is no lock
+# file (bench/node/.npmrc), which would also pin the npm package's own devDependencies.
+setup-bench-node:
+	@echo "== setup: bench/node packages"
+	cd bench/node && npm install --no-audit --no-fund --loglevel=error
 
 # Native addon and wasm against JSON, @toon-format/toon and @blackwell-systems/gcf in Node.
-bench-npm: bench-corpus
+# BENCH_NPM_FLAGS=--quick for a smoke run (a few iterations per task).
+bench-npm: bench-corpus setup-bench-node
 	@echo "== bench: node native and wasm vs the pure-JS peers"
-	cd $(NPM_DIR) && npm run -s bench -- --out ../bench/results/npm.json
+	cd bench/node && node run.mjs --out ../results/npm.json $(BENCH_NPM_FLAGS)
 
 # Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results).
 bench-mcp: setup-mcp
@@ -316,7 +327,7 @@ FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_lim
 # crash, a broken property, a timeout or an out-of-memory: the input is kept in
 # fuzz/artifacts/<target>/, the log in fuzz/artifacts/logs/. Replay one with
 # `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…`, then keep it under
-# tests/fuzz-regressions/TARGET/ (see the README there).
+# conformance/fuzz-regressions/TARGET/ (see the README there).
 fuzz-smoke:
 	@echo "== fuzz-smoke: $(words $(FUZZ_TARGETS)) targets, $(FUZZ_SECONDS) s each"
 	@$(CARGO) fuzz --version >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
@@ -342,4 +353,4 @@ fuzz-smoke:
 
 clean:
 	$(CARGO) clean
-	rm -rf $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/packages/tokens/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output
+	rm -rf bench/corpus/out bench/node/node_modules $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/packages/tokens/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output

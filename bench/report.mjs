@@ -3,7 +3,7 @@
 // summary table into the README's Speed section (between the bench:begin/end markers).
 //
 // Inputs: criterion's estimates (target/criterion/**/new/), the npm suite's records
-// (bench/results/npm.json, from `npm run bench -- --out`), the streaming memory check
+// (bench/results/npm.json, from `make bench-npm`: bench/node/run.mjs --out), the streaming memory check
 // (bench/results/memory.json, from bench/stream-memory.mjs) and the default wasm module.
 //
 // latest.json: {machine, command, date, results: [{name, runtime, impl, op, bytes, ns_per_op,
@@ -62,7 +62,7 @@ function machine() {
 
 const npmPath = join(results, 'npm.json');
 const memoryPath = join(results, 'memory.json');
-for (const [path, step] of [[npmPath, 'npm run bench -- --out'], [memoryPath, 'node bench/stream-memory.mjs']]) {
+for (const [path, step] of [[npmPath, 'make bench-npm'], [memoryPath, 'node bench/stream-memory.mjs']]) {
   if (!existsSync(path)) throw new Error(`${path} is missing (run \`${step}\`; \`make bench\` runs every step)`);
 }
 const records = [...criterionRecords(), ...readJson(npmPath)];

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = process.argv[2] ?? join(root, 'target/release/agentwire');
-const corpus = join(root, 'tests/corpus/out/gcx-10mb.gcx');
-const big = join(root, 'tests/corpus/out/gcx-100mb.gcx');
+const corpus = join(root, 'bench/corpus/out/gcx-10mb.gcx');
+const big = join(root, 'bench/corpus/out/gcx-100mb.gcx');
 for (const [path, hint] of [[cli, 'cargo build --release -p agentwire-cli'], [corpus, 'make bench-rust']]) {
   if (!existsSync(path)) throw new Error(`${path} is missing (run \`${hint}\`)`);
 }

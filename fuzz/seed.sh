@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Seeds fuzz/corpus/<target>/ from the fixtures in tests/fixtures (read only, never changed).
+# Seeds fuzz/corpus/<target>/ from the fixtures in conformance/fixtures (read only, never changed).
 #
 # The payloads are pulled out of the JSON vectors with jq (GCX1 and GCF texts, GCB1 hex as
 # bytes, tool ids, browse paths); the events streams and SSE files are copied as they are.
@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-FIXTURES=tests/fixtures
+FIXTURES=conformance/fixtures
 CORPUS=fuzz/corpus
 # libFuzzer's -max_len in `make fuzz-smoke`: larger seeds would only be cut.
 MAX_SEED_BYTES=65536

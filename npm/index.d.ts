@@ -140,7 +140,7 @@ export interface ErrorEnvelope {
   detail: string;
 }
 
-/** Limits of GCX1 decoding (see README "Security and limits"); each has its own error code. */
+/** Limits of GCX1 decoding (see docs/limits.md in the repository); each has its own error code. */
 export interface DecodeOptions {
   /**
    * A line (without its LF) must be shorter than this many bytes (default 4194304, gcx-go's

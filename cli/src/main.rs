@@ -11,7 +11,6 @@ mod events;
 mod gateway;
 mod gcx;
 mod graph;
-mod inspect;
 mod scorecard;
 
 #[derive(Parser)]
@@ -36,8 +35,6 @@ enum Command {
     /// The `godex exec --json` event protocol: validate, accumulate, mock, from-sse, tool.
     #[command(subcommand)]
     Events(events::EventsCommand),
-    /// Serve the in-browser payload inspector on 127.0.0.1.
-    Inspect(inspect::InspectArgs),
     /// Gateway contracts: tool ids, ChoiceCards, truncation, browse paths.
     #[command(subcommand)]
     Gateway(gateway::GatewayCommand),
@@ -80,7 +77,6 @@ fn main() -> ExitCode {
         Command::Gcb(command) => graph::run_gcb(command),
         Command::Gateway(command) => gateway::run(command),
         Command::Events(command) => events::run(command),
-        Command::Inspect(args) => inspect::run(&args),
         Command::Convert(args) => graph::convert(&args),
         Command::Codecs => graph::list_codecs(),
         Command::Conformance { suite, dir } => conformance(&suite, &dir),

@@ -26,7 +26,7 @@ fn text(bytes: &[u8]) -> &str {
 
 fn fixtures(suite: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/fixtures")
+        .join("../conformance/fixtures")
         .join(suite)
         .display()
         .to_string()
@@ -307,79 +307,5 @@ fn events_conformance_and_commands() {
     let out = agentwire(&["events", "tool", "add"], b"");
     assert!(
         text(&out.stderr).starts_with("error[EVENTS_INVALID_TOOL_SPEC]: invalid --tool \"add\"")
-    );
-}
-
-#[test]
-fn inspect_serves_the_page_inside_the_package_only() {
-    use std::io::{BufRead, BufReader, Read};
-    let npm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../npm");
-    if !npm.join("wasm/web/agentwire_wasm_bg.wasm").exists() {
-        // Without a built package the command must say so, not serve a broken page.
-        let out = agentwire(
-            &[
-                "inspect",
-                "--port",
-                "0",
-                "--dir",
-                &npm.display().to_string(),
-            ],
-            b"",
-        );
-        assert!(
-            text(&out.stderr).contains("make npm-build"),
-            "{}",
-            text(&out.stderr)
-        );
-        return;
-    }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agentwire"))
-        .args([
-            "inspect",
-            "--port",
-            "0",
-            "--dir",
-            &npm.display().to_string(),
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("agentwire inspect runs");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .expect("a URL")
-        .to_string();
-    let port: u16 = url
-        .trim_start_matches("http://127.0.0.1:")
-        .split('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let get = |path: &str| {
-        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-        write!(stream, "GET {path} HTTP/1.1\r\nhost: x\r\n\r\n").unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        response
-    };
-    let page = get("/inspector/");
-    let traversal = get("/../Cargo.toml");
-    let wasm = get("/wasm/web/agentwire_wasm.js");
-    child.kill().unwrap();
-    child.wait().unwrap();
-    assert!(
-        page.starts_with("HTTP/1.1 200") && page.contains("agentwire inspector"),
-        "{page}"
-    );
-    assert!(traversal.starts_with("HTTP/1.1 404"), "{traversal}");
-    assert!(
-        wasm.contains("content-type: text/javascript"),
-        "{}",
-        &wasm[..wasm.len().min(200)]
     );
 }

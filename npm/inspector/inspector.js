@@ -48,7 +48,9 @@ function detect(text) {
   if (override !== 'auto') return override;
   if (droppedBytes) return 'gcb1';
   const t = text.trimStart();
-  if (t.startsWith('GCX1 ')) return 'gcx1';
+  // By its prefix, as the reference decoder reads a header (gcx-go `parseHeader`): a malformed
+  // header such as `GCX1-stream tool=x` is a GCX1 error on line 1, not a JSON syntax error.
+  if (t.startsWith('GCX1')) return 'gcx1';
   if (t.startsWith('GCF ')) return 'gcf';
   if (/^47434231[0-9a-fA-F\s]*$/.test(t.trim())) return 'gcb1';
   const lines = t.split('\n').filter((l) => l.trim());

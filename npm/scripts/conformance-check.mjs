@@ -13,15 +13,19 @@ export function sameText(what, expected, got) {
   if (expected !== got) fail(`${what}: expected ${show(expected)}, got ${show(got)}`);
 }
 
-/** Structural equality (object key order ignored), as serde_json compares in Rust. */
-export function deepEqual(a, b) {
+/**
+ * Structural equality of plain JS values (object key order ignored), as serde_json compares in
+ * Rust. `subset`: every member of `a` is in `b` with an equal value, `b` may hold more (the GCF
+ * graph decode contract); arrays still need equal lengths. The GCF suite compares order-kept
+ * values with `sameOrdered` (conformance-gcf.mjs), the only other comparison.
+ */
+export function deepEqual(a, b, { subset = false } = {}) {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+  if (Array.isArray(a) ? a.length !== b.length : !subset && ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k], { subset }));
 }
 
 export function same(what, expected, got) {

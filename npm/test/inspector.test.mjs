@@ -78,6 +78,14 @@ test('a malformed payload shows its error and where it is', { timeout: 120_000 }
     assert.match(await error.textContent(), /^GCX_TOO_MANY_VALUES: .* at line 3 column \d+/);
     assert.equal(await error.getAttribute('data-line'), '3');
     await page.screenshot({ path: join(outDir, 'inspector-error.png') });
+    // A malformed header is still GCX1 (detected by its prefix, as the reference decoder does):
+    // the GCX1 error and its line, not a JSON syntax error.
+    await page.fill('[data-testid="input"]', 'GCX1-stream tool=x fields=a\n1\n');
+    await page.waitForFunction(() => document.querySelector('[data-testid="error"]').dataset.line === '1');
+    assert.equal(await page.textContent('[data-testid="format"]'), 'gcx1');
+    assert.match(await error.textContent(), /^GCX_[A-Z_]+: .*line 1\b/);
+    assert.doesNotMatch(await error.textContent(), /JSON/);
+    assert.equal(await error.getAttribute('data-line'), '1');
     await page.fill('[data-testid="input"]', '{"a": [1, 2,]}');
     await page.waitForFunction(() => /JSON/.test(document.querySelector('[data-testid="error"]').textContent));
   });
