@@ -37,12 +37,13 @@ pub use decode::{
     DecodeOptions, Decoder, Item, Section, DEFAULT_MAX_CELLS, DEFAULT_MAX_OUTPUT_BYTES,
     DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
-pub use encode::{Cell, EncodeOptions, Encoder};
+pub use encode::{Cell, Compat, EncodeOptions, Encoder};
 pub use generic::{encode_generic, encode_generic_json, write_generic};
 pub use header::{Header, TAG, VERSION};
 pub use layout::{Layouts, ToolLayout};
 pub use tool::{
-    encode_tool, encode_tool_checked, encode_tool_json, Strategy, ToolOptions, ToolOutput,
+    encode_tool, encode_tool_checked, encode_tool_json, encode_tool_report,
+    encode_tool_report_json, Strategy, ToolOptions, ToolOutput, ToolReport,
 };
 
 /// The default [`DecodeOptions::max_line_bytes`], gcx-go's line limit: `bufio.Scanner` with a
