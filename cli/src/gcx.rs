@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentwire::gcx::{
-    self, Compat, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout, ToolOptions,
-    DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
+    self, Compat, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout,
+    ToolOptions, DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
 use agentwire::json::{self, Value, WriteOptions};
 use agentwire::Error;

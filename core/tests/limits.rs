@@ -149,7 +149,8 @@ fn gcx_section_limit() {
         ("GCX_TOO_MANY_SECTIONS", Some(4), Some(1), Some(63))
     );
     assert!(
-        e.message().contains("more than 3 sections (the decoder's max sections limit)"),
+        e.message()
+            .contains("more than 3 sections (the decoder's max sections limit)"),
         "{}",
         e.message()
     );

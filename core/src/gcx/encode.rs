@@ -397,7 +397,10 @@ fn check_line_length(content: usize, mode: Mode) -> Result<()> {
 #[inline(never)]
 pub(crate) fn refusal(mode: Mode, what: &str) -> Error {
     if mode.lossless() {
-        return Error::new(ErrorKind::GcxNotLossless, alloc::format!("lossless: {what}"));
+        return Error::new(
+            ErrorKind::GcxNotLossless,
+            alloc::format!("lossless: {what}"),
+        );
     }
     Error::new(
         ErrorKind::GcxUndecodable,
@@ -621,16 +624,27 @@ mod tests {
         for (header, parity) in undecodable {
             let err = write(EncodeOptions::default(), header.clone(), &[Cell::I64(1)]).unwrap_err();
             assert_eq!(err.code(), "GCX_UNDECODABLE", "{header:?}");
-            assert!(err.message().starts_with("undecodable: header of "), "{}", err.message());
+            assert!(
+                err.message().starts_with("undecodable: header of "),
+                "{}",
+                err.message()
+            );
             let bytes = write(EncodeOptions::gcx_go(), header, &[Cell::I64(1)]).unwrap();
             assert_eq!(bytes, parity);
         }
-        let err = write(EncodeOptions::default(), Header::new("t", ["x"]), &[Cell::Str("GCX1 x")])
-            .unwrap_err();
+        let err = write(
+            EncodeOptions::default(),
+            Header::new("t", ["x"]),
+            &[Cell::Str("GCX1 x")],
+        )
+        .unwrap_err();
         assert_eq!(err.code(), "GCX_UNDECODABLE");
         // What decoders read (even lossily) keeps gcx-go's bytes.
         for (header, cell) in [
-            (Header::new("t", ["a\\b", "c,d"]).with_meta("k", "v w=x"), "#x"),
+            (
+                Header::new("t", ["a\\b", "c,d"]).with_meta("k", "v w=x"),
+                "#x",
+            ),
             (Header::new("t", ["a"]), ""),
         ] {
             assert_eq!(

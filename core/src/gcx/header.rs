@@ -165,7 +165,14 @@ where
 {
     /// See [`Header::write`].
     pub fn write(&self, out: &mut String, lossless: bool) -> Result<()> {
-        self.write_mode(out, if lossless { Mode::Lossless } else { Mode::GcxGo })
+        self.write_mode(
+            out,
+            if lossless {
+                Mode::Lossless
+            } else {
+                Mode::GcxGo
+            },
+        )
     }
 
     /// Writes the header line as `mode` says: checked, a line that does not parse back (or

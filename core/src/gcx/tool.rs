@@ -143,12 +143,20 @@ pub fn encode_tool_report_json(
 fn misfit_reason(tool: &str, response: &Value, options: &ToolOptions) -> String {
     let resolved = resolve(tool, options);
     let misfit = match &resolved {
-        Some(Resolved::Registered(layout)) => {
-            plan_layout(tool, &layout.sections, response, &mut plan::Discard::default()).err()
-        }
-        Some(Resolved::Builtin(layout)) => {
-            plan_layout(tool, &layout.sections, response, &mut plan::Discard::default()).err()
-        }
+        Some(Resolved::Registered(layout)) => plan_layout(
+            tool,
+            &layout.sections,
+            response,
+            &mut plan::Discard::default(),
+        )
+        .err(),
+        Some(Resolved::Builtin(layout)) => plan_layout(
+            tool,
+            &layout.sections,
+            response,
+            &mut plan::Discard::default(),
+        )
+        .err(),
         None => return alloc::format!("no layout is registered for {}", quote(tool)),
     };
     let what = match misfit {
@@ -158,10 +166,9 @@ fn misfit_reason(tool: &str, response: &Value, options: &ToolOptions) -> String 
         ),
         Some(Misfit::NotArray(key)) => alloc::format!("{} is not an array", quote(key)),
         Some(Misfit::NotObject(key)) => alloc::format!("{} is not an object", quote(key)),
-        Some(Misfit::Meta(key)) => alloc::format!(
-            "metadata {} is not a scalar without spaces",
-            quote(key)
-        ),
+        Some(Misfit::Meta(key)) => {
+            alloc::format!("metadata {} is not a scalar without spaces", quote(key))
+        }
         Some(Misfit::RowMember(section, row, key)) => alloc::format!(
             "row {row} of section {} has member {} that no column reads",
             quote(section),
@@ -172,11 +179,12 @@ fn misfit_reason(tool: &str, response: &Value, options: &ToolOptions) -> String 
             quote(section),
             quote(column)
         ),
-        Some(Misfit::RowShape(section, row)) => alloc::format!(
-            "row {row} of section {} is not an object",
-            quote(section)
-        ),
-        Some(Misfit::NoSection) | None => String::from("no section of the layout matches the response"),
+        Some(Misfit::RowShape(section, row)) => {
+            alloc::format!("row {row} of section {} is not an object", quote(section))
+        }
+        Some(Misfit::NoSection) | None => {
+            String::from("no section of the layout matches the response")
+        }
     };
     alloc::format!("{what} in the layout of {}", quote(tool))
 }
@@ -287,12 +295,7 @@ fn encode_and_verify(tool: &str, response: &Value, options: &ToolOptions) -> Res
 }
 
 /// With `strict`, a layout that fell back is an error.
-fn check_strict(
-    tool: &str,
-    response: &Value,
-    options: &ToolOptions,
-    used: Strategy,
-) -> Result<()> {
+fn check_strict(tool: &str, response: &Value, options: &ToolOptions, used: Strategy) -> Result<()> {
     if options.strict && options.strategy == Strategy::Layout && used != Strategy::Layout {
         return Err(Error::new(
             ErrorKind::GcxLayoutMismatch,
@@ -750,8 +753,8 @@ fn section_plan<'a, S: RowSink<'a>>(
         head.joins = columns.iter().map(|f| f.join).collect();
     }
     if let Some(map) = wrapper {
-        let (meta, sources) = layout_meta(section, map, consumed, S::KEEPS_SOURCES)
-            .map_err(Misfit::Meta)?;
+        let (meta, sources) =
+            layout_meta(section, map, consumed, S::KEEPS_SOURCES).map_err(Misfit::Meta)?;
         head.meta = meta;
         head.meta_sources = sources;
     }
@@ -935,9 +938,16 @@ mod tests {
             };
             encode_tool_report(tool, &json::parse(text).unwrap(), &options)
         };
-        let fits = report("search_symbols", r#"{"results":[{"id":"a"}],"total":1}"#, false)
-            .unwrap();
-        assert_eq!((fits.strategy, fits.fallback_reason), (Strategy::Layout, None));
+        let fits = report(
+            "search_symbols",
+            r#"{"results":[{"id":"a"}],"total":1}"#,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            (fits.strategy, fits.fallback_reason),
+            (Strategy::Layout, None)
+        );
         let cases = [
             ("search_symbols", r#"{"results":[{"id":"a"}],"took":1}"#, "response member \"took\" has no section, column or metadata key"),
             ("search_symbols", r#"[{"id":"a","extra":1}]"#, "row 0 of section \"{tool}\" has member \"extra\" that no column reads"),
@@ -951,19 +961,35 @@ mod tests {
             assert_eq!(out.strategy, Strategy::Generic, "{text}");
             let reason = out.fallback_reason.unwrap();
             assert!(reason.starts_with(why), "{reason}");
-            assert_eq!(out.payload, encode_tool(tool, &json::parse(text).unwrap(), &ToolOptions::default()).unwrap());
+            assert_eq!(
+                out.payload,
+                encode_tool(tool, &json::parse(text).unwrap(), &ToolOptions::default()).unwrap()
+            );
             let err = report(tool, text, true).unwrap_err();
-            assert_eq!((err.code(), err.message()), ("GCX_LAYOUT_MISMATCH", reason.as_str()));
+            assert_eq!(
+                (err.code(), err.message()),
+                ("GCX_LAYOUT_MISMATCH", reason.as_str())
+            );
         }
         let none = report("no_such_tool", "{}", false).unwrap();
-        assert_eq!(none.fallback_reason.as_deref(), Some("no layout is registered for \"no_such_tool\""));
+        assert_eq!(
+            none.fallback_reason.as_deref(),
+            Some("no layout is registered for \"no_such_tool\"")
+        );
         let generic = encode_tool_report(
             "search_symbols",
             &json::parse("{}").unwrap(),
-            &ToolOptions { strategy: Strategy::Generic, strict: true, ..ToolOptions::default() },
+            &ToolOptions {
+                strategy: Strategy::Generic,
+                strict: true,
+                ..ToolOptions::default()
+            },
         )
         .unwrap();
-        assert_eq!((generic.strategy, generic.fallback_reason), (Strategy::Generic, None));
+        assert_eq!(
+            (generic.strategy, generic.fallback_reason),
+            (Strategy::Generic, None)
+        );
     }
 
     #[test]

@@ -15,8 +15,8 @@
 use std::collections::BTreeMap;
 
 use agentwire::gcx::{
-    BorrowedSection, Cell, Compat, DecodeOptions, EncodeOptions, Encoder, Header, Item, Layouts, Section,
-    Strategy, ToolLayout, ToolOptions, VERSION,
+    BorrowedSection, Cell, Compat, DecodeOptions, EncodeOptions, Encoder, Header, Item, Layouts,
+    Section, Strategy, ToolLayout, ToolOptions, VERSION,
 };
 use agentwire::json::{self, Map, Number, Value, WriteOptions};
 use agentwire::num::{parse_f32, parse_f64};
