@@ -186,7 +186,8 @@ fn gcx_row_limit() {
         )
     );
     assert!(
-        e.message().contains("max_rows / maxRows = 3"),
+        e.message()
+            .contains("more than 3 rows (the decoder's max rows limit)"),
         "{}",
         e.message()
     );
@@ -226,7 +227,7 @@ fn gcx_cell_limit_counts_padding() {
         )
     );
     assert!(
-        e.message().contains("max_cells / maxCells = 6"),
+        e.message().contains("(the decoder's max cells limit)"),
         "{}",
         e.message()
     );
@@ -283,7 +284,7 @@ fn gcf_payload_limit() {
         ("GCF_PAYLOAD_TOO_LARGE", Some(6), Some(1), Some(last_edge))
     );
     assert!(
-        e.message().contains("maxPayloadBytes = 50"),
+        e.message().contains("more than 50 bytes of names and edge endpoints (the decoder's max payload bytes limit)"),
         "{}",
         e.message()
     );
