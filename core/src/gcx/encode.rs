@@ -404,10 +404,7 @@ pub(crate) fn refusal(mode: Mode, what: &str) -> Error {
     }
     Error::new(
         ErrorKind::GcxUndecodable,
-        alloc::format!(
-            "undecodable: {what} (GCX1 decoders would reject or misread it; encoding with \
-             compat gcx-go writes it anyway, lossless escapes what it can)"
-        ),
+        alloc::format!("undecodable: {what} (compat gcx-go writes it anyway)"),
     )
 }
 

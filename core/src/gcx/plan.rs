@@ -94,40 +94,6 @@ pub(crate) trait RowSink<'a> {
     fn rollback(&mut self, mark: Mark);
 }
 
-/// A [`RowSink`] that keeps nothing (to plan a layout again for its misfit reason).
-#[derive(Default)]
-pub(crate) struct Discard<'a> {
-    width: usize,
-    cells: Vec<Option<&'a Value>>,
-}
-
-impl<'a> RowSink<'a> for Discard<'a> {
-    const KEEPS_SOURCES: bool = false;
-
-    fn section(&mut self, head: SectionHead<'a>, _rows: usize) {
-        self.width = head.fields.len();
-    }
-
-    fn row(&mut self) -> &mut [Option<&'a Value>] {
-        self.cells.clear();
-        self.cells.resize(self.width, None);
-        &mut self.cells
-    }
-
-    fn end_row(&mut self) {}
-
-    fn reset(&mut self) {}
-
-    fn mark(&self) -> Mark {
-        Mark {
-            len: 0,
-            failed: false,
-        }
-    }
-
-    fn rollback(&mut self, _: Mark) {}
-}
-
 /// What [`RowSink::mark`] remembers.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Mark {

@@ -79,7 +79,7 @@ pub struct ToolOptions {
 /// [`ToolOptions::strict`], an error), so every response gives valid GCX1.
 /// [`encode_tool_report`] also says which strategy wrote it.
 pub fn encode_tool(tool: &str, response: &Value, options: &ToolOptions) -> Result<String> {
-    Ok(encode_unchecked(tool, response, options)?.0)
+    Ok(encode_unchecked(tool, response, options, false)?.0)
 }
 
 /// What [`encode_tool_report`] produced.
@@ -112,11 +112,7 @@ pub fn encode_tool_report(
     response: &Value,
     options: &ToolOptions,
 ) -> Result<ToolReport> {
-    let (payload, strategy) = encode_unchecked(tool, response, options)?;
-    let fallback_reason = match (options.strategy, strategy) {
-        (Strategy::Layout, Strategy::Generic) => Some(misfit_reason(tool, response, options)),
-        _ => None,
-    };
+    let (payload, strategy, fallback_reason) = encode_unchecked(tool, response, options, true)?;
     Ok(ToolReport {
         payload,
         strategy,
@@ -137,54 +133,35 @@ pub fn encode_tool_report_json(
     )
 }
 
-/// Why `response` does not fit the layout of `tool` (planned again, keeping nothing).
+/// Why a response did not fit the layout of `tool`.
 #[cold]
 #[inline(never)]
-fn misfit_reason(tool: &str, response: &Value, options: &ToolOptions) -> String {
-    let resolved = resolve(tool, options);
-    let misfit = match &resolved {
-        Some(Resolved::Registered(layout)) => plan_layout(
-            tool,
-            &layout.sections,
-            response,
-            &mut plan::Discard::default(),
-        )
-        .err(),
-        Some(Resolved::Builtin(layout)) => plan_layout(
-            tool,
-            &layout.sections,
-            response,
-            &mut plan::Discard::default(),
-        )
-        .err(),
-        None => return alloc::format!("no layout is registered for {}", quote(tool)),
-    };
-    let what = match misfit {
-        Some(Misfit::Unplaced(key)) => alloc::format!(
+fn misfit_reason(tool: &str, misfit: &Misfit<'_>) -> String {
+    let what = match *misfit {
+        Misfit::NoLayout => return alloc::format!("no layout is registered for {}", quote(tool)),
+        Misfit::NoSection => String::from("no section matches the response"),
+        Misfit::Unplaced(key) => alloc::format!(
             "response member {} has no section, column or metadata key",
             quote(key)
         ),
-        Some(Misfit::NotArray(key)) => alloc::format!("{} is not an array", quote(key)),
-        Some(Misfit::NotObject(key)) => alloc::format!("{} is not an object", quote(key)),
-        Some(Misfit::Meta(key)) => {
+        Misfit::NotArray(key) => alloc::format!("{} is not an array", quote(key)),
+        Misfit::NotObject(key) => alloc::format!("{} is not an object", quote(key)),
+        Misfit::Meta(key) => {
             alloc::format!("metadata {} is not a scalar without spaces", quote(key))
         }
-        Some(Misfit::RowMember(section, row, key)) => alloc::format!(
+        Misfit::RowShape(section, row) => {
+            alloc::format!("row {row} of section {} is not an object", quote(section))
+        }
+        Misfit::RowMember(section, row, key) => alloc::format!(
             "row {row} of section {} has member {} that no column reads",
             quote(section),
             quote(key)
         ),
-        Some(Misfit::Joined(section, row, column)) => alloc::format!(
+        Misfit::Joined(section, row, column) => alloc::format!(
             "row {row} of section {}: column {} needs an array of scalars without its separator",
             quote(section),
             quote(column)
         ),
-        Some(Misfit::RowShape(section, row)) => {
-            alloc::format!("row {row} of section {} is not an object", quote(section))
-        }
-        Some(Misfit::NoSection) | None => {
-            String::from("no section of the layout matches the response")
-        }
     };
     alloc::format!("{what} in the layout of {}", quote(tool))
 }
@@ -225,7 +202,7 @@ pub fn encode_tool_checked(
     if check {
         return encode_and_verify(tool, response, options);
     }
-    let (payload, strategy) = encode_unchecked(tool, response, options)?;
+    let (payload, strategy, _) = encode_unchecked(tool, response, options, false)?;
     Ok(ToolOutput {
         payload,
         strategy,
@@ -250,25 +227,27 @@ fn resolve<'o>(tool: &str, options: &'o ToolOptions) -> Option<Resolved<'o>> {
     }
 }
 
-/// Encodes while planning, keeping no plans (the fast path).
+/// Encodes while planning, keeping no plans (the fast path); with `why`, also the reason a
+/// layout fell back.
 fn encode_unchecked(
     tool: &str,
     response: &Value,
     options: &ToolOptions,
-) -> Result<(String, Strategy)> {
+    why: bool,
+) -> Result<(String, Strategy, Option<String>)> {
     check_first(response, options)?;
     // Borrowed while planning, so it must outlive the writer.
     let resolved = resolve(tool, options);
     let mut writer = PayloadWriter::new(capacity_hint(response), options.encode.mode());
-    let strategy = plan(
+    let (strategy, misfit) = plan(
         tool,
         response,
         options.strategy,
         resolved.as_ref(),
         &mut writer,
     );
-    check_strict(tool, response, options, strategy)?;
-    Ok((writer.finish(response)?, strategy))
+    let reason = check_strict(tool, options, misfit.as_ref(), why)?;
+    Ok((writer.finish(response)?, strategy, reason))
 }
 
 /// Plans, writes the plans, and checks the round trip against them.
@@ -277,14 +256,14 @@ fn encode_and_verify(tool: &str, response: &Value, options: &ToolOptions) -> Res
     check_first(response, options)?;
     let resolved = resolve(tool, options);
     let mut plans: Vec<SectionPlan<'_>> = Vec::new();
-    let strategy = plan(
+    let (strategy, misfit) = plan(
         tool,
         response,
         options.strategy,
         resolved.as_ref(),
         &mut plans,
     );
-    check_strict(tool, response, options, strategy)?;
+    check_strict(tool, options, misfit.as_ref(), false)?;
     let payload = plan::write_payload(response, &plans, options.encode.mode())?;
     let round_trip = Some(plan::verify(response, &plans, &payload));
     Ok(ToolOutput {
@@ -294,25 +273,34 @@ fn encode_and_verify(tool: &str, response: &Value, options: &ToolOptions) -> Res
     })
 }
 
-/// With `strict`, a layout that fell back is an error.
-fn check_strict(tool: &str, response: &Value, options: &ToolOptions, used: Strategy) -> Result<()> {
-    if options.strict && options.strategy == Strategy::Layout && used != Strategy::Layout {
+/// With `strict`, a layout that fell back is an error; else the reason, when asked `why`.
+fn check_strict(
+    tool: &str,
+    options: &ToolOptions,
+    misfit: Option<&Misfit<'_>>,
+    why: bool,
+) -> Result<Option<String>> {
+    let Some(misfit) = misfit else {
+        return Ok(None);
+    };
+    if options.strict {
         return Err(Error::new(
             ErrorKind::GcxLayoutMismatch,
-            misfit_reason(tool, response, options),
+            misfit_reason(tool, misfit),
         ));
     }
-    Ok(())
+    Ok(why.then(|| misfit_reason(tool, misfit)))
 }
 
-/// Plans `response` into `sink` by `strategy`; returns the strategy that wrote it.
+/// Plans `response` into `sink` by `strategy`; returns the strategy that wrote it and, when
+/// the layout strategy fell back, why.
 fn plan<'a>(
     tool: &'a str,
     response: &'a Value,
     strategy: Strategy,
     resolved: Option<&'a Resolved<'_>>,
     sink: &mut impl RowSink<'a>,
-) -> Strategy {
+) -> (Strategy, Option<Misfit<'a>>) {
     match strategy {
         Strategy::Generic => plan_generic(tool, response, sink),
         Strategy::Bench => plan_bench(tool, response, sink),
@@ -324,17 +312,17 @@ fn plan<'a>(
                 Some(Resolved::Builtin(layout)) => {
                     plan_layout(tool, &layout.sections, response, sink)
                 }
-                None => Err(Misfit::NoSection),
+                None => Err(Misfit::NoLayout),
             };
-            if fits.is_ok() {
-                return Strategy::Layout;
-            }
+            let Err(misfit) = fits else {
+                return (Strategy::Layout, None);
+            };
             sink.reset();
             plan_generic(tool, response, sink);
-            return Strategy::Generic;
+            return (Strategy::Generic, Some(misfit));
         }
     }
-    strategy
+    (strategy, None)
 }
 
 /// A first size for the payload of `value` (it grows if needed): a line per row of an array,
@@ -510,6 +498,8 @@ impl<'a> Consumed<'a> {
 /// Why a response does not fit a layout.
 #[derive(Debug)]
 pub(crate) enum Misfit<'a> {
+    /// The tool has no layout.
+    NoLayout,
     /// No section found its rows.
     NoSection,
     /// A wrapper member no section, column or meta key reads.
