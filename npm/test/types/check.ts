@@ -141,8 +141,8 @@ export async function usage(): Promise<void> {
   const strategyUsed: 'layout' | 'generic' | 'bench' = detailed.strategy;
   const compacted: CompactResult = compact.json('{"a":1}', { tool: 't', counter: (t) => t.length, minSavings: 0 });
   const compactedFormat: string = compact.json({ a: 1 }, { tokenizer: 'bytes' }).format;
-  const back: unknown = compact.decode(compacted.text);
-  const same: boolean = compact.equal(back, { a: 1 });
+  const decodedBack: unknown = compact.decode(compacted.text);
+  const same: boolean = compact.equal(decodedBack, { a: 1 });
   void [why, strategyUsed, compactedFormat, same];
   const request = gcx.decodeToolRequest(gcx.encodeToolRequest({ tool: 't', scope: 'fan-out', repo: ['*'] }));
   const repo: string | string[] | null = request.repo;
