@@ -29,6 +29,6 @@ export function init(input) {
 const api = createApi({ name: 'wasm', area });
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, gcf, gcb, codecs, tokens, gateway, events, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, gateway, events, compact, errorCodes, coreVersion } = api;
 export const backend = 'wasm';
 export const nativeLoadError = null;

@@ -70,10 +70,19 @@ export interface SectionInput {
 
 export interface EncodeOptions {
   /**
-   * false (default): byte parity with gcx-go, quirks included. true: decoders read back exactly
-   * what was written, or encoding throws `GCX_NOT_LOSSLESS`.
+   * false (default): gcx-go's bytes, checked as `compat` says. true: decoders read back exactly
+   * what was written (a first cell `#x` is written `\#x`, field names are escaped twice), or
+   * encoding throws `GCX_NOT_LOSSLESS`.
    */
   lossless?: boolean;
+  /**
+   * Without `lossless`: `'checked'` (default) writes gcx-go's bytes but throws `GCX_UNDECODABLE`
+   * instead of text GCX1 decoders reject or misread as another section (a space in a tool or
+   * field name, an empty tool, a first cell starting with `GCX1`, a line of 4 MiB or more);
+   * `'gcx-go'` writes gcx-go's bytes for every input (byte parity, as the conformance suite
+   * checks).
+   */
+  compat?: 'checked' | 'gcx-go';
   /**
    * For JSON text input (`…Json`): keep numbers as written (`1.0` stays `1.0`, Go
    * `json.Number`), as the upstream benchmark did. Default: typed numbers (`1.0` → `1`).
@@ -114,10 +123,26 @@ export interface ToolOptions extends EncodeOptions {
    * benchmark's wrapper-recognising encoder.
    */
   strategy?: 'layout' | 'generic' | 'bench';
+  /**
+   * With `strategy: 'layout'`: a response that does not fit the tool's layout (or a tool
+   * without one) throws `GCX_LAYOUT_MISMATCH`, saying why, instead of taking the generic
+   * fallback.
+   */
+  strict?: boolean;
   /** Extra layouts, registered over the built-in ones. */
   layouts?: ToolLayout[];
   /** false: use only `layouts`. */
   builtinLayouts?: boolean;
+}
+
+/** What `gcx.encodeToolDetailed` returns. */
+export interface ToolEncoding {
+  /** The GCX1 text (the same as `encodeTool` returns). */
+  text: string;
+  /** The strategy that wrote it: `layout` falls back to `generic` when the response does not fit. */
+  strategy: 'layout' | 'generic' | 'bench';
+  /** Why the layout strategy fell back, e.g. `response member "took_ms" has no section, …`. */
+  fallbackReason?: string;
 }
 
 export type Scope = 'repo' | 'workspace' | 'fan-out';
@@ -238,6 +263,10 @@ export declare const gcx: {
   encodeTool(tool: string, response: unknown, options?: ToolOptions): string;
   /** `encodeTool` for JSON text. */
   encodeToolJson(tool: string, json: string, options?: ToolOptions): string;
+  /** `encodeTool`, also saying which strategy wrote the text and why a layout fell back. */
+  encodeToolDetailed(tool: string, response: unknown, options?: ToolOptions): ToolEncoding;
+  /** `encodeToolDetailed` for JSON text. */
+  encodeToolJsonDetailed(tool: string, json: string, options?: ToolOptions): ToolEncoding;
   /** The built-in per-tool layouts of the GCX1 spec. */
   layouts(): ToolLayout[];
   /** gcx-go `ParseFormat`: `gcx` for gcx/gcx1, `text` for text/compact, else `json`. */
@@ -727,6 +756,52 @@ export declare const events: {
     calls: Array<{ call_id: string; name: string; arguments: string }>;
     outputs: Record<string, string>;
   }): Array<Record<string, unknown>>;
+};
+
+/** The form `compact.json` chose. */
+export type CompactFormat = 'gcx1-layout' | 'gcx1-generic' | 'gcf-generic' | 'json-min' | 'input';
+
+export interface CompactOptions {
+  /** The MCP tool the JSON came from: selects a GCX1 per-tool layout (default `result`). */
+  tool?: string;
+  /**
+   * How to count tokens: `cl100k_base` (default) or `o200k_base` (exact; needs the optional
+   * package agentwire-tokens, else `NOT_INSTALLED`; in browsers `await tokens.load(encoding)`
+   * first), or `bytes` (UTF-8 bytes, no package needed). Ignored when `counter` is given.
+   */
+  tokenizer?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k' | 'bytes';
+  /** Your own token counter; it replaces `tokenizer`. */
+  counter?: (text: string) => number;
+  /** A candidate replaces the input only when it saves this fraction of its tokens (default 0.1). */
+  minSavings?: number;
+  /** `JSON.parse(input)` when the caller already has it. */
+  value?: unknown;
+}
+
+export interface CompactResult {
+  /** `input`: the input text is kept (nothing saved enough, or it is not JSON). */
+  format: CompactFormat;
+  /** The chosen text: never more tokens than the input. */
+  text: string;
+  tokens: number;
+  inputTokens: number;
+  /** Every candidate tried; `tokens` is null for one that did not decode back to the input. */
+  candidates: Array<{ format: CompactFormat; tokens: number | null; lossless: boolean }>;
+}
+
+/** The most compact lossless encoding of a JSON document, never worse than the input. */
+export declare const compact: {
+  /**
+   * Tries GCX1 (the tool's layout and the generic encoder), GCF v3.5.3 generic and minified
+   * JSON; keeps only candidates that decode back to the input; returns the one with the
+   * fewest tokens, or the input itself when none saves `minSavings`. `input` is JSON text or
+   * a value (measured as `JSON.stringify(value)`).
+   */
+  json(input: unknown, options?: CompactOptions): CompactResult;
+  /** The JSON value of a text `json` chose (undefined for a GCX1 per-tool layout). */
+  decode(text: string): unknown;
+  /** JSON structural equality (object member order ignored). */
+  equal(a: unknown, b: unknown): boolean;
 };
 
 /** Every stable error code the core can report. */

@@ -30,6 +30,8 @@ crate::exports! {
         #[cfg(feature = "formats")]
         fn "gcxEncodeTool" -> String = crate::js::gcx::encode_tool;
         #[cfg(feature = "formats")]
+        fn "gcxEncodeToolDetailed" -> crate::call::Tape = crate::js::gcx::encode_tool_detailed;
+        #[cfg(feature = "formats")]
         fn "gcxDecode" -> crate::call::Tape = crate::js::gcx::decode;
         #[cfg(feature = "formats")]
         fn "gcxLayouts" -> crate::call::Tape = crate::js::gcx::layouts;

@@ -62,7 +62,7 @@ fn gcx_output_limit() {
     assert_eq!(place(&e), ("GCX_OUTPUT_TOO_LARGE", None, None, None));
     assert!(
         e.message().contains(&format!(
-            "max_output_bytes / maxOutputBytes = {}",
+            "longer than {} bytes (the decoder's max output bytes limit)",
             full.len() - 1
         )),
         "{}",

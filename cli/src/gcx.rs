@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentwire::gcx::{
-    self, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout, ToolOptions,
-    DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
+    self, Compat, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout,
+    ToolOptions, DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
 use agentwire::json::{self, Value, WriteOptions};
 use agentwire::Error;
@@ -25,6 +25,10 @@ pub enum GcxCommand {
         /// Refuse what decoders cannot read back instead of matching gcx-go byte for byte.
         #[arg(long)]
         lossless: bool,
+        /// checked (default): gcx-go's bytes, refusing text decoders reject (GCX_UNDECODABLE);
+        /// gcx-go: gcx-go's bytes for every input.
+        #[arg(long, default_value = "checked")]
+        compat: String,
         /// Input file (default: stdin).
         file: Option<PathBuf>,
     },
@@ -36,6 +40,10 @@ pub enum GcxCommand {
         /// Refuse what decoders cannot read back instead of matching gcx-go byte for byte.
         #[arg(long)]
         lossless: bool,
+        /// checked (default): gcx-go's bytes, refusing text decoders reject (GCX_UNDECODABLE);
+        /// gcx-go: gcx-go's bytes for every input.
+        #[arg(long, default_value = "checked")]
+        compat: String,
         /// Keep numbers as written (`1.0` stays `1.0`) instead of typed numbers.
         #[arg(long)]
         literal_numbers: bool,
@@ -51,12 +59,20 @@ pub enum GcxCommand {
         /// layout (default), generic, or bench (the upstream benchmark's encoder).
         #[arg(long, default_value = "layout")]
         strategy: String,
+        /// With the layout strategy: fail (GCX_LAYOUT_MISMATCH, saying why) instead of falling
+        /// back to the generic encoder when the response does not fit the layout.
+        #[arg(long)]
+        strict: bool,
         /// A JSON file with an array of extra layouts (same form as `gcx layouts` prints).
         #[arg(long)]
         layouts: Option<PathBuf>,
         /// Refuse what decoders cannot read back instead of matching gcx-go byte for byte.
         #[arg(long)]
         lossless: bool,
+        /// checked (default): gcx-go's bytes, refusing text decoders reject (GCX_UNDECODABLE);
+        /// gcx-go: gcx-go's bytes for every input.
+        #[arg(long, default_value = "checked")]
+        compat: String,
         /// Keep numbers as written (`1.0` stays `1.0`) instead of typed numbers.
         #[arg(long)]
         literal_numbers: bool,
@@ -92,13 +108,18 @@ pub enum GcxCommand {
 
 pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
     match command {
-        GcxCommand::Encode { lossless, file } => {
+        GcxCommand::Encode {
+            lossless,
+            compat,
+            file,
+        } => {
             let text = crate::read_text(file.as_ref())?;
             let document = json::parse(&text)?;
             write_stdout(&encode_document(
                 &document,
                 &EncodeOptions {
                     lossless,
+                    compat: Compat::parse(&compat)?,
                     ..EncodeOptions::default()
                 },
             )?)
@@ -106,12 +127,14 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
         GcxCommand::EncodeGeneric {
             tool,
             lossless,
+            compat,
             literal_numbers,
             file,
         } => {
             let text = crate::read_text(file.as_ref())?;
             let options = EncodeOptions {
                 lossless,
+                compat: Compat::parse(&compat)?,
                 literal_numbers,
                 ..EncodeOptions::default()
             };
@@ -121,15 +144,19 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
         GcxCommand::EncodeTool {
             tool,
             strategy,
+            strict,
             layouts,
             lossless,
+            compat,
             literal_numbers,
             file,
         } => {
             let mut options = ToolOptions {
                 strategy: Strategy::parse(&strategy)?,
+                strict,
                 encode: EncodeOptions {
                     lossless,
+                    compat: Compat::parse(&compat)?,
                     literal_numbers,
                     ..EncodeOptions::default()
                 },

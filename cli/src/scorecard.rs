@@ -82,7 +82,8 @@ fn encode(tool: &str, value: &Value, strategy: Strategy) -> Result<Encoded, Erro
         strategy,
         encode: EncodeOptions {
             literal_numbers: true,
-            ..EncodeOptions::default()
+            // The upstream benchmark's bytes, whatever they are.
+            ..EncodeOptions::gcx_go()
         },
         ..ToolOptions::default()
     };

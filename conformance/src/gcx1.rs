@@ -124,7 +124,7 @@ fn check_error(
 }
 
 fn check_encode(vector: &J) -> Result<(), String> {
-    let (output, error) = run_encode(input(vector)?, &EncodeOptions::default());
+    let (output, error) = run_encode(input(vector)?, &EncodeOptions::gcx_go());
     match (vector.get("expected").and_then(J::as_str), error) {
         (Some(expected), None) => same_text("payload", expected, &output),
         (Some(_), Some(e)) => Err(format!("unexpected error {}: {e}", e.code())),
@@ -247,12 +247,12 @@ fn check_generic(vector: &J) -> Result<(), String> {
             .pointer("/expected_by_number_mode/typed")
             .ok_or("vector has neither expected nor a typed expectation")?,
     };
-    check_generic_mode(vector, tool, json_text, typed, &EncodeOptions::default())
+    check_generic_mode(vector, tool, json_text, typed, &EncodeOptions::gcx_go())
         .map_err(|e| format!("typed numbers: {e}"))?;
     if let Some(literal) = vector.pointer("/expected_by_number_mode/literal") {
         let options = EncodeOptions {
             literal_numbers: true,
-            ..EncodeOptions::default()
+            ..EncodeOptions::gcx_go()
         };
         check_generic_mode(vector, tool, json_text, literal, &options)
             .map_err(|e| format!("literal numbers: {e}"))?;
@@ -269,7 +269,7 @@ fn check_bench(vector: &J, tool: &str, json_text: &str, expected: &str) -> Resul
         strategy: Strategy::Bench,
         encode: EncodeOptions {
             literal_numbers: true,
-            ..EncodeOptions::default()
+            ..EncodeOptions::gcx_go()
         },
         ..ToolOptions::default()
     };
@@ -363,7 +363,7 @@ fn is_lossless(input: &J, decoded: &[Section]) -> bool {
 fn check_roundtrip(vector: &J) -> Result<(), String> {
     let input = input(vector)?;
     let expected = vector.get("expected").ok_or("vector has no expected")?;
-    let (payload, error) = run_encode(input, &EncodeOptions::default());
+    let (payload, error) = run_encode(input, &EncodeOptions::gcx_go());
     if let Some(e) = error {
         return Err(format!("unexpected encode error {}: {e}", e.code()));
     }
@@ -385,7 +385,7 @@ fn check_roundtrip(vector: &J) -> Result<(), String> {
         input,
         &EncodeOptions {
             lossless: true,
-            ..EncodeOptions::default()
+            ..EncodeOptions::gcx_go()
         },
     );
     if strict_error.is_none() {
@@ -429,7 +429,7 @@ fn check_scope_file(path: &Path) -> Result<(), String> {
         .first()
         .map(|s| s.header.tool.as_str())
         .unwrap_or_default();
-    let options = EncodeOptions::default();
+    let options = EncodeOptions::gcx_go();
     let again = match tool {
         "tool_definitions" => scope::decode_tool_definitions(&payload)
             .and_then(|d| scope::encode_tool_definitions(&d, &options)),

@@ -204,6 +204,11 @@ error_kinds! {
     GcxOutputTooLarge => "GCX_OUTPUT_TOO_LARGE", Gcx1;
     /// GCX1 `lossless` encoding: the value cannot be written so that every decoder reads it back.
     GcxNotLossless => "GCX_NOT_LOSSLESS", Gcx1;
+    /// GCX1 encoding (default `Checked` compat): the text would be rejected or misread by GCX1
+    /// decoders (a space in a tool or field name, a first cell starting with `GCX1`, …).
+    GcxUndecodable => "GCX_UNDECODABLE", Gcx1;
+    /// GCX1 tool encoding with `strict`: the response does not fit the tool's layout.
+    GcxLayoutMismatch => "GCX_LAYOUT_MISMATCH", Gcx1;
     /// A row was written before any section header.
     GcxNoSection => "GCX_NO_SECTION", Gcx1;
     /// A workspace-scope shape (`tool_definitions`, `tool_request`, `error`) breaks its schema.

@@ -85,10 +85,25 @@ proptest! {
         }
     }
 
+    /// The default (checked) encoder writes gcx-go's bytes, and they decode without error;
+    /// or it refuses with GCX_UNDECODABLE.
+    #[test]
+    fn checked_is_gcx_go_or_refusal(sections in prop::collection::vec(section(), 1..3)) {
+        let parity = encode(&sections, EncodeOptions::gcx_go()).unwrap();
+        match encode(&sections, EncodeOptions::default()) {
+            Ok(payload) => {
+                prop_assert_eq!(&payload, &parity);
+                let decoded = gcx::decode(&payload, &DecodeOptions::default());
+                prop_assert!(decoded.error.is_none(), "payload {:?}: {:?}", payload, decoded.error);
+            }
+            Err(e) => prop_assert_eq!(e.code(), "GCX_UNDECODABLE"),
+        }
+    }
+
     /// Whatever the chunking, the push decoder yields what the one-shot decoder yields.
     #[test]
     fn chunking_is_invisible(sections in prop::collection::vec(section(), 1..3), chunk in 1usize..17) {
-        let payload = encode(&sections, EncodeOptions::default()).unwrap();
+        let payload = encode(&sections, EncodeOptions::gcx_go()).unwrap();
         let whole = gcx::decode(&payload, &DecodeOptions::default()).into_owned_parts();
         let mut decoder = Decoder::new(DecodeOptions::default());
         let mut got: Vec<Section> = Vec::new();

@@ -149,7 +149,8 @@ fn gcx_section_limit() {
         ("GCX_TOO_MANY_SECTIONS", Some(4), Some(1), Some(63))
     );
     assert!(
-        e.message().contains("max_sections / maxSections = 3"),
+        e.message()
+            .contains("more than 3 sections (the decoder's max sections limit)"),
         "{}",
         e.message()
     );
@@ -185,7 +186,8 @@ fn gcx_row_limit() {
         )
     );
     assert!(
-        e.message().contains("max_rows / maxRows = 3"),
+        e.message()
+            .contains("more than 3 rows (the decoder's max rows limit)"),
         "{}",
         e.message()
     );
@@ -225,7 +227,7 @@ fn gcx_cell_limit_counts_padding() {
         )
     );
     assert!(
-        e.message().contains("max_cells / maxCells = 6"),
+        e.message().contains("(the decoder's max cells limit)"),
         "{}",
         e.message()
     );
@@ -285,7 +287,7 @@ fn gcf_payload_limit() {
         ("GCF_PAYLOAD_TOO_LARGE", Some(6), Some(1), Some(last_edge))
     );
     assert!(
-        e.message().contains("maxPayloadBytes = 50"),
+        e.message().contains("more than 50 bytes of names and edge endpoints (the decoder's max payload bytes limit)"),
         "{}",
         e.message()
     );

@@ -28,8 +28,8 @@ use agentwire::gcf::v1::{abbreviate_kind, expand_kind};
 use agentwire::gcf::v3::{self, Document};
 use agentwire::gcf::{self, Edge, Payload, Symbol};
 use agentwire::gcx::{
-    self, scope, Cell, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Item as GcxItem,
-    Section,
+    self, scope, Cell, Compat, DecodeOptions, Decoder, EncodeOptions, Encoder, Header,
+    Item as GcxItem, Section,
 };
 use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
 use agentwire::{Error, ErrorKind, Format};
@@ -530,9 +530,17 @@ pub fn gcx1_roundtrip(data: &[u8]) -> String {
     }
 
     let mut outcomes = Vec::new();
-    for lossless in [true, false] {
+    let mut payloads = Vec::new();
+    // Lossless, then the default (checked), then gcx-go parity.
+    for mode in 0..3 {
+        let (lossless, checked) = (mode == 0, mode == 1);
         let options = EncodeOptions {
             lossless,
+            compat: if mode == 2 {
+                Compat::GcxGo
+            } else {
+                Compat::Checked
+            },
             ..EncodeOptions::default()
         };
         let mut encoder = Encoder::new(String::new(), options);
@@ -540,9 +548,13 @@ pub fn gcx1_roundtrip(data: &[u8]) -> String {
         let mut failure: Option<Error> = None;
         'sections: for (header, rows) in &input {
             if let Err(e) = encoder.begin_section(header) {
-                assert!(lossless, "the default encoder refused a header: {e:?}");
-                assert_eq!(e.kind(), ErrorKind::GcxNotLossless, "{e:?}");
-                assert!(header.check_lossless().is_err());
+                if checked {
+                    assert_eq!(e.kind(), ErrorKind::GcxUndecodable, "{e:?}");
+                } else {
+                    assert!(lossless, "the gcx-go encoder refused a header: {e:?}");
+                    assert_eq!(e.kind(), ErrorKind::GcxNotLossless, "{e:?}");
+                    assert!(header.check_lossless().is_err());
+                }
                 failure = Some(e);
                 break;
             }
@@ -560,6 +572,7 @@ pub fn gcx1_roundtrip(data: &[u8]) -> String {
                             .iter()
                             .any(|c| matches!(c, OwnedCell::Bytes(v) if std::str::from_utf8(v).is_err()))),
                         ErrorKind::GcxNotLossless => assert!(lossless && !too_long),
+                        ErrorKind::GcxUndecodable => assert!(checked && !too_long),
                         _ => panic!("unexpected row error {e:?}"),
                     }
                     failure = Some(e);
@@ -597,18 +610,35 @@ pub fn gcx1_roundtrip(data: &[u8]) -> String {
                 );
             }
         }
+        if checked && failure.is_none() && !expected.is_empty() {
+            // What the checked encoder writes decodes.
+            let decoded = gcx::decode(&written, &DecodeOptions::default());
+            assert!(
+                decoded.error.is_none(),
+                "checked payload {written:?}: {:?}",
+                decoded.error
+            );
+        }
         outcomes.push(match failure {
             None => "ok".to_string(),
             Some(e) => format!("refused {}", e.code()),
         });
+        payloads.push(written);
     }
     if outcomes[0] == "ok" {
         assert_eq!(
-            outcomes[1], "ok",
-            "the default encoder failed where lossless did not"
+            outcomes[2], "ok",
+            "the gcx-go encoder failed where lossless did not"
         );
     }
-    format!("lossless {} default {}", outcomes[0], outcomes[1])
+    if outcomes[1] == "ok" {
+        assert_eq!(outcomes[2], "ok", "gcx-go failed where checked did not");
+        assert_eq!(payloads[1], payloads[2], "checked changed gcx-go's bytes");
+    }
+    format!(
+        "lossless {} checked {} gcx-go {}",
+        outcomes[0], outcomes[1], outcomes[2]
+    )
 }
 
 // ---- GCF v1.1 -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { compactJson } from '../src/compact.js';
+import { compactJson } from '../src/index.js';
 import { listing } from '../test/upstream/json-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

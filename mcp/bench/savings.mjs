@@ -6,7 +6,7 @@
 
 import { join } from 'node:path';
 import { count } from 'agentwire/tokens';
-import { compactJson, decodeCompact, deepEqual } from '../src/compact.js';
+import { compactJson, decodeCompact, deepEqual } from '../src/index.js';
 import { direct, gateway, sampleGraph, sampleTree, textOf, tmp, upstreams } from '../test/helpers.mjs';
 
 const tokenizer = process.argv.includes('--o200k') ? 'o200k_base' : 'cl100k_base';

@@ -7,14 +7,13 @@
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, InitializeRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { gateway as gw } from 'agentwire';
+import { compact, gateway as gw } from 'agentwire';
 import { compactResultDetailed } from './result.js';
 import { AnyResult, listAll, Upstream } from './upstream.js';
 import { log } from './log.js';
 import { ResultStore, ViewError } from './view.js';
 import { Stats } from './stats.js';
 import { createRouter } from './router.js';
-import { decodeCompact } from './compact.js';
 
 const SERVER_INFO = { name: 'agentwire-mcp', version: '0.1.0' };
 export const MODES = ['compact', 'proxy', 'gateway'];
@@ -395,7 +394,7 @@ class Session {
       } catch {}
     }
     // The JSON value behind a compact text, for JSON pointers (decoded by the codec).
-    if (value === undefined && format !== 'text') value = decodeCompact(text);
+    if (value === undefined && format !== 'text') value = compact.decode(text);
     const handle = this.results.put({ tool: t.def.name, text, format, tokens, value });
     const body = {
       stored: this.results.info(handle),

@@ -2,7 +2,9 @@
 // become the compactJson winner; everything else is left exactly as the upstream sent it.
 
 import { count } from 'agentwire/tokens';
-import { compactJson, deepEqual } from './compact.js';
+import { compact } from 'agentwire';
+
+const { json: compactJson, equal: deepEqual } = compact;
 
 const byteLength = (s) => Buffer.byteLength(s, 'utf8');
 

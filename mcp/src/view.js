@@ -9,7 +9,7 @@
 
 import { gcx } from 'agentwire';
 import { count } from 'agentwire/tokens';
-import { compactJson } from './compact.js';
+import { compact } from 'agentwire';
 
 const MAX_HANDLES = 64;
 
@@ -66,7 +66,7 @@ export class ResultStore {
       if (e.value === undefined) throw new ViewError('a JSON pointer needs a JSON result');
       const part = pointer(e.value, sel);
       const json = JSON.stringify(part);
-      return compactJson(json, { tool: e.tool, tokenizer, value: part, minSavings: 0 }).text;
+      return compact.json(json, { tool: e.tool, tokenizer, value: part, minSavings: 0 }).text;
     }
     throw new ViewError(`unknown selector ${JSON.stringify(selector)}: use info, lines:A-B, rows:A-B[@SECTION] or /json/pointer`);
   }

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { count } from 'agentwire/tokens';
-import { compactJson, decodeCompact, deepEqual } from '../src/compact.js';
+import { compactJson, decodeCompact, deepEqual } from '../src/index.js';
 import { compactResult, compactResultDetailed } from '../src/result.js';
 import { sampleGraph } from './helpers.mjs';
 

@@ -7,7 +7,7 @@ import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateway as gw } from 'agentwire';
 import { count } from 'agentwire/tokens';
-import { decodeCompact, deepEqual } from '../src/compact.js';
+import { decodeCompact, deepEqual } from '../src/index.js';
 import {
   alive,
   childrenOf,

@@ -1,6 +1,7 @@
 // The public JS API over a backend: the native addon, or the wasm modules. Every area calls
 // its module through a boundary (boundary.js), which builds results from the transfer tape.
 
+import { makeCompact } from './compact.js';
 import { makeEvents } from './events.js';
 import { makeGateway } from './gateway.js';
 import { makeGcx } from './gcx.js';
@@ -18,14 +19,16 @@ export function createApi(backend) {
   const formats = backend.area('formats').boundary;
   const { gcf, gcb, codecs } = makeGraph(formats, backend.area('gcf3'));
   const tokens = makeTokens((encoding) => backend.area(encoding));
+  const gcx = makeGcx(formats);
   return {
-    gcx: makeGcx(formats),
+    gcx,
     gcf,
     gcb,
     codecs,
     tokens,
     gateway: makeGateway(backend.area('gateway'), { tokens, defaultValidator: backend.defaultValidator }),
     events: makeEvents(backend.area('events')),
+    compact: makeCompact({ gcx, gcf, tokens }),
     /** Every stable error code the core can report. */
     errorCodes: () => formats.call('errorCodes', undefined),
     /** Version of the Rust core behind this backend. */

@@ -179,6 +179,17 @@ export function makeGcx(boundary) {
     encodeToolJson(tool, json, options) {
       return call('gcxEncodeTool', text(json, 'json'), tool, options);
     },
+    /**
+     * encodeTool, also saying which strategy wrote the text: {text, strategy, fallbackReason?}
+     * (`fallbackReason` when the layout strategy fell back to the generic encoder).
+     */
+    encodeToolDetailed(tool, response, options) {
+      return call('gcxEncodeToolDetailed', undefined, tool, options, value(response, 'response'));
+    },
+    /** encodeToolDetailed for JSON text. */
+    encodeToolJsonDetailed(tool, json, options) {
+      return call('gcxEncodeToolDetailed', text(json, 'json'), tool, options);
+    },
     /** The built-in per-tool layouts (the form custom layouts take). */
     layouts() {
       return call('gcxLayouts', undefined);

@@ -66,8 +66,11 @@ function checkError(expectedMessage, expectedKind, error) {
   if (expectedKind) sameText('error code', errorCode(expectedKind), error.code);
 }
 
+/** The fixtures pin gcx-go's bytes, even where decoders reject them: parity is explicit. */
+const PARITY = Object.freeze({ compat: 'gcx-go' });
+
 /** Streams an encode input's sections and ops through gcx.Encoder. */
-function runEncode(api, input, options) {
+function runEncode(api, input, options = PARITY) {
   const encoder = new api.gcx.Encoder(options);
   let output = '';
   let error = null;
@@ -179,11 +182,11 @@ function checkGeneric(api, vector) {
   const { tool, json } = vector.input;
   const typed = 'expected' in vector ? vector.expected : vector.expected_by_number_mode?.typed;
   if (typed === undefined) fail('vector has neither expected nor a typed expectation');
-  checkGenericMode(api, vector, typed, {}, 'typed numbers');
+  checkGenericMode(api, vector, typed, PARITY, 'typed numbers');
   const literal = vector.expected_by_number_mode?.literal;
-  if (literal !== undefined) checkGenericMode(api, vector, literal, { literalNumbers: true }, 'literal numbers');
+  if (literal !== undefined) checkGenericMode(api, vector, literal, { ...PARITY, literalNumbers: true }, 'literal numbers');
   if (typeof vector.bench_encoder_output === 'string') {
-    const out = api.gcx.encodeToolJson(tool, json, { strategy: 'bench', literalNumbers: true });
+    const out = api.gcx.encodeToolJson(tool, json, { ...PARITY, strategy: 'bench', literalNumbers: true });
     sameText('bench strategy payload', vector.bench_encoder_output, out);
     if (vector.scorecard_bytes) same('published GCX bytes', vector.scorecard_bytes.gcx, new TextEncoder().encode(out).length);
   }
@@ -278,9 +281,9 @@ function checkPrimitive(api, vector) {
 function checkScopeFile(api, payload) {
   const tool = api.gcx.decode(payload).sections[0]?.tool;
   let again;
-  if (tool === 'tool_definitions') again = api.gcx.encodeToolDefinitions(api.gcx.decodeToolDefinitions(payload));
-  else if (tool === 'tool_request') again = api.gcx.encodeToolRequest(api.gcx.decodeToolRequest(payload));
-  else if (tool === 'error') again = api.gcx.encodeErrorEnvelope(api.gcx.decodeErrorEnvelope(payload));
+  if (tool === 'tool_definitions') again = api.gcx.encodeToolDefinitions(api.gcx.decodeToolDefinitions(payload), PARITY);
+  else if (tool === 'tool_request') again = api.gcx.encodeToolRequest(api.gcx.decodeToolRequest(payload), PARITY);
+  else if (tool === 'error') again = api.gcx.encodeErrorEnvelope(api.gcx.decodeErrorEnvelope(payload), PARITY);
   else fail(`unknown scope shape ${show(tool)}`);
   sameText('re-encoded', payload, again);
 }

@@ -147,3 +147,72 @@ test('the default wasm module carries no vocabulary', () => {
   const cl100k = readFileSync(join(packageDir, 'packages', 'tokens', 'wasm', 'agentwire_tokens_cl100k_bg.wasm'));
   assert.ok(cl100k.length > 1_000_000, 'the cl100k module holds the vocabulary');
 });
+
+test('encodeToolDetailed says which strategy wrote the text and why a layout fell back', () => {
+  const fits = { results: [{ id: 'a', kind: 'function', name: 'A', file_path: 'a.go', start_line: 3 }], total: 1 };
+  const layout = both((api) => api.gcx.encodeToolDetailed('search_symbols', fits)).ok;
+  assert.deepEqual(layout, { text: both((api) => api.gcx.encodeTool('search_symbols', fits)).ok, strategy: 'layout' });
+  const extra = { ...fits, took_ms: 5 };
+  const fallback = both((api) => api.gcx.encodeToolDetailed('search_symbols', extra)).ok;
+  assert.equal(fallback.strategy, 'generic');
+  assert.equal(fallback.text, both((api) => api.gcx.encodeTool('search_symbols', extra)).ok);
+  assert.equal(
+    fallback.fallbackReason,
+    'response member "took_ms" has no section, column or metadata key in the layout of "search_symbols"',
+  );
+  const json = both((api) => api.gcx.encodeToolJsonDetailed('search_symbols', JSON.stringify(extra))).ok;
+  assert.deepEqual(json, fallback);
+  const strict = both((api) => api.gcx.encodeTool('search_symbols', extra, { strict: true })).error;
+  assert.equal(strict.code, 'GCX_LAYOUT_MISMATCH');
+  assert.match(strict.message, /took_ms/);
+  assert.equal(both((api) => api.gcx.encodeToolDetailed('t', [1], { strategy: 'bench' })).ok.strategy, 'bench');
+  assert.equal(both((api) => api.gcx.encodeTool('x', {}, { strict: 'yes' })).error.code, 'INVALID_ARGUMENT');
+});
+
+test('default encoding refuses text decoders reject; compat gcx-go writes gcx-go bytes', () => {
+  const spaced = [{ tool: 'my tool', fields: ['a'], rows: [['1']] }];
+  const refused = both((api) => api.gcx.encode(spaced)).error;
+  assert.equal(refused.code, 'GCX_UNDECODABLE');
+  assert.match(refused.message, /header of "my tool"/);
+  assert.equal(both((api) => api.gcx.encode(spaced, { compat: 'gcx-go' })).ok, 'GCX1 tool=my tool fields=a\n1\n');
+  assert.equal(both((api) => api.gcx.encodeGeneric('t', { 'a b': 1 })).error.code, 'GCX_UNDECODABLE');
+  assert.equal(both((api) => api.gcx.encodeGeneric('t', { 'a b': 1 }, { compat: 'gcx-go' })).ok, 'GCX1 tool=t fields=a b\n1\n');
+  // Decodable (if lossy) text keeps gcx-go's bytes by default.
+  const lossy = [{ tool: 't', fields: ['a'], rows: [['#x'], ['']] }];
+  assert.equal(both((api) => api.gcx.encode(lossy)).ok, both((api) => api.gcx.encode(lossy, { compat: 'gcx-go' })).ok);
+  const streamed = both((api) => {
+    const enc = new api.gcx.Encoder();
+    enc.beginSection({ tool: 't', fields: ['a'] });
+    enc.writeRow(['GCX1 not a header']);
+  }).error;
+  assert.equal(streamed.code, 'GCX_UNDECODABLE');
+  assert.equal(both((api) => api.gcx.encode([], { compat: 'go' })).error.code, 'INVALID_ARGUMENT');
+});
+
+test('compact.json never returns more tokens than its input, with any counter', () => {
+  const rows = Array.from({ length: 20 }, (_, i) => ({ id: `pkg.F${i}`, kind: 'function', name: `F${i}`, path: 'a.go', line: i }));
+  const text = JSON.stringify({ results: rows, total: 20 }, null, 2);
+  for (const api of [native, wasm]) {
+    const bytes = api.compact.json(text, { tool: 'search_symbols', tokenizer: 'bytes' });
+    assert.equal(bytes.inputTokens, Buffer.byteLength(text));
+    assert.ok(bytes.tokens < bytes.inputTokens);
+    assert.notEqual(bytes.format, 'input');
+    assert.ok(bytes.candidates.some((c) => c.format === 'gcx1-layout' && c.lossless));
+    assert.ok(bytes.candidates.every((c) => !c.lossless || c.tokens >= bytes.tokens));
+    const words = api.compact.json(text, { tool: 'search_symbols', counter: (t) => t.split(/\s+/).length });
+    assert.ok(words.tokens <= words.inputTokens);
+    // A value, generic: decodes back.
+    const generic = api.compact.json(rows, { tokenizer: 'bytes', minSavings: 0 });
+    assert.notEqual(generic.format, 'input');
+    assert.ok(api.compact.equal(api.compact.decode(generic.text), rows));
+    // Nothing saves enough: the input is kept.
+    assert.equal(api.compact.json('{"a":1}', { tokenizer: 'bytes' }).format, 'input');
+    assert.equal(api.compact.json('not json', { tokenizer: 'bytes' }).format, 'input');
+    assert.throws(() => api.compact.json(text, { counter: 5 }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => api.compact.json(text, { counter: () => NaN }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => api.compact.json(text, { tokenizer: 'p50k' }), { code: 'INVALID_ARGUMENT' });
+    // Exact counts when agentwire-tokens is installed (a devDependency here).
+    const exact = api.compact.json(text, { tool: 'search_symbols' });
+    assert.equal(exact.inputTokens, api.tokens.count(text));
+  }
+});

@@ -61,6 +61,35 @@ pub fn encode_tool(call: &mut Call<'_>) -> Result<String> {
     gcx::encode_tool(&tool, &response, &options)
 }
 
+/// `gcx.encodeToolDetailed(tool, response, options)` (and `encodeToolJsonDetailed` with JSON
+/// text as the main input): `{text, strategy, fallbackReason?}`.
+pub fn encode_tool_detailed(call: &mut Call<'_>) -> Result<Tape> {
+    let tool = call.string("tool")?;
+    let options = ToolOptions::from_value(&call.value()?)?;
+    let report = match call.main() {
+        Main::Text(json) => {
+            gcx::encode_tool_report(&tool, &parse_input(json, &options.encode)?, &options)?
+        }
+        _ => {
+            let response = call.value_within(options.encode.max_depth)?;
+            gcx::encode_tool_report(&tool, &response, &options)?
+        }
+    };
+    let mut writer = call.writer();
+    let keys: &[&str] = match report.fallback_reason {
+        Some(_) => &["text", "strategy", "fallbackReason"],
+        None => &["text", "strategy"],
+    };
+    let shape = writer.shape(keys);
+    writer.object(shape);
+    writer.str(&report.payload);
+    writer.str(report.strategy.name());
+    if let Some(reason) = &report.fallback_reason {
+        writer.str(reason);
+    }
+    Ok(writer.into())
+}
+
 /// `gcx.decode(payload, options)`: `{sections: [{tool, fields, meta, version, rows}]}`, the
 /// rows as objects keyed by field. Every cell without an escape is a slice of the caller's
 /// string in JS.
@@ -127,7 +156,7 @@ fn check_output_size(sections: &[BorrowedSection<'_>], max_bytes: usize) -> Resu
         ErrorKind::GcxOutputTooLarge,
         format!(
             "the decoded JSON would be longer than {max_bytes} bytes \
-             (limit max_output_bytes / maxOutputBytes = {max_bytes})"
+             (the decoder's max output bytes limit)"
         ),
     ))
 }

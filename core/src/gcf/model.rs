@@ -54,8 +54,7 @@ impl TextBudget {
             }
             _ => Err(alloc::format!(
                 "the decoded payload would hold more than {} bytes of names and edge \
-                 endpoints (limit max_payload_bytes / maxPayloadBytes = {})",
-                self.max,
+                 endpoints (the decoder's max payload bytes limit)",
                 self.max
             )),
         }

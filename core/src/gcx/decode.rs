@@ -81,8 +81,7 @@ impl Counts {
             return Err(limit_error(
                 ErrorKind::GcxTooManySections,
                 alloc::format!(
-                    "the payload has more than {} sections (limit max_sections / maxSections = {})",
-                    options.max_sections,
+                    "the payload has more than {} sections (the decoder's max sections limit)",
                     options.max_sections
                 ),
                 line,
@@ -98,8 +97,7 @@ impl Counts {
             return Err(limit_error(
                 ErrorKind::GcxTooManyRows,
                 alloc::format!(
-                    "the payload has more than {} rows (limit max_rows / maxRows = {})",
-                    options.max_rows,
+                    "the payload has more than {} rows (the decoder's max rows limit)",
                     options.max_rows
                 ),
                 line,
@@ -110,8 +108,7 @@ impl Counts {
                 ErrorKind::GcxTooManyCells,
                 alloc::format!(
                     "the payload has more than {} values, counting {fields} per row of this \
-                     section (limit max_cells / maxCells = {})",
-                    options.max_cells,
+                     section (the decoder's max cells limit)",
                     options.max_cells
                 ),
                 line,

@@ -11,16 +11,80 @@ use crate::sink::Sink;
 use crate::text::go_quote;
 use crate::{Error, ErrorKind, Result};
 
+/// What the encoders do with text that GCX1 decoders cannot read (see [`EncodeOptions::compat`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Compat {
+    /// The default: gcx-go's bytes for everything a decoder reads, and a
+    /// [`GcxUndecodable`](ErrorKind::GcxUndecodable) error instead of text it would reject or
+    /// misread as another section: a header that does not parse back (a space in the tool or a
+    /// field name, an empty tool, a meta key `fields` that shortens the field list, …), a first
+    /// cell starting with `GCX1`, a line of 4 MiB or more. Never changes a byte.
+    #[default]
+    Checked,
+    /// Byte parity with gcx-go for every input, even text decoders reject (the conformance
+    /// suite's mode).
+    GcxGo,
+}
+
+impl Compat {
+    /// `checked` or `gcx-go`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compat::Checked => "checked",
+            Compat::GcxGo => "gcx-go",
+        }
+    }
+
+    /// Reads `checked` or `gcx-go`.
+    pub fn parse(name: &str) -> Result<Compat> {
+        match name {
+            "checked" => Ok(Compat::Checked),
+            "gcx-go" => Ok(Compat::GcxGo),
+            _ => Err(Error::new(
+                ErrorKind::InvalidArgument,
+                alloc::format!(
+                    "unknown compat {} (expected checked or gcx-go)",
+                    crate::text::quote(name)
+                ),
+            )),
+        }
+    }
+}
+
+/// How an encoder writes: the resolved [`EncodeOptions::lossless`] and [`Compat`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// gcx-go's bytes, unchecked.
+    GcxGo,
+    /// gcx-go's bytes, refusing what decoders reject.
+    Checked,
+    /// Decoders read back exactly what was written, or encoding fails.
+    Lossless,
+}
+
+impl Mode {
+    pub(crate) fn lossless(self) -> bool {
+        self == Mode::Lossless
+    }
+
+    pub(crate) fn checked(self) -> bool {
+        self == Mode::Checked
+    }
+}
+
 /// Options for every GCX1 encoder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EncodeOptions {
-    /// Off (the default): byte parity with gcx-go, quirks included. On: protect a first cell
+    /// Off (the default): gcx-go's bytes, checked as [`compat`](Self::compat) says. On: protect a first cell
     /// that starts with `#` or `GCX1` (written `\#…`, `\GCX1…`, which every decoder reads
     /// back), escape field names twice, and refuse with [`ErrorKind::GcxNotLossless`] what no
     /// decoder can read back (CR, spaces or commas in header text, a one-field row whose cell
     /// is empty, a line of 4 MiB or more). Then `decode(encode(x)) == x` or encode fails.
     pub lossless: bool,
+    /// Without `lossless`: [`Compat::Checked`] (the default) refuses text decoders reject,
+    /// [`Compat::GcxGo`] writes gcx-go's bytes whatever they are.
+    pub compat: Compat,
     /// When the input is JSON text, keep every number's source text (Go `json.Number`), as
     /// the upstream GCX1 benchmark did: `1.0` stays `1.0`. Off: typed numbers (`1.0` → `1`).
     pub literal_numbers: bool,
@@ -35,6 +99,7 @@ impl Default for EncodeOptions {
     fn default() -> EncodeOptions {
         EncodeOptions {
             lossless: false,
+            compat: Compat::Checked,
             literal_numbers: false,
             max_depth: DEFAULT_MAX_DEPTH,
         }
@@ -42,6 +107,22 @@ impl Default for EncodeOptions {
 }
 
 impl EncodeOptions {
+    /// Byte parity with gcx-go for every input ([`Compat::GcxGo`]).
+    pub fn gcx_go() -> EncodeOptions {
+        EncodeOptions {
+            compat: Compat::GcxGo,
+            ..EncodeOptions::default()
+        }
+    }
+
+    pub(crate) fn mode(&self) -> Mode {
+        match (self.lossless, self.compat) {
+            (true, _) => Mode::Lossless,
+            (false, Compat::Checked) => Mode::Checked,
+            (false, Compat::GcxGo) => Mode::GcxGo,
+        }
+    }
+
     /// The JSON parse options for input text under these options.
     pub fn parse_options(&self) -> ParseOptions {
         ParseOptions {
@@ -150,7 +231,7 @@ impl<S: Sink> Encoder<S> {
         self.check_failed()?;
         self.line.clear();
         let result = header
-            .write(&mut self.line, self.options.lossless)
+            .write_mode(&mut self.line, self.options.mode())
             .and_then(|()| self.check_line_length());
         self.emit(result)?;
         self.field_count = Some(header.fields.len());
@@ -224,7 +305,7 @@ impl<S: Sink> Encoder<S> {
 
     fn render_row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
         let field_count = self.begin_row(cells.len())?;
-        let lossless = self.options.lossless;
+        let mode = self.options.mode();
         for i in 0..field_count {
             if i > 0 {
                 self.line.push('\t');
@@ -239,7 +320,7 @@ impl<S: Sink> Encoder<S> {
                     &self.text
                 }
             };
-            push_cell(&mut self.line, i, text, lossless)?;
+            push_cell(&mut self.line, i, text, mode)?;
         }
         self.end_row(field_count)
     }
@@ -267,7 +348,7 @@ impl<S: Sink> Encoder<S> {
             field_count,
             values,
             joins,
-            self.options.lossless,
+            self.options.mode(),
         )
     }
 
@@ -289,45 +370,55 @@ impl<S: Sink> Encoder<S> {
 
     /// Checks and ends the row line.
     fn end_row(&mut self, field_count: usize) -> Result<()> {
-        end_row(&mut self.line, 0, field_count, self.options.lossless)
+        end_row(&mut self.line, 0, field_count, self.options.mode())
     }
 
-    /// In lossless mode, refuses a line the default decoder would reject as too long.
+    /// Unless in gcx-go mode, refuses a line the default decoder would reject as too long.
     fn check_line_length(&self) -> Result<()> {
         let content = self.line.strip_suffix('\n').unwrap_or(&self.line).len();
-        check_line_length(content, self.options.lossless)
+        check_line_length(content, self.options.mode())
     }
 }
 
-/// In lossless mode, refuses a line the default decoder would reject as too long.
-fn check_line_length(content: usize, lossless: bool) -> Result<()> {
-    if lossless && content >= DEFAULT_MAX_LINE_BYTES {
-        return Err(line_too_long(content));
+/// Unless in gcx-go mode, refuses a line the default decoder would reject as too long.
+fn check_line_length(content: usize, mode: Mode) -> Result<()> {
+    if mode != Mode::GcxGo && content >= DEFAULT_MAX_LINE_BYTES {
+        return Err(refusal(
+            mode,
+            &alloc::format!(
+                "a {content}-byte line exceeds the decoders' {DEFAULT_MAX_LINE_BYTES}-byte line limit"
+            ),
+        ));
     }
     Ok(())
 }
 
+/// The error of a lossless or checked encoder refusing `what`.
 #[cold]
 #[inline(never)]
-fn line_too_long(content: usize) -> Error {
+pub(crate) fn refusal(mode: Mode, what: &str) -> Error {
+    if mode.lossless() {
+        return Error::new(
+            ErrorKind::GcxNotLossless,
+            alloc::format!("lossless: {what}"),
+        );
+    }
     Error::new(
-        ErrorKind::GcxNotLossless,
-        alloc::format!(
-            "lossless: a {content}-byte line exceeds the decoders' {DEFAULT_MAX_LINE_BYTES}-byte line limit"
-        ),
+        ErrorKind::GcxUndecodable,
+        alloc::format!("undecodable: {what} (compat gcx-go writes it anyway)"),
     )
 }
 
 /// Ends the row that starts at byte `start` of `out`: the lossless checks, then its LF.
-fn end_row(out: &mut String, start: usize, field_count: usize, lossless: bool) -> Result<()> {
+fn end_row(out: &mut String, start: usize, field_count: usize, mode: Mode) -> Result<()> {
     let content = out.len() - start;
-    if lossless && content == 0 && field_count == 1 {
+    if mode.lossless() && content == 0 && field_count == 1 {
         return Err(Error::new(
             ErrorKind::GcxNotLossless,
             "lossless: a one-field row with an empty cell is a blank line, which decoders skip",
         ));
     }
-    check_line_length(content, lossless)?;
+    check_line_length(content, mode)?;
     out.push('\n');
     Ok(())
 }
@@ -337,7 +428,7 @@ fn end_row(out: &mut String, start: usize, field_count: usize, lossless: bool) -
 pub(crate) fn push_header<F, M, K, V>(
     out: &mut String,
     header: &HeaderParts<'_, F, M>,
-    lossless: bool,
+    mode: Mode,
 ) -> Result<usize>
 where
     F: AsRef<str>,
@@ -346,8 +437,8 @@ where
     V: AsRef<str>,
 {
     let start = out.len();
-    header.write(out, lossless)?;
-    check_line_length(out.len() - start - 1, lossless)?;
+    header.write_mode(out, mode)?;
+    check_line_length(out.len() - start - 1, mode)?;
     Ok(header.fields.len())
 }
 
@@ -359,7 +450,7 @@ pub(crate) fn push_value_row(
     field_count: usize,
     values: &[Option<&Value>],
     joins: &[Option<&str>],
-    lossless: bool,
+    mode: Mode,
 ) -> Result<()> {
     if values.len() > field_count {
         return Err(too_many_values(values.len(), field_count));
@@ -400,13 +491,13 @@ pub(crate) fn push_value_row(
                 continue;
             }
         };
-        push_cell(out, i, text, lossless)?;
+        push_cell(out, i, text, mode)?;
     }
     // Missing trailing values still get their separators.
     for _ in values.len().max(1)..field_count {
         out.push('\t');
     }
-    end_row(out, start, field_count, lossless)
+    end_row(out, start, field_count, mode)
 }
 
 /// `items` joined with `separator` into `scratch` (strings raw, others JSON).
@@ -437,11 +528,21 @@ fn too_many_values(values: usize, field_count: usize) -> Error {
 }
 
 /// Appends cell `i`'s text, escaped; in lossless mode refuses CR and protects a first cell
-/// that would read as a comment or a header.
+/// that would read as a comment or a header; checked, refuses a first cell read as a header.
 #[inline]
-fn push_cell(line: &mut String, i: usize, text: &str, lossless: bool) -> Result<()> {
-    if lossless {
-        lossless_cell(line, i, text)?;
+fn push_cell(line: &mut String, i: usize, text: &str, mode: Mode) -> Result<()> {
+    match mode {
+        Mode::Lossless => lossless_cell(line, i, text)?,
+        Mode::Checked if i == 0 && text.starts_with(TAG) => {
+            return Err(refusal(
+                mode,
+                &alloc::format!(
+                    "the first cell {} starts a row that decoders read as a section header",
+                    go_quote(text.as_bytes(), 40)
+                ),
+            ))
+        }
+        _ => {}
     }
     escape_into(line, text);
     Ok(())
@@ -499,6 +600,56 @@ mod tests {
             "GCX1 tool=x fields=a,b,c\n# two lines\nonly-a\t\t\n1e+06\t-3\ttrue\n"
         );
         assert!(enc.finish().is_err());
+    }
+
+    #[test]
+    fn checked_refuses_what_decoders_reject_and_changes_no_byte() {
+        let write = |options: EncodeOptions, header: Header, row: &[Cell<'_>]| {
+            let mut enc = Encoder::new(String::new(), options);
+            enc.begin_section(&header)
+                .and_then(|()| enc.write_row(row))
+                .map(|()| enc.finish().unwrap())
+        };
+        let undecodable = [
+            (Header::new("a b", ["x"]), "GCX1 tool=a b fields=x\n1\n"),
+            (Header::new("t", ["x y"]), "GCX1 tool=t fields=x y\n1\n"),
+            (Header::new("", ["x"]), "GCX1 tool= fields=x\n1\n"),
+            (
+                Header::new("t", ["x", "y"]).with_meta("fields", "z"),
+                "GCX1 tool=t fields=x,y fields=z\n1\t\n",
+            ),
+        ];
+        for (header, parity) in undecodable {
+            let err = write(EncodeOptions::default(), header.clone(), &[Cell::I64(1)]).unwrap_err();
+            assert_eq!(err.code(), "GCX_UNDECODABLE", "{header:?}");
+            assert!(
+                err.message().starts_with("undecodable: header of "),
+                "{}",
+                err.message()
+            );
+            let bytes = write(EncodeOptions::gcx_go(), header, &[Cell::I64(1)]).unwrap();
+            assert_eq!(bytes, parity);
+        }
+        let err = write(
+            EncodeOptions::default(),
+            Header::new("t", ["x"]),
+            &[Cell::Str("GCX1 x")],
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), "GCX_UNDECODABLE");
+        // What decoders read (even lossily) keeps gcx-go's bytes.
+        for (header, cell) in [
+            (
+                Header::new("t", ["a\\b", "c,d"]).with_meta("k", "v w=x"),
+                "#x",
+            ),
+            (Header::new("t", ["a"]), ""),
+        ] {
+            assert_eq!(
+                write(EncodeOptions::default(), header.clone(), &[Cell::Str(cell)]).unwrap(),
+                write(EncodeOptions::gcx_go(), header, &[Cell::Str(cell)]).unwrap()
+            );
+        }
     }
 
     #[test]

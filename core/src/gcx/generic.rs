@@ -33,7 +33,7 @@ use crate::Result;
 /// ```
 pub fn encode_generic(tool: &str, value: &Value, options: &EncodeOptions) -> Result<String> {
     let capacity = value.as_array().map_or(256, |items| 128 + items.len() * 64);
-    let mut writer = PayloadWriter::new(capacity, options.lossless);
+    let mut writer = PayloadWriter::new(capacity, options.mode());
     plan_generic(tool, value, &mut writer);
     writer.finish(value)
 }

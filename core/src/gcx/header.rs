@@ -4,6 +4,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::encode::{refusal, Mode};
 use super::escape::{escape_into, unescape};
 use crate::text::go_quote;
 use crate::{Error, ErrorKind, Position, Result};
@@ -165,9 +166,24 @@ where
 {
     /// See [`Header::write`].
     pub fn write(&self, out: &mut String, lossless: bool) -> Result<()> {
+        self.write_mode(
+            out,
+            if lossless {
+                Mode::Lossless
+            } else {
+                Mode::GcxGo
+            },
+        )
+    }
+
+    /// Writes the header line as `mode` says: checked, a line that does not parse back (or
+    /// parses to fewer fields, which makes rows fail) is refused and `out` is left as it was.
+    pub(crate) fn write_mode(&self, out: &mut String, mode: Mode) -> Result<()> {
+        let lossless = mode.lossless();
         if lossless {
             self.check_lossless()?;
         }
+        let start = out.len();
         out.push_str(TAG);
         out.push_str(" tool=");
         escape_into(out, self.tool);
@@ -188,8 +204,32 @@ where
             out.push('=');
             escape_into(out, value.as_ref());
         }
+        if mode.checked() {
+            if let Err(e) = self.check_parses(&out[start..]) {
+                out.truncate(start);
+                return Err(e);
+            }
+        }
         out.push('\n');
         Ok(())
+    }
+
+    /// The checked mode's test: the written line (without LF) parses, to as many fields.
+    #[inline(never)]
+    fn check_parses(&self, line: &str) -> Result<()> {
+        let what = match Header::parse(line, 1, 0) {
+            Ok(parsed) if parsed.fields.len() >= self.fields.len() => return Ok(()),
+            Ok(_) => alloc::format!(
+                "header of {} loses fields to a meta key named fields",
+                go_quote(self.tool.as_bytes(), 40)
+            ),
+            Err(e) => alloc::format!(
+                "header of {}: {}",
+                go_quote(self.tool.as_bytes(), 40),
+                e.message()
+            ),
+        };
+        Err(refusal(Mode::Checked, &what))
     }
 
     /// See [`Header::check_lossless`].

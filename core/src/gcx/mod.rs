@@ -37,11 +37,14 @@ pub use decode::{
     decode, BorrowedSection, DecodeOptions, Decoded, Decoder, Item, Section, DEFAULT_MAX_CELLS,
     DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
-pub use encode::{Cell, EncodeOptions, Encoder};
+pub use encode::{Cell, Compat, EncodeOptions, Encoder};
 pub use generic::{encode_generic, write_generic};
 pub use header::{Header, TAG, VERSION};
 pub use layout::{Layouts, ToolLayout};
-pub use tool::{encode_tool, encode_tool_checked, Strategy, ToolOptions, ToolOutput};
+pub use tool::{
+    encode_tool, encode_tool_checked, encode_tool_report, Strategy, ToolOptions, ToolOutput,
+    ToolReport,
+};
 
 /// The default [`DecodeOptions::max_line_bytes`], gcx-go's line limit: `bufio.Scanner` with a
 /// 4 MiB buffer accepts a line of at most 4 MiB − 1 bytes plus its LF.

@@ -8,7 +8,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::decode::{decode, DecodeOptions};
-use super::encode::{push_header, push_value_row, Encoder};
+use super::encode::{push_header, push_value_row, Encoder, Mode};
 use super::header::{Header, HeaderParts};
 use crate::json::{self, Map, Value, WriteOptions};
 use crate::sink::Sink;
@@ -147,19 +147,19 @@ pub(crate) struct PayloadWriter<'a> {
     cells: Vec<Option<&'a Value>>,
     joins: Vec<Option<&'a str>>,
     width: usize,
-    lossless: bool,
+    mode: Mode,
     error: Option<Error>,
 }
 
 impl<'a> PayloadWriter<'a> {
-    pub fn new(capacity: usize, lossless: bool) -> PayloadWriter<'a> {
+    pub fn new(capacity: usize, mode: Mode) -> PayloadWriter<'a> {
         PayloadWriter {
             out: String::with_capacity(capacity),
             scratch: String::new(),
             cells: Vec::with_capacity(16),
             joins: Vec::new(),
             width: 0,
-            lossless,
+            mode,
             error: None,
         }
     }
@@ -185,7 +185,7 @@ impl<'a> RowSink<'a> for PayloadWriter<'a> {
     fn section(&mut self, head: SectionHead<'a>, _rows: usize) {
         self.width = head.fields.len();
         if self.error.is_none() {
-            if let Err(e) = push_header(&mut self.out, &head.parts(), self.lossless) {
+            if let Err(e) = push_header(&mut self.out, &head.parts(), self.mode) {
                 self.error = Some(e);
             }
         }
@@ -208,7 +208,7 @@ impl<'a> RowSink<'a> for PayloadWriter<'a> {
             self.width,
             &self.cells,
             &self.joins,
-            self.lossless,
+            self.mode,
         );
         if let Err(e) = written {
             self.error = Some(e);
@@ -336,19 +336,19 @@ pub(crate) fn write_plans<S: Sink>(
 pub(crate) fn write_payload(
     input: &Value,
     plans: &[SectionPlan<'_>],
-    lossless: bool,
+    mode: Mode,
 ) -> Result<String> {
     let rows: usize = plans
         .iter()
         .map(|p| p.rows.len() * (p.head.fields.len() * 12 + 1))
         .sum();
-    let mut writer = PayloadWriter::new(64 * plans.len() + rows, lossless);
+    let mut writer = PayloadWriter::new(64 * plans.len() + rows, mode);
     for plan in plans {
         if writer.error.is_some() {
             break;
         }
         writer.width = plan.head.fields.len();
-        if let Err(e) = push_header(&mut writer.out, &plan.head.parts(), lossless) {
+        if let Err(e) = push_header(&mut writer.out, &plan.head.parts(), mode) {
             writer.error = Some(e);
             break;
         }
@@ -359,7 +359,7 @@ pub(crate) fn write_payload(
                 writer.width,
                 row,
                 &plan.head.joins,
-                lossless,
+                mode,
             ) {
                 writer.error = Some(e);
                 break;

@@ -67,13 +67,18 @@ pub struct ToolOptions {
     pub strategy: Strategy,
     /// The layouts [`Strategy::Layout`] uses (the built-in ones by default).
     pub layouts: Layouts,
-    /// Encoder options (`lossless`, `literal_numbers`).
+    /// Encoder options (`lossless`, `compat`, `literal_numbers`).
     pub encode: EncodeOptions,
+    /// With [`Strategy::Layout`]: a response that does not fit the tool's layout (or a tool
+    /// without one) is an error ([`ErrorKind::GcxLayoutMismatch`], saying why) instead of the
+    /// generic fallback.
+    pub strict: bool,
 }
 
 /// Encodes a tool response. With the default [`Strategy::Layout`], a response that fits the
-/// tool's layout becomes its sections; anything else takes the generic fallback, so every
-/// response gives valid GCX1.
+/// tool's layout becomes its sections; anything else takes the generic fallback (or, with
+/// [`ToolOptions::strict`], an error), so every response gives valid GCX1.
+/// [`encode_tool_report`] also says which strategy wrote it.
 ///
 /// ```
 /// use agentwire::{gcx, json};
@@ -83,7 +88,78 @@ pub struct ToolOptions {
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn encode_tool(tool: &str, response: &Value, options: &ToolOptions) -> Result<String> {
-    Ok(encode_unchecked(tool, response, options)?.0)
+    Ok(encode_unchecked(tool, response, options, false)?.0)
+}
+
+/// What [`encode_tool_report`] produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolReport {
+    /// The GCX1 payload (the same bytes [`encode_tool`] returns).
+    pub payload: String,
+    /// Which strategy wrote it: [`Strategy::Layout`] falls back to [`Strategy::Generic`].
+    pub strategy: Strategy,
+    /// Why the layout strategy fell back to the generic encoder (None when it did not).
+    pub fallback_reason: Option<String>,
+}
+
+/// [`encode_tool`], also saying which strategy wrote the payload and, after a fallback, why
+/// the response did not fit the layout.
+///
+/// ```
+/// use agentwire::gcx::{encode_tool_report, Strategy, ToolOptions};
+/// let response = agentwire::json::parse(r#"{"results":[{"id":"a","line":3}],"took_ms":5}"#)?;
+/// let report = encode_tool_report("search_symbols", &response, &ToolOptions::default())?;
+/// assert_eq!(report.strategy, Strategy::Generic);
+/// assert_eq!(
+///     report.fallback_reason.as_deref(),
+///     Some("response member \"took_ms\" has no section, column or metadata key in the layout of \"search_symbols\"")
+/// );
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn encode_tool_report(
+    tool: &str,
+    response: &Value,
+    options: &ToolOptions,
+) -> Result<ToolReport> {
+    let (payload, strategy, fallback_reason) = encode_unchecked(tool, response, options, true)?;
+    Ok(ToolReport {
+        payload,
+        strategy,
+        fallback_reason,
+    })
+}
+
+/// Why a response did not fit the layout of `tool`.
+#[cold]
+#[inline(never)]
+fn misfit_reason(tool: &str, misfit: &Misfit<'_>) -> String {
+    let what = match *misfit {
+        Misfit::NoLayout => return alloc::format!("no layout is registered for {}", quote(tool)),
+        Misfit::NoSection => String::from("no section matches the response"),
+        Misfit::Unplaced(key) => alloc::format!(
+            "response member {} has no section, column or metadata key",
+            quote(key)
+        ),
+        Misfit::NotArray(key) => alloc::format!("{} is not an array", quote(key)),
+        Misfit::NotObject(key) => alloc::format!("{} is not an object", quote(key)),
+        Misfit::Meta(key) => {
+            alloc::format!("metadata {} is not a scalar without spaces", quote(key))
+        }
+        Misfit::RowShape(section, row) => {
+            alloc::format!("row {row} of section {} is not an object", quote(section))
+        }
+        Misfit::RowMember(section, row, key) => alloc::format!(
+            "row {row} of section {} has member {} that no column reads",
+            quote(section),
+            quote(key)
+        ),
+        Misfit::Joined(section, row, column) => alloc::format!(
+            "row {row} of section {}: column {} needs an array of scalars without its separator",
+            quote(section),
+            quote(column)
+        ),
+    };
+    alloc::format!("{what} in the layout of {}", quote(tool))
 }
 
 /// What [`encode_tool_checked`] produced.
@@ -119,7 +195,7 @@ pub fn encode_tool_checked(
     if check {
         return encode_and_verify(tool, response, options);
     }
-    let (payload, strategy) = encode_unchecked(tool, response, options)?;
+    let (payload, strategy, _) = encode_unchecked(tool, response, options, false)?;
     Ok(ToolOutput {
         payload,
         strategy,
@@ -144,24 +220,27 @@ fn resolve<'o>(tool: &str, options: &'o ToolOptions) -> Option<Resolved<'o>> {
     }
 }
 
-/// Encodes while planning, keeping no plans (the fast path).
+/// Encodes while planning, keeping no plans (the fast path); with `why`, also the reason a
+/// layout fell back.
 fn encode_unchecked(
     tool: &str,
     response: &Value,
     options: &ToolOptions,
-) -> Result<(String, Strategy)> {
+    why: bool,
+) -> Result<(String, Strategy, Option<String>)> {
     check_first(response, options)?;
     // Borrowed while planning, so it must outlive the writer.
     let resolved = resolve(tool, options);
-    let mut writer = PayloadWriter::new(capacity_hint(response), options.encode.lossless);
-    let strategy = plan(
+    let mut writer = PayloadWriter::new(capacity_hint(response), options.encode.mode());
+    let (strategy, misfit) = plan(
         tool,
         response,
         options.strategy,
         resolved.as_ref(),
         &mut writer,
     );
-    Ok((writer.finish(response)?, strategy))
+    let reason = check_strict(tool, options, misfit.as_ref(), why)?;
+    Ok((writer.finish(response)?, strategy, reason))
 }
 
 /// Plans, writes the plans, and checks the round trip against them.
@@ -170,14 +249,15 @@ fn encode_and_verify(tool: &str, response: &Value, options: &ToolOptions) -> Res
     check_first(response, options)?;
     let resolved = resolve(tool, options);
     let mut plans: Vec<SectionPlan<'_>> = Vec::new();
-    let strategy = plan(
+    let (strategy, misfit) = plan(
         tool,
         response,
         options.strategy,
         resolved.as_ref(),
         &mut plans,
     );
-    let payload = plan::write_payload(response, &plans, options.encode.lossless)?;
+    check_strict(tool, options, misfit.as_ref(), false)?;
+    let payload = plan::write_payload(response, &plans, options.encode.mode())?;
     let round_trip = Some(plan::verify(response, &plans, &payload));
     Ok(ToolOutput {
         payload,
@@ -186,14 +266,34 @@ fn encode_and_verify(tool: &str, response: &Value, options: &ToolOptions) -> Res
     })
 }
 
-/// Plans `response` into `sink` by `strategy`; returns the strategy that wrote it.
+/// With `strict`, a layout that fell back is an error; else the reason, when asked `why`.
+fn check_strict(
+    tool: &str,
+    options: &ToolOptions,
+    misfit: Option<&Misfit<'_>>,
+    why: bool,
+) -> Result<Option<String>> {
+    let Some(misfit) = misfit else {
+        return Ok(None);
+    };
+    if options.strict {
+        return Err(Error::new(
+            ErrorKind::GcxLayoutMismatch,
+            misfit_reason(tool, misfit),
+        ));
+    }
+    Ok(why.then(|| misfit_reason(tool, misfit)))
+}
+
+/// Plans `response` into `sink` by `strategy`; returns the strategy that wrote it and, when
+/// the layout strategy fell back, why.
 fn plan<'a>(
     tool: &'a str,
     response: &'a Value,
     strategy: Strategy,
     resolved: Option<&'a Resolved<'_>>,
     sink: &mut impl RowSink<'a>,
-) -> Strategy {
+) -> (Strategy, Option<Misfit<'a>>) {
     match strategy {
         Strategy::Generic => plan_generic(tool, response, sink),
         Strategy::Bench => plan_bench(tool, response, sink),
@@ -205,17 +305,17 @@ fn plan<'a>(
                 Some(Resolved::Builtin(layout)) => {
                     plan_layout(tool, &layout.sections, response, sink)
                 }
-                None => None,
+                None => Err(Misfit::NoLayout),
             };
-            if fits.is_some() {
-                return Strategy::Layout;
-            }
+            let Err(misfit) = fits else {
+                return (Strategy::Layout, None);
+            };
             sink.reset();
             plan_generic(tool, response, sink);
-            return Strategy::Generic;
+            return (Strategy::Generic, Some(misfit));
         }
     }
-    strategy
+    (strategy, None)
 }
 
 /// A first size for the payload of `value` (it grows if needed): a line per row of an array,
@@ -388,14 +488,37 @@ impl<'a> Consumed<'a> {
     }
 }
 
-/// Maps `value` onto a layout's sections, into `sink`; `None` when any value would have no
-/// place in the output (the sink then holds a partial output).
+/// Why a response does not fit a layout.
+#[derive(Debug)]
+pub(crate) enum Misfit<'a> {
+    /// The tool has no layout.
+    NoLayout,
+    /// No section found its rows.
+    NoSection,
+    /// A wrapper member no section, column or meta key reads.
+    Unplaced(&'a str),
+    /// The rows of an array section are not an array.
+    NotArray(&'a str),
+    /// The row of an object section is not an object.
+    NotObject(&'a str),
+    /// A meta value is not a scalar, or has spaces.
+    Meta(&'a str),
+    /// Section, row number: the row is not an object (nor a scalar of a one-column section).
+    RowShape(&'a str, usize),
+    /// Section, row number, member no column reads.
+    RowMember(&'a str, usize, &'a str),
+    /// Section, row number, joined column whose value does not fit.
+    Joined(&'a str, usize, &'a str),
+}
+
+/// Maps `value` onto a layout's sections, into `sink`; an error says which value would have
+/// no place in the output (the sink then holds a partial output).
 pub(crate) fn plan_layout<'a>(
     tool: &'a str,
     sections: &'a [SectionRef<'_>],
     value: &'a Value,
     sink: &mut impl RowSink<'a>,
-) -> Option<()> {
+) -> core::result::Result<(), Misfit<'a>> {
     let wrapper = value.as_object();
     let mut consumed = Consumed::default();
     let mut members = Vec::new();
@@ -411,7 +534,7 @@ pub(crate) fn plan_layout<'a>(
                 Value::Object(map) => match keys.iter().find_map(|k| map.get(k).map(|v| (*k, v))) {
                     Some((key, rows)) => {
                         consumed.insert(key);
-                        rows.as_array()?
+                        rows.as_array().ok_or(Misfit::NotArray(key))?
                     }
                     None => continue,
                 },
@@ -426,7 +549,7 @@ pub(crate) fn plan_layout<'a>(
                     consumed.insert(key);
                     core::slice::from_ref(object)
                 }
-                Some(_) => return None,
+                Some(_) => return Err(Misfit::NotObject(key)),
                 None => continue,
             },
         };
@@ -444,15 +567,15 @@ pub(crate) fn plan_layout<'a>(
         planned += 1;
     }
     if planned == 0 {
-        return None;
+        return Err(Misfit::NoSection);
     }
     // Every member of a wrapper object must have been placed.
     if let Some(map) = wrapper {
-        if map.keys().any(|k| !consumed.contains(k)) {
-            return None;
+        if let Some(key) = map.keys().find(|k| !consumed.contains(k)) {
+            return Err(Misfit::Unplaced(key));
         }
     }
-    Some(())
+    Ok(())
 }
 
 /// The section name: `{tool}` replaced by the tool (borrowed when nothing changes).
@@ -564,6 +687,19 @@ impl<'a> RowShape<'a> {
     }
 }
 
+impl RowShape<'_> {
+    /// The first member of `map` (the shape's object) that no column reads.
+    #[cold]
+    #[inline(never)]
+    fn unused_key<'m>(&self, map: &'m Map) -> &'m str {
+        map.entries()
+            .iter()
+            .enumerate()
+            .find(|(i, _)| !self.members.contains(&Some(*i)))
+            .map_or("", |(_, (key, _))| key.as_str())
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn section_plan<'a, S: RowSink<'a>>(
     tool: &'a str,
@@ -574,7 +710,7 @@ fn section_plan<'a, S: RowSink<'a>>(
     consumed: &mut Consumed<'a>,
     members: &mut Vec<Option<usize>>,
     sink: &mut S,
-) -> Option<()> {
+) -> core::result::Result<(), Misfit<'a>> {
     let present = |names: &[&str]| {
         rows.iter().any(|row| {
             row.as_object()
@@ -600,7 +736,8 @@ fn section_plan<'a, S: RowSink<'a>>(
         head.joins = columns.iter().map(|f| f.join).collect();
     }
     if let Some(map) = wrapper {
-        let (meta, sources) = layout_meta(section, map, consumed, S::KEEPS_SOURCES)?;
+        let (meta, sources) =
+            layout_meta(section, map, consumed, S::KEEPS_SOURCES).map_err(Misfit::Meta)?;
         head.meta = meta;
         head.meta_sources = sources;
     }
@@ -610,7 +747,7 @@ fn section_plan<'a, S: RowSink<'a>>(
         members: core::mem::take(members),
         unused: false,
     };
-    for row in rows {
+    for (r, row) in rows.iter().enumerate() {
         match row {
             Value::Object(map) => {
                 shape.update(map, &columns);
@@ -621,7 +758,7 @@ fn section_plan<'a, S: RowSink<'a>>(
                         consumed.insert(&entries[*i].0);
                     }
                 } else if shape.unused {
-                    return None;
+                    return Err(Misfit::RowMember(section.name, r, shape.unused_key(map)));
                 }
                 let cells = sink.row();
                 for ((cell, member), f) in cells.iter_mut().zip(&shape.members).zip(columns.iter())
@@ -629,7 +766,7 @@ fn section_plan<'a, S: RowSink<'a>>(
                     if let Some(i) = member {
                         let value = &entries[*i].1;
                         if !fits_column(value, f.join) {
-                            return None;
+                            return Err(Misfit::Joined(section.name, r, f.name));
                         }
                         *cell = Some(value);
                     }
@@ -642,12 +779,12 @@ fn section_plan<'a, S: RowSink<'a>>(
                 }
                 sink.end_row();
             }
-            _ => return None,
+            _ => return Err(Misfit::RowShape(section.name, r)),
         }
     }
     // The buffer serves the next section.
     *members = shape.members;
-    Some(())
+    Ok(())
 }
 
 /// A value fits a column when a joined column gets an array of scalars free of the separator.
@@ -670,14 +807,14 @@ fn fits_column(value: &Value, join: Option<&str>) -> bool {
     }
 }
 
-/// The section's metadata from the wrapper; `None` when a value cannot be a header value.
+/// The section's metadata from the wrapper; `Err(key)` when a value cannot be a header value.
 #[allow(clippy::type_complexity)]
 fn layout_meta<'a>(
     section: &SectionRef<'_>,
     map: &'a Map,
     consumed: &mut Consumed<'a>,
     keep_sources: bool,
-) -> Option<(Vec<(&'a str, Cow<'a, str>)>, Vec<&'a Value>)> {
+) -> core::result::Result<(Vec<(&'a str, Cow<'a, str>)>, Vec<&'a Value>), &'a str> {
     let mut meta = Vec::new();
     let mut sources = Vec::new();
     for (key, value) in map.iter() {
@@ -688,12 +825,12 @@ fn layout_meta<'a>(
         if let Value::Null = value {
             continue;
         }
-        let text = meta_text(value)?;
+        let text = meta_text(value).ok_or(key)?;
         if text
             .bytes()
             .any(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
         {
-            return None;
+            return Err(key);
         }
         meta.push((key, text));
         if keep_sources {
@@ -701,7 +838,7 @@ fn layout_meta<'a>(
         }
     }
     sort_meta(&mut meta);
-    Some((meta, sources))
+    Ok((meta, sources))
 }
 
 #[cfg(test)]
@@ -774,6 +911,69 @@ mod tests {
             Strategy::Layout,
         );
         assert_eq!(comma.strategy, Strategy::Generic);
+    }
+
+    #[test]
+    fn report_says_why_it_fell_back() {
+        let report = |tool: &str, text: &str, strict: bool| {
+            let options = ToolOptions {
+                strict,
+                ..ToolOptions::default()
+            };
+            encode_tool_report(tool, &json::parse(text).unwrap(), &options)
+        };
+        let fits = report(
+            "search_symbols",
+            r#"{"results":[{"id":"a"}],"total":1}"#,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            (fits.strategy, fits.fallback_reason),
+            (Strategy::Layout, None)
+        );
+        let cases = [
+            ("search_symbols", r#"{"results":[{"id":"a"}],"took":1}"#, "response member \"took\" has no section, column or metadata key"),
+            ("search_symbols", r#"[{"id":"a","extra":1}]"#, "row 0 of section \"{tool}\" has member \"extra\" that no column reads"),
+            ("search_symbols", r#"{"results":{"id":"a"}}"#, "\"results\" is not an array"),
+            ("search_symbols", r#"{"results":[],"total":[1]}"#, "metadata \"total\" is not a scalar without spaces"),
+            ("analyze_cycles", r#"[{"size":1,"severity":"x","nodes":["a,b"]}]"#, "row 0 of section \"analyze.cycles\": column \"nodes\" needs an array of scalars without its separator"),
+            ("search_symbols", r#"[1]"#, "row 0 of section \"{tool}\" is not an object"),
+        ];
+        for (tool, text, why) in cases {
+            let out = report(tool, text, false).unwrap();
+            assert_eq!(out.strategy, Strategy::Generic, "{text}");
+            let reason = out.fallback_reason.unwrap();
+            assert!(reason.starts_with(why), "{reason}");
+            assert_eq!(
+                out.payload,
+                encode_tool(tool, &json::parse(text).unwrap(), &ToolOptions::default()).unwrap()
+            );
+            let err = report(tool, text, true).unwrap_err();
+            assert_eq!(
+                (err.code(), err.message()),
+                ("GCX_LAYOUT_MISMATCH", reason.as_str())
+            );
+        }
+        let none = report("no_such_tool", "{}", false).unwrap();
+        assert_eq!(
+            none.fallback_reason.as_deref(),
+            Some("no layout is registered for \"no_such_tool\"")
+        );
+        let generic = encode_tool_report(
+            "search_symbols",
+            &json::parse("{}").unwrap(),
+            &ToolOptions {
+                strategy: Strategy::Generic,
+                strict: true,
+                ..ToolOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            (generic.strategy, generic.fallback_reason),
+            (Strategy::Generic, None)
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ import {
   AgentwireError,
   backend,
   codecs,
+  compact,
   errorCodes,
   gcb,
   gcf,
@@ -28,6 +29,8 @@ import {
   type GraphPayload,
   type Section,
   type ToolLayout,
+  type ToolEncoding,
+  type CompactResult,
 } from 'agentwire';
 import * as tokensEntry from 'agentwire/tokens';
 import * as wasmEntry from 'agentwire/wasm';
@@ -133,6 +136,14 @@ export async function usage(): Promise<void> {
   }
   const layout: ToolLayout = gcx.layouts()[0];
   const viaLayout: string = gcx.encodeTool('search_symbols', [], { strategy: 'bench', layouts: [layout], literalNumbers: true });
+  const detailed: ToolEncoding = gcx.encodeToolDetailed('search_symbols', [], { strict: true, compat: 'gcx-go' });
+  const why: string | undefined = gcx.encodeToolJsonDetailed('search_symbols', '[]').fallbackReason;
+  const strategyUsed: 'layout' | 'generic' | 'bench' = detailed.strategy;
+  const compacted: CompactResult = compact.json('{"a":1}', { tool: 't', counter: (t) => t.length, minSavings: 0 });
+  const compactedFormat: string = compact.json({ a: 1 }, { tokenizer: 'bytes' }).format;
+  const decodedBack: unknown = compact.decode(compacted.text);
+  const same: boolean = compact.equal(decodedBack, { a: 1 });
+  void [why, strategyUsed, compactedFormat, same];
   const request = gcx.decodeToolRequest(gcx.encodeToolRequest({ tool: 't', scope: 'fan-out', repo: ['*'] }));
   const repo: string | string[] | null = request.repo;
   const envelope = gcx.checkRequest([{ name: 't', scope: 'repo' }], { tool: 't', scope: 'repo' }, ['a']);
@@ -206,6 +217,10 @@ export async function usage(): Promise<void> {
   gcx.encodeToolRequest({ tool: 't', scope: 'global' });
   // @ts-expect-error unknown strategy
   gcx.encodeTool('t', {}, { strategy: 'fast' });
+  // @ts-expect-error compat is 'checked' or 'gcx-go'
+  gcx.encode([], { compat: 'go' });
+  // @ts-expect-error unknown tokenizer
+  compact.json('{}', { tokenizer: 'p50k' });
   // @ts-expect-error unknown encoding
   tokens.count('x', 'gpt2');
   // @ts-expect-error GCB1 decodes bytes, not text

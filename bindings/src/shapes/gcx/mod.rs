@@ -15,8 +15,8 @@
 use std::collections::BTreeMap;
 
 use agentwire::gcx::{
-    BorrowedSection, Cell, DecodeOptions, EncodeOptions, Encoder, Header, Item, Layouts, Section,
-    Strategy, ToolLayout, ToolOptions, VERSION,
+    BorrowedSection, Cell, Compat, DecodeOptions, EncodeOptions, Encoder, Header, Item, Layouts,
+    Section, Strategy, ToolLayout, ToolOptions, VERSION,
 };
 use agentwire::json::{self, Map, Number, Value, WriteOptions};
 use agentwire::num::{parse_f32, parse_f64};
@@ -403,7 +403,7 @@ pub fn write_sections_json_limited(
                 ErrorKind::GcxOutputTooLarge,
                 format!(
                     "the decoded JSON would be longer than {max_bytes} bytes \
-                     (limit max_output_bytes / maxOutputBytes = {max_bytes})"
+                     (the decoder's max output bytes limit)"
                 ),
             ));
         }
@@ -514,8 +514,8 @@ fn option_bool(map: &Map, key: &str) -> Result<Option<bool>> {
     }
 }
 
-/// Reads `{"lossless"?: boolean, "literalNumbers"?: boolean, "maxDepth"?: 1…1024}` (null or
-/// absent: defaults).
+/// Reads `{"lossless"?: boolean, "compat"?: "checked" | "gcx-go", "literalNumbers"?: boolean,
+/// "maxDepth"?: 1…1024}` (null or absent: defaults).
 impl FromValue for EncodeOptions {
     fn from_value(value: &Value) -> Result<EncodeOptions> {
         if let Value::Null = value {
@@ -524,7 +524,7 @@ impl FromValue for EncodeOptions {
         let map = expect_object(value, "an options")?;
         check_keys(
             map,
-            &["lossless", "literalNumbers", "maxDepth"],
+            &["lossless", "compat", "literalNumbers", "maxDepth"],
             "encode options",
         )?;
         read_encode_options(map)
@@ -535,6 +535,16 @@ fn read_encode_options(map: &Map) -> Result<EncodeOptions> {
     let mut options = EncodeOptions::default();
     if let Some(lossless) = option_bool(map, "lossless")? {
         options.lossless = lossless;
+    }
+    match map.get("compat") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(name)) => options.compat = Compat::parse(name)?,
+        Some(other) => {
+            return Err(invalid(format!(
+                "option compat: expected a string, got {}",
+                other.type_name()
+            )))
+        }
     }
     if let Some(literal) = option_bool(map, "literalNumbers")? {
         options.literal_numbers = literal;
@@ -585,9 +595,11 @@ impl FromValue for ToolOptions {
             map,
             &[
                 "strategy",
+                "strict",
                 "layouts",
                 "builtinLayouts",
                 "lossless",
+                "compat",
                 "literalNumbers",
                 "maxDepth",
             ],
@@ -604,6 +616,7 @@ impl FromValue for ToolOptions {
                 )))
             }
         }
+        options.strict = option_bool(map, "strict")?.unwrap_or(false);
         if option_bool(map, "builtinLayouts")? == Some(false) {
             options.layouts = Layouts::empty();
         }

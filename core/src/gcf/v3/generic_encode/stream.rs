@@ -105,7 +105,7 @@ impl GenericStreamEncoder {
     /// [`ErrorKind::GcfOutOfRange`]. A rejected row writes nothing.
     pub fn row(&mut self, row: &Map) -> Result<()> {
         let Some(count) = self.counts.last_mut() else {
-            return Err(invalid("row before begin_section"));
+            return Err(invalid("a row before the first section"));
         };
         let mut cells: Vec<Option<&Value>> = alloc::vec![None; self.fields.len()];
         for (key, value) in row.iter() {
