@@ -13,6 +13,7 @@ use crate::{Error, ErrorKind, Result};
 
 /// What the encoders do with text that GCX1 decoders cannot read (see [`EncodeOptions::compat`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Compat {
     /// The default: gcx-go's bytes for everything a decoder reads, and a
     /// [`GcxUndecodable`](ErrorKind::GcxUndecodable) error instead of text it would reject or

@@ -93,6 +93,7 @@ pub fn encode_tool(tool: &str, response: &Value, options: &ToolOptions) -> Resul
 
 /// What [`encode_tool_report`] produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolReport {
     /// The GCX1 payload (the same bytes [`encode_tool`] returns).
     pub payload: String,
