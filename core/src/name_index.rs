@@ -72,8 +72,12 @@ impl<'a> NameIndex<'a> {
     }
 
     fn ordered(names: Vec<&'a str>) -> NameIndex<'a> {
-        let map: BTreeMap<&'a str, usize> =
-            names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        // Inserted one by one: collecting into a B-tree sorts first, and that sort would be one
+        // more copy of the standard sort in the wasm modules. A repeated name keeps its last index.
+        let mut map: BTreeMap<&'a str, usize> = BTreeMap::new();
+        for (i, name) in names.iter().enumerate() {
+            map.insert(*name, i);
+        }
         NameIndex::Ordered {
             duplicates: map.len() < names.len(),
             map,

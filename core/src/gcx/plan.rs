@@ -437,7 +437,12 @@ impl<'a> ArrayColumns<'a> {
                 }
             }
             if union.len() > SMALL_UNION {
-                large = Some(union.drain(..).collect());
+                // Inserted one by one (collecting sorts first: one more sort in wasm).
+                let mut set = BTreeSet::new();
+                for key in union.drain(..) {
+                    set.insert(key);
+                }
+                large = Some(set);
             }
         }
         ArrayColumns::Keys {
