@@ -9,8 +9,8 @@ use agentwire::events::mock::{mock_events, MockMode};
 use agentwire::events::serialize::{write_event, Form};
 use agentwire::events::sse::from_sse;
 use agentwire::events::toolspec::{function_tool, parse_tool_spec, web_search_tool, ToolSpec};
-use agentwire::events::{accumulate, DecodedItem, Diagnostic, StreamDecoder, Summary};
-use agentwire::json::{self, Map, Number, Value};
+use agentwire::events::{DecodedItem, Diagnostic, StreamDecoder, Summary};
+use agentwire::json::{self, Value};
 use agentwire::{Error, ErrorKind};
 use clap::Subcommand;
 
@@ -185,30 +185,13 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
             json: as_json,
             file,
         } => {
-            let (frames, framing, converted) = from_sse(&crate::read_text(file.as_ref())?);
+            let text = crate::read_text(file.as_ref())?;
             if as_json {
-                let summary = accumulate(converted.iter().cloned());
-                let frames = frames
-                    .into_iter()
-                    .map(|f| {
-                        let mut entry = Map::new();
-                        entry.insert("line".into(), Value::Number(Number::from_u64(f.line)));
-                        entry.insert("data".into(), Value::Object(f.data));
-                        Value::Object(entry)
-                    })
-                    .collect();
-                let mut report = Map::new();
-                report.insert("frames".into(), Value::Array(frames));
-                let framing = framing.iter().map(Diagnostic::to_value).collect();
-                report.insert("framing_diagnostics".into(), Value::Array(framing));
-                report.insert("converted".into(), Value::Array(converted));
-                if let Value::Object(verdict) = summary.to_value() {
-                    for (key, value) in verdict {
-                        report.insert(key, value);
-                    }
-                }
-                print(&json_text(&Value::Object(report))?)?;
+                print(&json_text(
+                    &agentwire_bindings::shapes::events::sse_report(&text),
+                )?)?;
             } else {
+                let (_, framing, converted) = from_sse(&text);
                 for d in &framing {
                     eprintln!("{}", diagnostic_line(d));
                 }

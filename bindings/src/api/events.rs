@@ -8,7 +8,6 @@ use agentwire::events::decode::{DecodedItem, StreamDecoder, DEFAULT_MAX_LINE_BYT
 use agentwire::events::followup::follow_up_input;
 use agentwire::events::mock::{mock_events, MockMode};
 use agentwire::events::serialize::{write_event, Form};
-use agentwire::events::sse::from_sse;
 use agentwire::events::toolspec::{function_tool, parse_tool_spec, web_search_tool, ToolSpec};
 use agentwire::events::Diagnostic;
 use agentwire::json::{self, Map, Number, Value};
@@ -218,25 +217,7 @@ pub fn events_from_sse(text: &str) -> Result<String> {
 
 /// [`events_from_sse`] as a value.
 pub fn from_sse_value(text: &str) -> Value {
-    let (frames, framing, converted) = from_sse(text);
-    let summary = accumulate(converted.iter().cloned());
-    let mut map = Map::new();
-    let frames = frames
-        .into_iter()
-        .map(|f| {
-            let mut entry = Map::new();
-            entry.insert("line".into(), Value::Number(Number::from_u64(f.line)));
-            entry.insert("data".into(), Value::Object(f.data));
-            Value::Object(entry)
-        })
-        .collect();
-    map.insert("frames".into(), Value::Array(frames));
-    map.insert("framing_diagnostics".into(), diagnostics_value(&framing));
-    map.insert("converted".into(), Value::Array(converted));
-    for (key, value) in summary_map(&summary).iter() {
-        map.insert(key.into(), value.clone());
-    }
-    Value::Object(map)
+    crate::shapes::events::sse_report(text)
 }
 
 /// A `--tool` value: `{"kind": "web_search", "tool"}` or `{"kind": "function", "name", "path"}`.

@@ -30,6 +30,7 @@
 use agentwire::json::Value;
 use agentwire::Result;
 
+pub mod events;
 pub mod gateway;
 pub mod gcf;
 pub mod gcx;
