@@ -184,12 +184,13 @@ fn gcf_payload_limit_option() {
     // tool (1) + name (10) + 2 edges × 2 × 10 = 51 bytes of text.
     let text = gcf_text("abcdefghij", 2);
     assert_eq!(
-        gcf::v1::decode_with(
+        gcf::v1::decode(
             &text,
             &gcf::DecodeOptions {
                 max_payload_bytes: 51
             }
         )
+        .map(|p| p.into_payload())
         .unwrap()
         .edges
         .len(),
@@ -226,7 +227,9 @@ fn gcb_with(name: &str, edges: usize) -> Vec<u8> {
     }
     // The hand-written form is the encoder's.
     if edges < 4 {
-        let payload = gcb::decode(&out).unwrap();
+        let payload = gcb::decode(&out, &Default::default())
+            .unwrap()
+            .into_payload();
         assert_eq!(gcb::encode(&payload), out);
     }
     out

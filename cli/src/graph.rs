@@ -273,7 +273,7 @@ pub fn run_gcb(command: GcbCommand) -> Result<ExitCode, Error> {
         GcbCommand::Decode { hex, file } => {
             let input = crate::read_input(file.as_ref())?;
             let bytes = if hex { from_hex(&input)? } else { input };
-            write_json(&gcb::decode(&bytes)?)
+            write_json(&gcb::decode(&bytes, &Default::default())?.into_payload())
         }
     }
 }

@@ -139,7 +139,8 @@ fn same_payload(expected: &J, got: &J) -> Result<(), String> {
 }
 
 fn gcf_decode(fixture: &J) -> Result<(), String> {
-    let decoded = v1::decode(str_at(fixture, "input")?)
+    let decoded = v1::decode(str_at(fixture, "input")?, &Default::default())
+        .map(|p| p.into_payload())
         .map_err(|e| format!("decode failed: {} {e}", e.code()))?;
     same_payload(&fixture["expected"], &from_value(&decoded.to_value()))
 }
@@ -170,7 +171,7 @@ fn gcf_delta(fixture: &J) -> Result<(), String> {
 }
 
 fn gcf_error(fixture: &J) -> Result<(), String> {
-    match v1::decode(str_at(fixture, "input")?) {
+    match v1::decode(str_at(fixture, "input")?, &Default::default()).map(|p| p.into_payload()) {
         Ok(p) => Err(format!(
             "decoding should fail, got {}",
             from_value(&p.to_value())
@@ -222,8 +223,9 @@ fn gcb_vector(vector: &J) -> Result<(), String> {
             let bytes = gcb::encode(&payload(&vector["input"])?);
             same_text("bytes (hex)", str_at(vector, "expectedHex")?, &hex(&bytes))?;
             same("byteLength", &vector["byteLength"], &J::from(bytes.len()))?;
-            let decoded =
-                gcb::decode(&bytes).map_err(|e| format!("decoding our bytes failed: {e}"))?;
+            let decoded = gcb::decode(&bytes, &Default::default())
+                .map(|p| p.into_payload())
+                .map_err(|e| format!("decoding our bytes failed: {e}"))?;
             expect_json(
                 "decoded",
                 &vector["expectedDecoded"],
@@ -233,7 +235,7 @@ fn gcb_vector(vector: &J) -> Result<(), String> {
         }
         "decode" => {
             let bytes = unhex(str_at(vector, "inputHex")?)?;
-            match gcb::decode(&bytes) {
+            match gcb::decode(&bytes, &Default::default()).map(|p| p.into_payload()) {
                 Ok(p) => Err(format!(
                     "decoding should fail, got {}",
                     from_value(&p.to_value())

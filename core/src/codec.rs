@@ -93,7 +93,9 @@ impl Registry {
             description: "GCF v1.1 text: compact, graph-native, for LLM context".into(),
             text: true,
             encode: Box::new(|p| crate::gcf::v1::encode(p).map(String::into_bytes)),
-            decode: Box::new(|b| crate::gcf::v1::decode(utf8(b)?)),
+            decode: Box::new(|b| {
+                crate::gcf::v1::decode(utf8(b)?, &Default::default()).map(|p| p.into_payload())
+            }),
         });
         registry.register(Codec {
             name: "gcb".into(),
@@ -101,7 +103,9 @@ impl Registry {
             description: "GCB1 binary: smallest, for transport and caches".into(),
             text: false,
             encode: Box::new(|p| Ok(crate::gcb::encode(p))),
-            decode: Box::new(crate::gcb::decode),
+            decode: Box::new(|b| {
+                crate::gcb::decode(b, &Default::default()).map(|p| p.into_payload())
+            }),
         });
         registry
     }

@@ -277,10 +277,14 @@ fn gcf_payload_limit() {
         max_payload_bytes: n,
     };
     assert_eq!(
-        gcf::v1::decode_with(&text, &limit(51)).unwrap().edges.len(),
+        gcf::v1::decode(&text, &limit(51))
+            .unwrap()
+            .into_payload()
+            .edges
+            .len(),
         2
     );
-    let e = gcf::v1::decode_with(&text, &limit(50)).unwrap_err();
+    let e = gcf::v1::decode(&text, &limit(50)).unwrap_err();
     let last_edge = text.rfind("@0<").unwrap() as u64;
     assert_eq!(
         place(&e),
@@ -293,7 +297,7 @@ fn gcf_payload_limit() {
     );
     // A 1 MiB name and 100,000 twelve-byte edges would be 200 GiB of names.
     let bomb = gcf_text(&"n".repeat(1 << 20), 100_000);
-    let (e, bytes) = allocated_by(|| gcf::v1::decode(&bomb).unwrap_err());
+    let (e, bytes) = allocated_by(|| gcf::v1::decode(&bomb, &Default::default()).unwrap_err());
     assert_eq!(e.code(), "GCF_PAYLOAD_TOO_LARGE");
     assert!(bytes < 256 << 20, "allocated {bytes} bytes");
 }
@@ -304,10 +308,14 @@ fn gcf_reserves_no_more_than_the_text_holds() {
     // little is allocated (the decoders reserve from the header's count and the text's size,
     // capped; the vectors grow only with real lines).
     let text = format!("GCF tool=t symbols=999999999\n{}", "\n".repeat(200_000));
-    let (payload, bytes) = allocated_by(|| gcf::v1::decode_borrowed(&text).unwrap());
+    let (payload, bytes) = allocated_by(|| gcf::v1::decode(&text, &Default::default()).unwrap());
     assert!(payload.symbols.is_empty() && payload.edges.is_empty());
     assert!(bytes < 2 << 20, "allocated {bytes} bytes");
-    let (payload, bytes) = allocated_by(|| gcf::v1::decode(&text).unwrap());
+    let (payload, bytes) = allocated_by(|| {
+        gcf::v1::decode(&text, &Default::default())
+            .unwrap()
+            .into_payload()
+    });
     assert!(payload.symbols.is_empty());
     assert!(bytes < 2 << 20, "allocated {bytes} bytes");
 }
@@ -334,7 +342,9 @@ fn gcb_with(name: &str, edges: usize) -> Vec<u8> {
     }
     // The hand-written form is the encoder's.
     if edges < 4 {
-        let payload = gcb::decode(&out).unwrap();
+        let payload = gcb::decode(&out, &Default::default())
+            .unwrap()
+            .into_payload();
         assert_eq!(gcb::encode(&payload), out);
     }
     out
@@ -346,8 +356,15 @@ fn gcb_payload_limit() {
     let limit = |n: usize| gcb::DecodeOptions {
         max_payload_bytes: n,
     };
-    assert_eq!(gcb::decode_with(&bytes, &limit(51)).unwrap().edges.len(), 2);
-    let e = gcb::decode_with(&bytes, &limit(50)).unwrap_err();
+    assert_eq!(
+        gcb::decode(&bytes, &limit(51))
+            .unwrap()
+            .into_payload()
+            .edges
+            .len(),
+        2
+    );
+    let e = gcb::decode(&bytes, &limit(50)).unwrap_err();
     // The last edge is the last 4 bytes.
     assert_eq!(
         place(&e),
@@ -360,7 +377,7 @@ fn gcb_payload_limit() {
     );
     // 1 MiB name, 250,000 four-byte edges: 500 GiB of names without the limit.
     let bomb = gcb_with(&"n".repeat(1 << 20), 250_000);
-    let (e, allocated) = allocated_by(|| gcb::decode(&bomb).unwrap_err());
+    let (e, allocated) = allocated_by(|| gcb::decode(&bomb, &Default::default()).unwrap_err());
     assert_eq!(e.code(), "GCB_PAYLOAD_TOO_LARGE");
     assert!(allocated < 256 << 20, "allocated {allocated} bytes");
 }
@@ -383,7 +400,7 @@ fn gcb_declared_counts_fail_before_allocating() {
         (0, 1, 9),
     ] {
         let input = header(symbols, edges);
-        let (e, bytes) = allocated_by(|| gcb::decode(&input).unwrap_err());
+        let (e, bytes) = allocated_by(|| gcb::decode(&input, &Default::default()).unwrap_err());
         assert_eq!(
             (e.code(), e.offset()),
             ("GCB_TRUNCATED", Some(at)),
@@ -397,14 +414,23 @@ fn gcb_declared_counts_fail_before_allocating() {
     // A string length past the end.
     let mut input = b"GCB1\x01".to_vec();
     input.extend([0xff, 0xff, 0xff, 0xff, 0x0f]);
-    let (e, bytes) = allocated_by(|| gcb::decode(&input).unwrap_err());
+    let (e, bytes) = allocated_by(|| gcb::decode(&input, &Default::default()).unwrap_err());
     assert_eq!((e.code(), e.offset()), ("GCB_TRUNCATED", Some(5)));
     assert!(bytes < 4096, "allocated {bytes} bytes");
     // Exactly enough bytes for the declared symbol passes.
     let one = gcb_with("a", 0);
-    assert_eq!(gcb::decode(&one).unwrap().symbols.len(), 1);
     assert_eq!(
-        gcb::decode(&one[..one.len() - 1]).unwrap_err().code(),
+        gcb::decode(&one, &Default::default())
+            .unwrap()
+            .into_payload()
+            .symbols
+            .len(),
+        1
+    );
+    assert_eq!(
+        gcb::decode(&one[..one.len() - 1], &Default::default())
+            .unwrap_err()
+            .code(),
         "GCB_TRUNCATED"
     );
 }

@@ -8,7 +8,9 @@ use agentwire::gcx::{self, DecodeOptions, Section};
 fn a_decoded_graph_payload_round_trips_through_serde_json() {
     let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a.A 0.90 lsp\n\
                 @1 fn a.B 0.80 lsp\n## edges\n@0<@1 calls\n";
-    let payload = v1::decode(text).unwrap();
+    let payload = v1::decode(text, &Default::default())
+        .unwrap()
+        .into_payload();
     let json = serde_json::to_value(&payload).unwrap();
     assert_eq!(json["symbols"][1]["qualified_name"], "a.B");
     let back: Payload = serde_json::from_value(json).unwrap();

@@ -655,7 +655,7 @@ pub fn gcf_decode(data: &[u8]) -> String {
         assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
         return format!("err {}", e.code());
     };
-    let decoded = gcf::v1::decode(text);
+    let decoded = gcf::v1::decode(text, &Default::default()).map(|p| p.into_payload());
     let via_registry = Registry::builtin().decode_with("gcf", data);
     match (&decoded, &via_registry) {
         (Ok(a), Ok(b)) => assert!(same_payload(a, b)),
@@ -679,7 +679,9 @@ pub fn gcf_decode(data: &[u8]) -> String {
             return format!("ok symbols={} negative distance", p.symbols.len());
         }
     };
-    let p1 = gcf::v1::decode(&t1).unwrap_or_else(|e| panic!("encoded {t1:?} does not decode: {e}"));
+    let p1 = gcf::v1::decode(&t1, &Default::default())
+        .unwrap_or_else(|e| panic!("encoded {t1:?} does not decode: {e}"))
+        .into_payload();
     let t2 = gcf::v1::encode(&p1).expect("a decoded encoding re-encodes");
     assert_eq!(t1, t2, "encode(decode(encode(p))) != encode(p)");
     assert_eq!(
@@ -872,8 +874,9 @@ pub fn gcf_roundtrip(data: &[u8]) -> String {
         .filter(|e| known(&e.source) && known(&e.target))
         .map(normalise_gcf_edge)
         .collect();
-    let decoded =
-        gcf::v1::decode(&text).unwrap_or_else(|e| panic!("{text:?} does not decode: {e}"));
+    let decoded = gcf::v1::decode(&text, &Default::default())
+        .unwrap_or_else(|e| panic!("{text:?} does not decode: {e}"))
+        .into_payload();
     assert!(
         same_payload(&decoded, &expected),
         "GCF round trip of {text:?}\n got {decoded:?}\nwant {expected:?}"
@@ -881,10 +884,14 @@ pub fn gcf_roundtrip(data: &[u8]) -> String {
 
     let mut session = Session::new();
     let first = session.encode(&p).expect("session encode");
-    let first_decoded = gcf::v1::decode(&first).expect("session payload decodes");
+    let first_decoded = gcf::v1::decode(&first, &Default::default())
+        .expect("session payload decodes")
+        .into_payload();
     assert!(same_payload(&first_decoded, &expected), "{first:?}");
     let second = session.encode(&p).expect("session encode");
-    let second_decoded = gcf::v1::decode(&second).expect("session references decode");
+    let second_decoded = gcf::v1::decode(&second, &Default::default())
+        .expect("session references decode")
+        .into_payload();
     let references_only = Payload {
         symbols: Vec::new(),
         edges: Vec::new(),
@@ -908,7 +915,7 @@ pub fn gcf_roundtrip(data: &[u8]) -> String {
 /// decode to the same payload (unknown enum ids become `unknown_0`), and encoding is then a
 /// fixed point.
 pub fn gcb1_decode(data: &[u8]) -> String {
-    let decoded = gcb::decode(data);
+    let decoded = gcb::decode(data, &Default::default()).map(|p| p.into_payload());
     let via_registry = Registry::builtin().decode_with("gcb", data);
     match (&decoded, &via_registry) {
         (Ok(a), Ok(b)) => assert!(same_payload(a, b)),
@@ -925,7 +932,9 @@ pub fn gcb1_decode(data: &[u8]) -> String {
         Ok(p) => p,
     };
     let e1 = gcb::encode(&p);
-    let p1 = gcb::decode(&e1).unwrap_or_else(|e| panic!("re-encoded payload fails: {e}"));
+    let p1 = gcb::decode(&e1, &Default::default())
+        .unwrap_or_else(|e| panic!("re-encoded payload fails: {e}"))
+        .into_payload();
     assert_eq!(gcb::encode(&p1), e1, "GCB1 encoding is not a fixed point");
     let mut expected = p.clone();
     for s in &mut expected.symbols {
@@ -1025,7 +1034,7 @@ pub fn gcb1_roundtrip(data: &[u8]) -> String {
     }
 
     let bytes = gcb::encode(&p);
-    let decoded = gcb::decode(&bytes);
+    let decoded = gcb::decode(&bytes, &Default::default()).map(|p| p.into_payload());
     if p.symbols.is_empty() && !p.edges.is_empty() {
         let e = decoded.expect_err("edges without symbols cannot be decoded");
         assert_eq!(e.kind(), ErrorKind::GcbEdgeIndex, "{e:?}");
@@ -1090,7 +1099,9 @@ pub fn gcb1_roundtrip(data: &[u8]) -> String {
     if unique {
         assert_eq!(again, bytes, "re-encoding changes the bytes");
     }
-    let decoded_again = gcb::decode(&again).expect("re-encoded payload decodes");
+    let decoded_again = gcb::decode(&again, &Default::default())
+        .expect("re-encoded payload decodes")
+        .into_payload();
     assert_eq!(
         gcb::encode(&decoded_again),
         again,

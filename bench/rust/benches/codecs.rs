@@ -295,20 +295,28 @@ fn graph(c: &mut Criterion) {
     // Borrowed (names sliced from the input, edges by symbol index: the fast path) and owned
     // (a String per name and per edge end, what the gcf crate returns).
     group.bench_function("gcf-decode/agentwire", |b| {
-        b.iter(|| agentwire::gcf::v1::decode_borrowed(black_box(&gcf_text)).unwrap())
+        b.iter(|| agentwire::gcf::v1::decode(black_box(&gcf_text), &Default::default()).unwrap())
     });
     group.bench_function("gcf-decode-owned/agentwire", |b| {
-        b.iter(|| agentwire::gcf::v1::decode(black_box(&gcf_text)).unwrap())
+        b.iter(|| {
+            agentwire::gcf::v1::decode(black_box(&gcf_text), &Default::default())
+                .unwrap()
+                .into_payload()
+        })
     });
     group.throughput(Throughput::Bytes(gcb_bytes.len() as u64));
     group.bench_function("gcb-encode/agentwire", |b| {
         b.iter(|| agentwire::gcb::encode(black_box(&payload)))
     });
     group.bench_function("gcb-decode/agentwire", |b| {
-        b.iter(|| agentwire::gcb::decode_borrowed(black_box(&gcb_bytes)).unwrap())
+        b.iter(|| agentwire::gcb::decode(black_box(&gcb_bytes), &Default::default()).unwrap())
     });
     group.bench_function("gcb-decode-owned/agentwire", |b| {
-        b.iter(|| agentwire::gcb::decode(black_box(&gcb_bytes)).unwrap())
+        b.iter(|| {
+            agentwire::gcb::decode(black_box(&gcb_bytes), &Default::default())
+                .unwrap()
+                .into_payload()
+        })
     });
     group.throughput(Throughput::Bytes(peer_text.len() as u64));
     group.bench_function("gcf-encode/gcf-crate", |b| {

@@ -187,7 +187,10 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
         Some("3.5.3") => (Version::V3, v3::decode(input)?),
         Some("1.1") => {
             let text = v3::utf8(input)?;
-            (Version::V1_1, Document::Graph(gcf::v1::decode(text)?))
+            (
+                Version::V1_1,
+                Document::Graph(gcf::v1::decode(text, &Default::default())?.into_payload()),
+            )
         }
         _ => gcf::decode_any(input, &gcf::DecodeOptions::default())?,
     };

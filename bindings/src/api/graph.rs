@@ -27,7 +27,7 @@ pub fn gcf_encode(payload_json_text: &str) -> Result<String> {
 /// GCF v1.1: the payload (JSON) of a GCF text (options: `{"maxPayloadBytes"?}`).
 pub fn gcf_decode(text: &str, options_json: &str) -> Result<String> {
     let options = gcf::DecodeOptions::from_value(&options_value(options_json)?)?;
-    payload_json(&gcf::v1::decode_with(text, &options)?)
+    payload_json(&gcf::v1::decode(text, &options)?.into_payload())
 }
 
 /// GCF v1.1: encodes a delta (JSON: `{"tool", "baseRoot", "newRoot", "removed", "added",
@@ -72,7 +72,7 @@ pub fn gcb_encode(payload_json_text: &str) -> Result<Vec<u8>> {
 /// GCB1: the payload (JSON) of GCB1 bytes (options: `{"maxPayloadBytes"?}`).
 pub fn gcb_decode(bytes: &[u8], options_json: &str) -> Result<String> {
     let options = gcf::DecodeOptions::from_value(&options_value(options_json)?)?;
-    payload_json(&gcb::decode_with(bytes, &options)?)
+    payload_json(&gcb::decode(bytes, &options)?.into_payload())
 }
 
 /// Codec registry: `[{"name", "aliases", "description", "text"}]` of the built-in codecs.

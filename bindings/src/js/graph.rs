@@ -32,8 +32,8 @@ pub fn encode(call: &mut Call<'_>) -> Result<String> {
 fn decoded(call: &mut Call<'_>) -> Result<Payload> {
     let options = gcf::DecodeOptions::from_value(&call.value()?)?;
     match call.main() {
-        Main::Bytes(bytes) => gcb::decode_with(bytes, &options),
-        _ => gcf::v1::decode_with(call.text("text")?, &options),
+        Main::Bytes(bytes) => gcb::decode(bytes, &options).map(|p| p.into_payload()),
+        _ => gcf::v1::decode(call.text("text")?, &options).map(|p| p.into_payload()),
     }
 }
 
@@ -133,7 +133,9 @@ mod tests {
         .unwrap())
         .unwrap();
         let text = text.as_str();
-        let payload = gcf::v1::decode(text).unwrap();
+        let payload = gcf::v1::decode(text, &Default::default())
+            .unwrap()
+            .into_payload();
         let call = Call::new(
             Main::None,
             &[],

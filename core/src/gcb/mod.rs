@@ -14,8 +14,8 @@
 //! as index 0; distance is truncated to a byte; trailing bytes are ignored. The decoder checks
 //! every declared count and length against the bytes left before allocating, so no input makes
 //! it allocate more than a small multiple of its size, except for edges: each decodes to its
-//! endpoints' full names, which [`DecodeOptions::max_payload_bytes`] bounds ([`decode_borrowed`]
-//! names them by symbol index instead). Invalid UTF-8 in
+//! endpoints' full names, which [`DecodeOptions::max_payload_bytes`] bounds (the
+//! [`BorrowedPayload`] that [`decode`] returns names them by symbol index instead). Invalid UTF-8 in
 //! strings decodes as U+FFFD (the reference keeps raw bytes).
 
 use alloc::borrow::Cow;
@@ -336,41 +336,26 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Decodes GCB1 bytes with the default limits. Every error has a code and the byte offset
-/// where it was found.
-pub fn decode(bytes: &[u8]) -> Result<Payload> {
-    decode_with(bytes, &DecodeOptions::default())
-}
-
-/// [`decode`] with explicit limits ([`DecodeOptions::max_payload_bytes`]: each edge decodes
-/// to its endpoints' full names, checked before they are copied).
-pub fn decode_with(bytes: &[u8], options: &DecodeOptions) -> Result<Payload> {
-    Ok(decode_payload(bytes, &mut TextBudget::new(options))?.into_payload())
-}
-
-/// Decodes GCB1 bytes like [`decode`] (same checks, errors and offsets) into a
-/// [`BorrowedPayload`]: names and signatures are slices of `bytes` (U+FFFD-replaced copies
-/// only where they are not UTF-8), enum names are static, edges are symbol indices. Nothing
-/// is copied per symbol or per edge, and the payload's size is bounded by the input's, so no
-/// [`DecodeOptions`] limit applies.
+/// Decodes GCB1 bytes into a [`BorrowedPayload`]: names and signatures are slices of
+/// `bytes` (U+FFFD-replaced copies only where they are not UTF-8), enum names are static,
+/// edges are symbol indices. Every error has a code and the byte offset where it was found.
+/// [`DecodeOptions::max_payload_bytes`] bounds the text the owned payload
+/// ([`BorrowedPayload::into_payload`]) would hold: each edge decodes to its endpoints' full
+/// names, checked before anything is copied.
 ///
 /// ```
 /// use agentwire::{gcb, gcf};
 /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.5 lsp_resolved\n@1 method b 0.25 lsp_resolved\n## edges\n@0<@1 calls\n";
-/// let bytes = gcb::encode(&gcf::v1::decode(text)?);
-/// let payload = gcb::decode_borrowed(&bytes)?;
+/// let options = gcf::DecodeOptions::default();
+/// let bytes = gcb::encode(&gcf::v1::decode(text, &options)?.into_payload());
+/// let payload = gcb::decode(&bytes, &options)?;
 /// assert_eq!((payload.symbols[1].qualified_name.as_ref(), payload.symbols[1].kind.as_ref()), ("b", "method"));
 /// let (source, target) = payload.endpoints(&payload.edges[0]);
 /// assert_eq!((source.qualified_name.as_ref(), target.qualified_name.as_ref()), ("b", "a"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
-pub fn decode_borrowed(bytes: &[u8]) -> Result<BorrowedPayload<'_>> {
-    decode_payload(
-        bytes,
-        &mut TextBudget::new(&DecodeOptions {
-            max_payload_bytes: usize::MAX,
-        }),
-    )
+pub fn decode<'a>(bytes: &'a [u8], options: &DecodeOptions) -> Result<BorrowedPayload<'a>> {
+    decode_payload(bytes, &mut TextBudget::new(options))
 }
 
 /// The decoder: `budget` counts the text the owned payload would hold, so that the owned
@@ -523,16 +508,27 @@ mod tests {
         let mut bytes = b"GCB1\x01\x00\x00\x00".to_vec();
         put_uvarint(&mut bytes, 1 << 40);
         bytes.push(0);
-        let e = decode(&bytes).unwrap_err();
+        let e = decode(&bytes, &DecodeOptions::default()).unwrap_err();
         assert_eq!((e.code(), e.offset()), ("GCB_TRUNCATED", Some(8)));
         assert_eq!(
-            decode(b"GCB1\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f")
-                .unwrap_err()
-                .code(),
+            decode(
+                b"GCB1\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f",
+                &DecodeOptions::default()
+            )
+            .unwrap_err()
+            .code(),
             "GCB_VARINT_OVERFLOW"
         );
-        assert_eq!(decode(b"GCB2\x01").unwrap_err().code(), "GCB_BAD_MAGIC");
-        assert_eq!(decode(b"").unwrap_err().code(), "GCB_TRUNCATED");
+        assert_eq!(
+            decode(b"GCB2\x01", &DecodeOptions::default())
+                .unwrap_err()
+                .code(),
+            "GCB_BAD_MAGIC"
+        );
+        assert_eq!(
+            decode(b"", &DecodeOptions::default()).unwrap_err().code(),
+            "GCB_TRUNCATED"
+        );
     }
 
     #[test]

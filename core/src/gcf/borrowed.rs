@@ -1,6 +1,6 @@
 //! The graph payload borrowed from its encoding: names are slices of the input, edges name
-//! their endpoints by symbol index. What [`gcf::v1::decode_borrowed`](super::v1::decode_borrowed) and
-//! [`gcb::decode_borrowed`](crate::gcb::decode_borrowed) return, without a string allocation
+//! their endpoints by symbol index. What [`gcf::v1::decode`](super::v1::decode) and
+//! [`gcb::decode`](crate::gcb::decode) return, without a string allocation
 //! per symbol or per edge end.
 
 use alloc::borrow::Cow;
@@ -19,12 +19,13 @@ use super::model::{Components, Edge, Payload, Symbol};
 /// use agentwire::gcf;
 /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn pkg.A 0.90 lsp\n\
 ///             ## related\n@1 type pkg.B 0.50 ast\n## edges\n@0<@1 calls\n";
-/// let payload = gcf::v1::decode_borrowed(text)?;
+/// let payload = gcf::v1::decode(text, &Default::default())?;
 /// assert_eq!(payload.symbols[1].qualified_name, "pkg.B");
 /// let (source, target) = payload.endpoints(&payload.edges[0]);
 /// assert_eq!((&*source.qualified_name, &*target.qualified_name), ("pkg.B", "pkg.A"));
-/// // The owned payload `gcf::v1::decode` returns is the same graph.
-/// assert_eq!(payload.into_payload(), gcf::v1::decode(text)?);
+/// // The owned payload holds the same graph, with the endpoints' names.
+/// let owned = payload.into_payload();
+/// assert_eq!((owned.edges[0].source.as_str(), owned.edges[0].target.as_str()), ("pkg.B", "pkg.A"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -15,7 +15,7 @@
 //! };
 //! let text = gcf::v1::encode(&payload)?;
 //! assert_eq!(text, "GCF tool=context_for_task budget=0 tokens=0 symbols=1\n## targets\n@0 fn pkg.Auth 0.78 lsp\n");
-//! assert_eq!(gcf::v1::decode(&text)?.symbols[0].kind, "function");
+//! assert_eq!(gcf::v1::decode(&text, &Default::default())?.into_payload().symbols[0].kind, "function");
 //! # Ok::<(), agentwire::Error>(())
 //! ```
 
@@ -70,7 +70,7 @@ pub fn decode_any(input: &[u8], options: &DecodeOptions) -> crate::Result<(Versi
             let text = v3::utf8(input)?;
             Ok((
                 Version::V1_1,
-                v3::Document::Graph(v1::decode_with(text, options)?),
+                v3::Document::Graph(v1::decode(text, options)?.into_payload()),
             ))
         }
         _ => Ok((Version::V3, v3::decode(input)?)),

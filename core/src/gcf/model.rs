@@ -3,8 +3,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// Limits for decoding a graph payload from GCF text ([`decode_with`](super::v1::decode_with))
-/// or GCB1 bytes ([`gcb::decode_with`](crate::gcb::decode_with)).
+/// Limits for decoding a graph payload from GCF text ([`gcf::v1::decode`](super::v1::decode))
+/// or GCB1 bytes ([`gcb::decode`](crate::gcb::decode)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DecodeOptions {

@@ -7,7 +7,7 @@
 //! use agentwire::gcf::v1::{self, Session};
 //! let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a.A 0.90 lsp\n\
 //!             @1 fn a.B 0.80 lsp\n## edges\n@0<@1 calls\n";
-//! let payload = v1::decode(text)?;
+//! let payload = v1::decode(text, &Default::default())?.into_payload();
 //! assert_eq!(payload.edges[0].source, "a.B");
 //! assert_eq!(v1::encode(&payload)?, text);
 //! // A session sends each symbol once; later payloads refer back to it.
@@ -579,38 +579,26 @@ impl IdTable {
     }
 }
 
-/// Decodes GCF v1.1 text (gcf-go `Decode`, plus the lenient forms above) with the default
-/// limits.
-pub fn decode(text: &str) -> Result<Payload> {
-    decode_with(text, &DecodeOptions::default())
-}
-
-/// [`decode`] with explicit limits ([`DecodeOptions::max_payload_bytes`]).
-pub fn decode_with(text: &str, options: &DecodeOptions) -> Result<Payload> {
-    Ok(decode_lines(text, &mut TextBudget::new(options))?.into_payload())
-}
-
-/// Decodes GCF v1.1 text like [`decode`] (same checks, errors and positions), into a
+/// Decodes GCF v1.1 text (gcf-go `Decode`, plus the lenient forms above) into a
 /// [`BorrowedPayload`]: names are slices of `text`, kinds expanded, edges by symbol index.
-/// Nothing is copied per symbol or per edge, so it is the fast way to read a payload; its
-/// size is bounded by the input's, so no [`DecodeOptions`] limit applies.
+/// Nothing is copied per symbol or per edge; [`BorrowedPayload::into_payload`] gives the owned
+/// [`Payload`]. [`DecodeOptions::max_payload_bytes`] bounds the text that owned payload would
+/// hold, so a payload that decodes here can always be made owned within the limit.
 ///
 /// ```
-/// use agentwire::gcf;
+/// use agentwire::gcf::{self, DecodeOptions};
 /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.90 lsp\n@1 fn b 0.50 lsp\n## edges\n@0<@1 calls\n";
-/// let payload = gcf::v1::decode_borrowed(text)?;
+/// let payload = gcf::v1::decode(text, &DecodeOptions::default())?;
 /// assert_eq!((payload.symbols[0].kind.as_ref(), payload.symbols[0].score), ("function", 0.9));
 /// let edge = &payload.edges[0];
 /// assert_eq!((edge.source, edge.target, edge.edge_type.as_ref()), (1, 0, "calls"));
+/// // The owned form names each edge's endpoints.
+/// let owned = payload.into_payload();
+/// assert_eq!((owned.edges[0].source.as_str(), owned.edges[0].target.as_str()), ("b", "a"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
-pub fn decode_borrowed(text: &str) -> Result<BorrowedPayload<'_>> {
-    decode_lines(
-        text,
-        &mut TextBudget::new(&DecodeOptions {
-            max_payload_bytes: usize::MAX,
-        }),
-    )
+pub fn decode<'a>(text: &'a str, options: &DecodeOptions) -> Result<BorrowedPayload<'a>> {
+    decode_lines(text, &mut TextBudget::new(options))
 }
 
 /// The first byte at or after `i` that is a space, a control character or not ASCII, or
@@ -1085,7 +1073,9 @@ mod tests {
             out,
             "GCF tool=t budget=0 tokens=0 symbols=2 session=true\n## targets\n@0  # previously transmitted\n## related\n@1 fn b 0.50 lsp\n## edges\n@0<@1 calls\n"
         );
-        let back = decode(&out).unwrap();
+        let back = decode(&out, &DecodeOptions::default())
+            .unwrap()
+            .into_payload();
         assert_eq!(back.symbols.len(), 1);
         assert!(back.edges.is_empty());
         assert_eq!(session.len(), 2);
@@ -1093,16 +1083,23 @@ mod tests {
 
     #[test]
     fn lenient_v12_forms_and_errors_with_lines() {
-        let p = decode("GCF tool=t edges=1 symbols=2\n## targets\n@0 fn a 0.9 x\n@1 fn b 0.8 x\n## edges [1]\n@0<@1 calls\n").unwrap();
+        let p = decode("GCF tool=t edges=1 symbols=2\n## targets\n@0 fn a 0.9 x\n@1 fn b 0.8 x\n## edges [1]\n@0<@1 calls\n", &DecodeOptions::default()).unwrap().into_payload();
         assert_eq!(p.edges.len(), 1);
-        let e = decode("GCF tool=t\n## targets\n@0 fn a zero x\n").unwrap_err();
+        let e = decode(
+            "GCF tool=t\n## targets\n@0 fn a zero x\n",
+            &DecodeOptions::default(),
+        )
+        .unwrap_err();
         assert_eq!(
             (e.code(), e.line(), e.column()),
             ("GCF_INVALID_SCORE", Some(3), Some(9))
         );
-        let e = decode("GCF tool=t\n## edges\n@0<\n").unwrap_err();
+        let e = decode("GCF tool=t\n## edges\n@0<\n", &DecodeOptions::default()).unwrap_err();
         assert_eq!(e.code(), "GCF_INVALID_EDGE_SYNTAX");
-        assert_eq!(decode("").unwrap_err().code(), "GCF_MISSING_HEADER");
+        assert_eq!(
+            decode("", &DecodeOptions::default()).unwrap_err().code(),
+            "GCF_MISSING_HEADER"
+        );
     }
 
     #[test]
@@ -1178,7 +1175,7 @@ mod tests {
         let text = "GCF tool=t\tbudget=+3\r\n## related\r\n@7\u{2003}fn a\t0.5 p\r\n\
                     @-2 fn b 1e-2 p\n@900000 iface c .5 p\n@7 pkg d 0.125 q extra\n\
                     ## edges [3]\n@7<@-2 calls added\n@900000<@7 refs\n# note\n\n";
-        let p = decode_borrowed(text).unwrap();
+        let p = decode(text, &DecodeOptions::default()).unwrap();
         let names: Vec<&str> = p.symbols.iter().map(|s| &*s.qualified_name).collect();
         assert_eq!(names, ["a", "b", "c", "d"]);
         assert_eq!(p.symbols[3].kind, "package");
@@ -1190,19 +1187,24 @@ mod tests {
             .collect();
         assert_eq!(edges, [(1, 3, "calls", "added"), (3, 2, "refs", "")]);
         assert_eq!(p.token_budget, 3);
-        assert_eq!(p.clone().into_payload(), decode(text).unwrap());
+        assert_eq!(
+            p.clone().into_payload(),
+            decode(text, &DecodeOptions::default())
+                .unwrap()
+                .into_payload()
+        );
         // A bare reference after a declaration keeps the declaration but marks the id, so an
         // edge from it to an unknown id is skipped (as before); edges touching only bare ids
         // are skipped, unknown ids are an error at the reference.
         let text = "GCF tool=t\n@0 fn a 1 p\n@0 #\n@1  # previously transmitted\n## edges\n\
                     @0<@0 x\n@1<@0 x\n@0<@2 x\n@3<@2 x\n";
-        let e = decode_borrowed(text).unwrap_err();
+        let e = decode(text, &DecodeOptions::default()).unwrap_err();
         assert_eq!(
             (e.code(), e.line(), e.column()),
             ("GCF_UNKNOWN_EDGE_REFERENCE", Some(9), Some(1))
         );
-        assert_eq!(decode(text).unwrap_err(), e);
-        let p = decode_borrowed(&text[..text.len() - 8]).unwrap();
+        assert_eq!(decode(text, &DecodeOptions::default()).unwrap_err(), e);
+        let p = decode(&text[..text.len() - 8], &DecodeOptions::default()).unwrap();
         assert_eq!((p.symbols.len(), p.edges.len()), (1, 1));
     }
 
