@@ -82,19 +82,21 @@ build-cli:
 # Every wasm module is the one binding crate (bindings/) built with one export area; each
 # ships once, as wasm-bindgen's web target with a unique name (agentwire_<module>.js and
 # _bg.wasm). Node initialises the same files synchronously from their bytes. The token
-# vocabularies go to the optional package agentwire-tokens (npm/packages/tokens), the rest to
-# the main package (npm/wasm).
+# vocabularies go to the optional package agentwire-tokens (npm/packages/tokens), the JSON
+# Schema validator (2 MB) to the optional package agentwire-schema (npm/packages/schema), the
+# rest to the main package (npm/wasm).
 WASM_MODULES := core:formats gcf:gcf3 gateway:gateway events:events schema:schema \
   tokens_cl100k:tokens-cl100k tokens_o200k:tokens-o200k
 WASM_CRATE_OUT := target/$(WASM_TARGET)/wasm/agentwire_bindings.wasm
 TOKENS_PKG := $(NPM_DIR)/packages/tokens
+SCHEMA_PKG := $(NPM_DIR)/packages/schema
 
 build-wasm: setup-rust setup-wasm-bindgen
 	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz)"
-	@mkdir -p $(NPM_DIR)/wasm $(TOKENS_PKG)/wasm
+	@mkdir -p $(NPM_DIR)/wasm $(TOKENS_PKG)/wasm $(SCHEMA_PKG)/wasm
 	@for spec in $(WASM_MODULES); do \
 	  module=$${spec%%:*}; feature=$${spec#*:}; \
-	  case $$module in tokens_*) out=$(TOKENS_PKG)/wasm;; *) out=$(NPM_DIR)/wasm;; esac; \
+	  case $$module in tokens_*) out=$(TOKENS_PKG)/wasm;; schema) out=$(SCHEMA_PKG)/wasm;; *) out=$(NPM_DIR)/wasm;; esac; \
 	  $(CARGO) build -q -p agentwire-bindings --lib --target $(WASM_TARGET) --profile wasm \
 	    --no-default-features --features wasm,$$feature; \
 	  wasm-bindgen --target web --out-dir $$out --out-name agentwire_$$module $(WASM_CRATE_OUT); \
@@ -108,8 +110,8 @@ build-wasm: setup-rust setup-wasm-bindgen
 
 # The Node addon, the napi-rs way: one file per platform, shipped in its own package
 # (agentwire-<triple>, an optionalDependency of agentwire; scripts/pack.mjs). It carries no
-# token vocabulary (agentwire-tokens' wasm counts) and no JSON Schema validator (the schema
-# wasm module of the package validates, 2 MB there against 4 MB more in every addon).
+# token vocabulary (agentwire-tokens' wasm counts) and no JSON Schema validator (agentwire-schema's
+# wasm module validates: 2 MB there, in an optional package, against 4 MB more in every addon).
 # Linked by zig (cargo-zigbuild, both from PyPI) against glibc 2.17, so Debian 8+ / Ubuntu
 # 14.04+ / RHEL 7+ load it; the musl builds link musl dynamically (Alpine).
 NAPI_FEATURES := node,formats,gcf3,gateway,events
@@ -157,7 +159,8 @@ npm-build: build-wasm build-native
 	@sed "s|from './index.js'|from './index.cjs'|" $(NPM_DIR)/schema.d.ts > $(NPM_DIR)/schema.d.cts
 
 # The publishable packages, staged and packed into target/npm-pack/ (scripts/pack.mjs):
-# agentwire, agentwire-tokens and one agentwire-<triple> per addon in npm/native/.
+# agentwire, agentwire-tokens, agentwire-schema and one agentwire-<triple> per addon in
+# npm/native/.
 npm-pack: npm-build
 	@echo "== npm pack: staged packages (sizes from npm pack --json)"
 	cd $(NPM_DIR) && node scripts/pack.mjs
@@ -353,4 +356,4 @@ fuzz-smoke:
 
 clean:
 	$(CARGO) clean
-	rm -rf bench/corpus/out bench/node/node_modules $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/packages/tokens/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output
+	rm -rf bench/corpus/out bench/node/node_modules $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/packages/tokens/wasm $(NPM_DIR)/packages/schema/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output

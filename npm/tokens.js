@@ -3,10 +3,10 @@
 // of the optional package agentwire-tokens; importing this entry is what makes a bundler
 // include them, so a bundle without it needs no agentwire-tokens.
 import { tokens } from './browser.js';
-import { provideTokenModules } from './lib/modules.js';
+import { provideModules } from './lib/modules.js';
 
 const provide = () =>
-  provideTokenModules({
+  provideModules({
     tokens_cl100k: () => import('agentwire-tokens/cl100k'),
     tokens_o200k: () => import('agentwire-tokens/o200k'),
   });

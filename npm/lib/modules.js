@@ -1,8 +1,9 @@
 // The wasm modules: one binding crate built once per export area (bindings/src/exports.rs),
 // each shipped once as wasm-bindgen's web target under a unique name:
 // wasm/agentwire_<name>.js and wasm/agentwire_<name>_bg.wasm. Browsers fetch a module when it
-// is loaded; Node instantiates the same files synchronously from their bytes. The token
-// vocabularies (megabytes each) live in the optional package agentwire-tokens.
+// is loaded; Node instantiates the same files synchronously from their bytes. The modules of
+// megabytes live in optional packages: the token vocabularies in agentwire-tokens, the JSON
+// Schema validator in agentwire-schema.
 
 import { AgentwireError } from './errors.js';
 
@@ -17,16 +18,21 @@ export const MODULE_OF_AREA = Object.freeze({
   o200k_base: 'tokens_o200k',
 });
 
-/** The optional package with the token modules, and the version it must have. */
-export const TOKENS_PACKAGE = 'agentwire-tokens';
-
-/** Token module → its subpath in agentwire-tokens. */
-export const TOKEN_SUBPATHS = Object.freeze({ tokens_cl100k: 'cl100k', tokens_o200k: 'o200k' });
+/**
+ * The modules of the optional packages: module → its package, the subpath of its glue in that
+ * package ('' for the package itself) and of its .wasm, what needs it, and the browser entry
+ * that makes bundlers include it. Each package's version must equal agentwire's.
+ */
+export const OPTIONAL_MODULES = Object.freeze({
+  tokens_cl100k: { pkg: 'agentwire-tokens', glue: '/cl100k', wasm: '/cl100k.wasm', need: 'exact token counts need', entry: `import { load } from 'agentwire/tokens'`, instead: 'pass your own counter (text) => number' },
+  tokens_o200k: { pkg: 'agentwire-tokens', glue: '/o200k', wasm: '/o200k.wasm', need: 'exact token counts need', entry: `import { load } from 'agentwire/tokens'`, instead: 'pass your own counter (text) => number' },
+  schema: { pkg: 'agentwire-schema', glue: '', wasm: '/schema.wasm', need: 'JSON Schema validation needs', entry: `import { load } from 'agentwire/schema'`, instead: 'pass your own validator (schemaText, argsText) => resultText' },
+});
 
 /**
  * The glue of each module of this package, as static `import()`s so bundlers see every file.
- * The token modules are not here: `agentwire/tokens` provides them (a bundle that never imports
- * it needs no agentwire-tokens).
+ * The optional packages' modules are not here: their entries (`agentwire/tokens`,
+ * `agentwire/schema`) provide them, so a bundle that never imports those needs neither package.
  * @type {Record<string, () => Promise<any>>}
  */
 export const IMPORTERS = Object.freeze({
@@ -34,33 +40,30 @@ export const IMPORTERS = Object.freeze({
   gcf: () => import('../wasm/agentwire_gcf.js'),
   gateway: () => import('../wasm/agentwire_gateway.js'),
   events: () => import('../wasm/agentwire_events.js'),
-  schema: () => import('../wasm/agentwire_schema.js'),
 });
 
-/** @type {Record<string, () => Promise<any>> | null} */
-let tokenImporters = null;
+/** @type {Record<string, () => Promise<any>>} */
+const provided = {};
 
-/** Called by `agentwire/tokens` in browsers and bundlers: the importers of agentwire-tokens. */
-export function provideTokenModules(importers) {
-  tokenImporters ??= importers;
+/** Called by `agentwire/tokens` and `agentwire/schema` in browsers and bundlers: the importers of their package's modules. */
+export function provideModules(importers) {
+  for (const [name, importer] of Object.entries(importers)) provided[name] ??= importer;
 }
 
 /** The importer of module `name`, or one that rejects with an install hint. */
 export function importerOf(name) {
-  const own = IMPORTERS[name];
-  if (own) return own;
-  if (tokenImporters?.[name]) return tokenImporters[name];
-  return () => Promise.reject(tokensMissing(`import { load } from 'agentwire/tokens' first`));
+  const importer = IMPORTERS[name] ?? provided[name];
+  if (importer) return importer;
+  return () => Promise.reject(notInstalled(name, `${OPTIONAL_MODULES[name]?.entry ?? 'load the module'} first`));
 }
 
-/** The AgentwireError (code NOT_INSTALLED) when agentwire-tokens is missing. */
-export function tokensMissing(detail, cause = undefined) {
+/** The AgentwireError (code NOT_INSTALLED) when the optional package of module `name` is missing. */
+export function notInstalled(name, detail, cause = undefined) {
+  const { pkg, need, instead } = OPTIONAL_MODULES[name];
   return new AgentwireError(
     {
       code: 'NOT_INSTALLED',
-      message:
-        `agentwire: exact token counts need the optional package ${TOKENS_PACKAGE} ` +
-        `(npm install ${TOKENS_PACKAGE}); ${detail}. Or pass your own counter (text) => number.`,
+      message: `agentwire: ${need} the optional package ${pkg} (npm install ${pkg}); ${detail}. Or ${instead}.`,
     },
     cause === undefined ? undefined : { cause },
   );

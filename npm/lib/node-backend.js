@@ -4,12 +4,13 @@
 // in a checkout) and then in the platform package (agentwire-linux-x64-gnu, …), an
 // optionalDependency npm installs only on its platform. Token counts always come from the
 // wasm modules of the optional package agentwire-tokens, JSON Schema validation from the
-// schema wasm module (the addon carries neither: megabytes each).
+// wasm module of the optional package agentwire-schema (the addon carries neither: megabytes
+// each).
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { makeBoundary } from './boundary.js';
-import { MODULE_OF_AREA, TOKENS_PACKAGE, TOKEN_SUBPATHS, tokensMissing } from './modules.js';
+import { MODULE_OF_AREA, OPTIONAL_MODULES, notInstalled } from './modules.js';
 
 const require = createRequire(import.meta.url);
 const { version: packageVersion } = require('../package.json');
@@ -82,23 +83,24 @@ function loadedWasm(name) {
   return loaded;
 }
 
-/** The glue and .wasm paths of a module: this package's, or agentwire-tokens' for tokens. */
+/** The glue and .wasm paths of a module: this package's, or its optional package's. */
 function wasmFiles(name) {
-  const subpath = TOKEN_SUBPATHS[name];
-  if (subpath === undefined) {
+  const optional = OPTIONAL_MODULES[name];
+  if (optional === undefined) {
     return { glue: `../wasm/agentwire_${name}.js`, wasm: new URL(`../wasm/agentwire_${name}_bg.wasm`, import.meta.url) };
   }
+  const { pkg } = optional;
   let files;
   let version;
   try {
-    files = { glue: require.resolve(`${TOKENS_PACKAGE}/${subpath}`), wasm: require.resolve(`${TOKENS_PACKAGE}/${subpath}.wasm`) };
-    ({ version } = require(`${TOKENS_PACKAGE}/package.json`));
+    files = { glue: require.resolve(`${pkg}${optional.glue}`), wasm: require.resolve(`${pkg}${optional.wasm}`) };
+    ({ version } = require(`${pkg}/package.json`));
   } catch (cause) {
-    throw tokensMissing('it is not installed beside agentwire', cause);
+    throw notInstalled(name, 'it is not installed beside agentwire', cause);
   }
-  // The vocabularies are built from the same binding crate: the versions must be equal.
+  // Its modules are built from the same binding crate: the versions must be equal.
   if (version !== packageVersion) {
-    throw tokensMissing(`the installed ${TOKENS_PACKAGE} is ${version}, agentwire is ${packageVersion}: install ${TOKENS_PACKAGE}@${packageVersion}`);
+    throw notInstalled(name, `the installed ${pkg} is ${version}, agentwire is ${packageVersion}: install ${pkg}@${packageVersion}`);
   }
   return files;
 }

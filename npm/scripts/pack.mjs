@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Stages the publishable npm packages and packs them (`make npm-pack`):
 //   agentwire                 this folder's `files`, README and licences; the platform packages
-//                             as optionalDependencies (napi-rs's layout), agentwire-tokens as an
-//                             optional peer; no dev scripts or devDependencies
+//                             as optionalDependencies (napi-rs's layout), agentwire-tokens and
+//                             agentwire-schema as optional peers; no dev scripts or
+//                             devDependencies
 //   agentwire-tokens          packages/tokens (the token vocabularies' wasm modules)
+//   agentwire-schema          packages/schema (the JSON Schema validator's wasm module)
 //   agentwire-<triple>        one per native addon in native/ (os, cpu and libc fields, so npm
 //                             installs only the one that runs)
 // Usage: node scripts/pack.mjs [--out DIR] [--require-all-platforms]
@@ -77,9 +79,11 @@ function stageMain(out, triples) {
   return dir;
 }
 
-function stageTokens(out, version) {
-  const source = join(packageDir, 'packages', 'tokens');
-  const dir = join(out, 'agentwire-tokens');
+/** An optional package (packages/<folder>, named agentwire-<folder>), as it is. */
+function stageOptional(out, folder, version) {
+  const source = join(packageDir, 'packages', folder);
+  const name = `agentwire-${folder}`;
+  const dir = join(out, name);
   mkdirSync(dir, { recursive: true });
   for (const file of packFiles(source)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
@@ -88,7 +92,7 @@ function stageTokens(out, version) {
   copyLicences(dir);
   const pkg = readJson(join(dir, 'package.json'));
   if (pkg.version !== version || pkg.peerDependencies.agentwire !== version) {
-    throw new Error(`agentwire-tokens must have agentwire's version ${version} (and peer on it)`);
+    throw new Error(`${name} must have agentwire's version ${version} (and peer on it)`);
   }
   return dir;
 }
@@ -140,7 +144,8 @@ export function main(argv = process.argv.slice(2)) {
   if (args.requireAll && missing.length) throw new Error(`pack.mjs: native addons missing for ${missing.join(', ')} (make npm-platforms)`);
   const mainDir = stageMain(args.out, Object.keys(PLATFORMS));
   const mainPkg = readJson(join(mainDir, 'package.json'));
-  const dirs = [mainDir, stageTokens(args.out, mainPkg.version), ...built.map((t) => stagePlatform(args.out, t, mainPkg))];
+  const optional = ['tokens', 'schema'].map((folder) => stageOptional(args.out, folder, mainPkg.version));
+  const dirs = [mainDir, ...optional, ...built.map((t) => stagePlatform(args.out, t, mainPkg))];
   const packs = dirs.map((dir) => pack(dir, tarballs));
   writeJson(join(args.out, 'packs.json'), { platformsMissing: missing, packs });
   for (const p of packs) {

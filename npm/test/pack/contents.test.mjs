@@ -1,19 +1,21 @@
 // The published tarballs (make npm-pack): what they contain, their sizes, publint and
 // @arethetypeswrong/cli verdicts, and that installed as npm lays them out they work: the
-// platform package's addon is picked, agentwire-tokens is optional with a clear error.
+// platform package's addon is picked, agentwire-tokens and agentwire-schema are optional with a
+// clear error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { bin, packOf, packs, runNode, tarballFiles, withInstalled } from './packs.mjs';
 
-// The main package (no addon, no vocabulary), and with the addon npm installs beside it on
-// linux-x64 (glibc): a regression guard on what a user downloads.
+// The main package (no addon, no vocabulary, no schema validator), and with the addon npm
+// installs beside it on linux-x64 (glibc): the issue's 5 MB, as a regression guard on what a
+// user downloads.
 const MAIN_LIMIT = 5_000_000;
-const LINUX_X64_LIMIT = 6_000_000;
+const LINUX_X64_LIMIT = 5_000_000;
 const HOST_PLATFORM_PACKAGE = `agentwire-${process.platform}-${process.arch}-gnu`;
 
-test('sizes: agentwire within 5 MB unpacked, with its linux-x64 addon within 6 MB', () => {
+test('sizes: agentwire with its linux-x64 addon within 5 MB unpacked', () => {
   const { packs: all } = packs();
   for (const p of all) console.log(`${p.name}: packed ${p.size} B, unpacked ${p.unpackedSize} B, ${p.files} files`);
   const main = packOf('agentwire');
@@ -50,10 +52,12 @@ test('contents: README and licences shipped, no dev files, every wasm file once 
     'agentwire_tokens_o200k_bg.wasm',
   ]);
   assert.equal(seen.get('agentwire_tokens_cl100k_bg.wasm'), 'agentwire-tokens');
+  assert.equal(seen.get('agentwire_schema_bg.wasm'), 'agentwire-schema');
+  assert.equal(seen.get('agentwire_core_bg.wasm'), 'agentwire');
 });
 
-test('package.json: metadata, optional platform packages and tokens, no dev fields', async () => {
-  await withInstalled(['agentwire', 'agentwire-tokens'], (dir) => {
+test('package.json: metadata, optional platform packages, tokens and schema, no dev fields', async () => {
+  await withInstalled(['agentwire', 'agentwire-tokens', 'agentwire-schema'], (dir) => {
     const pkg = JSON.parse(runNode(dir, "console.log(JSON.stringify(require('agentwire/package.json')))", { type: 'commonjs' }));
     assert.equal(pkg.license, 'MIT OR Apache-2.0');
     assert.match(pkg.repository.url, /github\.com\/agentwire\/agentwire/);
@@ -67,15 +71,18 @@ test('package.json: metadata, optional platform packages and tokens, no dev fiel
       'agentwire-linux-x64-musl',
     ]);
     for (const v of Object.values(pkg.optionalDependencies)) assert.equal(v, pkg.version);
-    assert.equal(pkg.peerDependencies['agentwire-tokens'], pkg.version);
-    assert.equal(pkg.peerDependenciesMeta['agentwire-tokens'].optional, true);
-    // Every wasm subpath resolves to a file in the package.
-    for (const sub of ['agentwire.wasm', 'core.wasm', 'gcf.wasm', 'gateway.wasm', 'events.wasm', 'schema.wasm']) {
-      runNode(dir, `require('fs').statSync(require.resolve('agentwire/${sub}'))`, { type: 'commonjs' });
+    for (const optional of ['agentwire-tokens', 'agentwire-schema']) {
+      assert.equal(pkg.peerDependencies[optional], pkg.version);
+      assert.equal(pkg.peerDependenciesMeta[optional].optional, true);
     }
-    for (const sub of ['cl100k.wasm', 'o200k.wasm']) {
-      runNode(dir, `require('fs').statSync(require.resolve('agentwire-tokens/${sub}'))`, { type: 'commonjs' });
-    }
+    // Every wasm subpath resolves to a file in its package.
+    const subpaths = [
+      ...['agentwire.wasm', 'core.wasm', 'gcf.wasm', 'gateway.wasm', 'events.wasm'].map((s) => `agentwire/${s}`),
+      'agentwire-tokens/cl100k.wasm',
+      'agentwire-tokens/o200k.wasm',
+      'agentwire-schema/schema.wasm',
+    ];
+    for (const sub of subpaths) runNode(dir, `require('fs').statSync(require.resolve('${sub}'))`, { type: 'commonjs' });
   });
   for (const p of packs().packs.filter((p) => p.name.startsWith('agentwire-linux-'))) {
     await withInstalled([p.name], (dir) => {
@@ -88,7 +95,7 @@ test('package.json: metadata, optional platform packages and tokens, no dev fiel
   }
 });
 
-for (const name of ['agentwire', 'agentwire-tokens', 'agentwire-linux-x64-gnu']) {
+for (const name of ['agentwire', 'agentwire-tokens', 'agentwire-schema', 'agentwire-linux-x64-gnu']) {
   test(`publint ${name}: no errors, warnings or suggestions`, () => {
     const run = spawnSync(bin('publint'), ['run', packOf(name).tarball, '--level', 'suggestion', '--strict'], { encoding: 'utf8' });
     const out = `${run.stdout}${run.stderr}`;
@@ -99,11 +106,16 @@ for (const name of ['agentwire', 'agentwire-tokens', 'agentwire-linux-x64-gnu'])
 }
 
 // The .wasm subpaths are assets (URLs for bundlers), not modules: no types apply to them.
-// agentwire-tokens is ESM only, loaded by agentwire (never required, never resolved under
-// node10), hence attw's esm-only profile for it.
-for (const [name, profile] of [['agentwire', 'strict'], ['agentwire-tokens', 'esm-only']]) {
+// agentwire-tokens and agentwire-schema are ESM only, loaded by agentwire (never required,
+// never resolved under node10), hence attw's esm-only profile for them.
+const ENTRYPOINTS = {
+  agentwire: ['.', './wasm', './tokens', './schema'],
+  'agentwire-tokens': ['./cl100k', './o200k'],
+  'agentwire-schema': ['.'],
+};
+for (const [name, profile] of [['agentwire', 'strict'], ['agentwire-tokens', 'esm-only'], ['agentwire-schema', 'esm-only']]) {
   test(`@arethetypeswrong/cli ${name} (profile ${profile}): no problems`, () => {
-    const entrypoints = name === 'agentwire' ? ['.', './wasm', './tokens', './schema'] : ['./cl100k', './o200k'];
+    const entrypoints = ENTRYPOINTS[name];
     const run = spawnSync(bin('attw'), [packOf(name).tarball, '--format', 'json', '--profile', profile, '--entrypoints', ...entrypoints], { encoding: 'utf8' });
     const report = JSON.parse(run.stdout);
     const problems = report.problems ?? report.analysis?.problems ?? [];
@@ -156,5 +168,68 @@ test('without the platform package: the wasm build, and nativeLoadError names th
        console.log(a.backend, a.nativeLoadError.cause.message, a.tokens.count('hello world'));`,
     );
     assert.equal(out, `wasm neither native/agentwire.linux-x64-gnu.node nor the package ${HOST_PLATFORM_PACKAGE} is installed 2`);
+  });
+});
+
+// A tool whose arguments a gateway session validates, and one without a schema.
+const SCHEMA_CATALOG = `[
+  { name: 'gh.create_issue', description: 'Create an issue.', inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } },
+  { name: 'gh.ping', description: 'Ping.' },
+]`;
+const SESSION_CHECK = `
+  const session = new a.gateway.BrowseSession({ counter: (t) => t.length });
+  const ids = session.register(${SCHEMA_CATALOG}).tool_ids;
+  const create = ids.find((id) => id.includes('create'));
+  const ping = ids.find((id) => id.includes('ping'));
+  console.log(session.execute(ping).isError);
+  try { console.log(session.execute(create, { title: 'x' }).isError, session.execute(create, { title: 5 }).isError); }
+  catch (e) { console.log(e.name, e.code, e.message); }`;
+
+test('with agentwire-schema: Node gateway sessions and agentwire/schema validate, native and wasm', async () => {
+  await withInstalled(['agentwire', 'agentwire-schema', HOST_PLATFORM_PACKAGE], (dir) => {
+    for (const env of [{}, { AGENTWIRE_FORCE_WASM: '1' }]) {
+      const out = runNode(
+        dir,
+        `const a = await import('agentwire');
+         const s = await import('agentwire/schema');
+         console.log(a.backend, s.check({ type: 'integer' }, 1).valid, s.check({ type: 'integer' }, 'x').valid);
+         ${SESSION_CHECK}`,
+        { env },
+      );
+      assert.equal(out, `${env.AGENTWIRE_FORCE_WASM ? 'wasm' : 'native'} true false\nfalse\nfalse true`);
+    }
+    assert.equal(runNode(dir, "console.log(require('agentwire/schema').check({ type: 'string' }, 's').valid)", { type: 'commonjs' }), 'true');
+  });
+});
+
+test('without agentwire-schema: validation says what to install; a validator of your own works', async () => {
+  await withInstalled(['agentwire', HOST_PLATFORM_PACKAGE], (dir) => {
+    for (const env of [{}, { AGENTWIRE_FORCE_WASM: '1' }]) {
+      const out = runNode(
+        dir,
+        `const a = await import('agentwire');
+         const s = await import('agentwire/schema');
+         try { s.check({ type: 'integer' }, 1); } catch (e) { console.log(e.name, e.code, e.message); }
+         ${SESSION_CHECK}`,
+        { env },
+      );
+      const [checked, ping, validated] = out.split('\n');
+      const hint = /^AgentwireError NOT_INSTALLED agentwire: JSON Schema validation needs the optional package agentwire-schema \(npm install agentwire-schema\); it is not installed beside agentwire\. Or pass your own validator/;
+      assert.match(checked, hint);
+      // Tools without a schema need no validator.
+      assert.equal(ping, 'false');
+      assert.match(validated, hint);
+    }
+    // The session's own validator replaces the package's.
+    const own = runNode(
+      dir,
+      `const a = await import('agentwire');
+       const validator = (schema, args) => JSON.stringify(JSON.parse(args).title === 'x' ? { valid: true } : { valid: false, message: 'title must be x', path: ['title'] });
+       const session = new a.gateway.BrowseSession({ counter: (t) => t.length, validator });
+       const ids = session.register(${SCHEMA_CATALOG}).tool_ids;
+       const create = ids.find((id) => id.includes('create'));
+       console.log(session.execute(create, { title: 'x' }).isError, session.execute(create, { title: 'y' }).isError);`,
+    );
+    assert.equal(own, 'false true');
   });
 });

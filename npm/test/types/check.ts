@@ -39,7 +39,7 @@ import type * as CoreRaw from '../../wasm/agentwire_core';
 import type * as GcfRaw from '../../wasm/agentwire_gcf';
 import type * as GatewayRaw from '../../wasm/agentwire_gateway';
 import type * as EventsRaw from '../../wasm/agentwire_events';
-import type * as SchemaRaw from '../../wasm/agentwire_schema';
+import type * as SchemaRaw from '../../packages/schema/wasm/agentwire_schema';
 import type * as TokensRaw from '../../packages/tokens/wasm/agentwire_tokens_cl100k';
 
 type Main = string | undefined;
