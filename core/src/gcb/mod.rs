@@ -170,8 +170,18 @@ fn put_f32(out: &mut Vec<u8>, v: f64) {
 /// ```
 /// use agentwire::gcb;
 /// use agentwire::gcf::{Payload, Symbol};
-/// let symbol = Symbol { qualified_name: "a".into(), kind: "method".into(), provenance: "lsp_resolved".into(), ..Symbol::default() };
-/// let payload = Payload { tool: "t".into(), tokens_used: 3, symbols: vec![symbol], ..Payload::default() };
+/// let symbol = Symbol {
+///     qualified_name: "a".into(),
+///     kind: "method".into(),
+///     provenance: "lsp_resolved".into(),
+///     ..Symbol::default()
+/// };
+/// let payload = Payload {
+///     tool: "t".into(),
+///     tokens_used: 3,
+///     symbols: vec![symbol],
+///     ..Payload::default()
+/// };
 /// let bytes = gcb::encode(&payload);
 /// assert_eq!(&bytes[..8], b"GCB1\x01\x01t\x03"); // magic, version, tool, tokens_used
 /// assert_eq!(gcb::decode(&bytes, &Default::default())?.into_payload(), payload);

@@ -17,8 +17,9 @@ use super::model::{Components, Edge, Payload, Symbol};
 ///
 /// ```
 /// use agentwire::gcf;
-/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn pkg.A 0.90 lsp\n\
-///             ## related\n@1 type pkg.B 0.50 ast\n## edges\n@0<@1 calls\n";
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n\
+///             @0 fn pkg.A 0.90 lsp\n## related\n\
+///             @1 type pkg.B 0.50 ast\n## edges\n@0<@1 calls\n";
 /// let payload = gcf::v1::decode(text, &Default::default())?;
 /// assert_eq!(payload.symbols[1].qualified_name, "pkg.B");
 /// let (source, target) = payload.endpoints(&payload.edges[0]);
@@ -115,8 +116,9 @@ impl<'a> BorrowedPayload<'a> {
     ///
     /// ```
     /// use agentwire::gcf::v1;
-    /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 type pkg.T 0.90 lsp\n\
-    ///             @1 method pkg.T.M 0.70 lsp\n## edges\n@0<@1 member_of\n";
+    /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n\
+    ///             @0 type pkg.T 0.90 lsp\n@1 method pkg.T.M 0.70 lsp\n## edges\n\
+    ///             @0<@1 member_of\n";
     /// let payload = v1::decode(text, &Default::default())?;
     /// for edge in &payload.edges {
     ///     let (source, target) = payload.endpoints(edge);
@@ -139,7 +141,12 @@ impl<'a> BorrowedPayload<'a> {
     /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.50 lsp\n\
     ///             @1 fn b 0.50 lsp\n## edges\n@0<@1 calls\n";
     /// let payload: Payload = v1::decode(text, &Default::default())?.into_payload();
-    /// let edge = Edge { source: "b".into(), target: "a".into(), edge_type: "calls".into(), status: String::new() };
+    /// let edge = Edge {
+    ///     source: "b".into(),
+    ///     target: "a".into(),
+    ///     edge_type: "calls".into(),
+    ///     status: String::new(),
+    /// };
     /// assert_eq!(payload.edges, [edge]);
     /// # Ok::<(), agentwire::Error>(())
     /// ```
@@ -174,7 +181,8 @@ impl BorrowedSymbol<'_> {
     ///
     /// ```
     /// use agentwire::gcf::{v1, Symbol};
-    /// let text = "GCF tool=t budget=0 tokens=0 symbols=1\n## related\n@0 pkg net/http 0.25 ast\n";
+    /// let text =
+    ///     "GCF tool=t budget=0 tokens=0 symbols=1\n## related\n@0 pkg net/http 0.25 ast\n";
     /// let symbol = v1::decode(text, &Default::default())?.symbols.remove(0).into_symbol();
     /// let expected = Symbol {
     ///     qualified_name: "net/http".into(),

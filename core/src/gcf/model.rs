@@ -90,12 +90,19 @@ impl TextBudget {
 ///     token_budget: 100,
 ///     tokens_used: 12,
 ///     symbols: vec![symbol("a.F", 0), symbol("a.G", 1)],
-///     edges: vec![Edge { source: "a.G".into(), target: "a.F".into(), edge_type: "calls".into(), status: String::new() }],
+///     edges: vec![Edge {
+///         source: "a.G".into(),
+///         target: "a.F".into(),
+///         edge_type: "calls".into(),
+///         status: String::new(),
+///     }],
 ///     ..Payload::default()
 /// };
 /// let text = v1::encode(&payload)?;
 /// let expected = "GCF tool=ctx budget=100 tokens=12 symbols=2\n## targets\n\
-///                 @0 fn a.F 0.50 lsp\n## related\n@1 fn a.G 0.50 lsp\n## edges\n@0<@1 calls\n";
+///                 @0 fn a.F 0.50 lsp\n## related\n\
+///                 @1 fn a.G 0.50 lsp\n## edges\n\
+///                 @0<@1 calls\n";
 /// assert_eq!(text, expected);
 /// assert_eq!(v1::decode(&text, &Default::default())?.into_payload(), payload);
 /// # Ok::<(), agentwire::Error>(())
@@ -120,8 +127,8 @@ pub struct Payload {
 /// A graph node.
 ///
 /// ```
-/// use agentwire::gcf::{Components, Payload, Symbol};
 /// use agentwire::gcb;
+/// use agentwire::gcf::{Components, Payload, Symbol};
 /// let symbol = Symbol {
 ///     qualified_name: "pkg.Run".into(),
 ///     kind: "function".into(),
@@ -132,7 +139,8 @@ pub struct Payload {
 ///     components: Components { confidence: 1.0, ..Components::default() },
 /// };
 /// // GCB1 carries every field (GCF text has no signature or components).
-/// let payload = Payload { tool: "t".into(), symbols: vec![symbol.clone()], ..Payload::default() };
+/// let payload =
+///     Payload { tool: "t".into(), symbols: vec![symbol.clone()], ..Payload::default() };
 /// let decoded = gcb::decode(&gcb::encode(&payload), &Default::default())?.into_payload();
 /// assert_eq!(decoded.symbols, [symbol]);
 /// # Ok::<(), agentwire::Error>(())
@@ -161,7 +169,8 @@ pub struct Symbol {
 /// ```
 /// use agentwire::gcf::{Components, Payload, Symbol};
 /// use agentwire::gcb;
-/// let components = Components { blast_radius: 0.5, confidence: 1.0, recency: 0.25, distance: 0.125 };
+/// let components =
+///     Components { blast_radius: 0.5, confidence: 1.0, recency: 0.25, distance: 0.125 };
 /// let symbol = Symbol { qualified_name: "a".into(), components, ..Symbol::default() };
 /// let payload = Payload { symbols: vec![symbol], ..Payload::default() };
 /// let bytes = gcb::encode(&payload);
@@ -186,8 +195,9 @@ pub struct Components {
 ///
 /// ```
 /// use agentwire::gcf::{v1, Edge};
-/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 iface io.Reader 0.90 lsp\n\
-///             @1 type os.File 0.80 lsp\n## edges\n@0<@1 implements removed\n";
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n\
+///             @0 iface io.Reader 0.90 lsp\n@1 type os.File 0.80 lsp\n## edges\n\
+///             @0<@1 implements removed\n";
 /// let payload = v1::decode(text, &Default::default())?.into_payload();
 /// let expected = Edge {
 ///     source: "os.File".into(),
@@ -215,7 +225,13 @@ pub struct Edge {
 ///
 /// ```
 /// use agentwire::gcf::{v1, DeltaPayload, Symbol};
-/// let symbol = |name: &str| Symbol { qualified_name: name.into(), kind: "function".into(), score: 0.9, provenance: "lsp".into(), ..Symbol::default() };
+/// let symbol = |name: &str| Symbol {
+///     qualified_name: name.into(),
+///     kind: "function".into(),
+///     score: 0.9,
+///     provenance: "lsp".into(),
+///     ..Symbol::default()
+/// };
 /// let delta = DeltaPayload {
 ///     tool: "ctx".into(),
 ///     base_root: "r1".into(),

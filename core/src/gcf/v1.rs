@@ -275,7 +275,13 @@ fn encode_payload(p: &Payload, session: bool, known: impl Fn(&Symbol) -> bool) -
 /// ```
 /// use agentwire::gcf::{v1, Payload, Symbol};
 /// let mut payload = Payload { tool: "t".into(), pack_root: "abc".into(), ..Payload::default() };
-/// payload.symbols.push(Symbol { qualified_name: "m.F".into(), kind: "function".into(), score: 0.125, provenance: "lsp".into(), ..Symbol::default() });
+/// payload.symbols.push(Symbol {
+///     qualified_name: "m.F".into(),
+///     kind: "function".into(),
+///     score: 0.125,
+///     provenance: "lsp".into(),
+///     ..Symbol::default()
+/// });
 /// assert_eq!(
 ///     v1::encode(&payload)?,
 ///     "GCF tool=t budget=0 tokens=0 symbols=1 pack_root=abc\n## targets\n@0 fn m.F 0.12 lsp\n"
@@ -293,8 +299,15 @@ pub fn encode(payload: &Payload) -> Result<String> {
 /// ```
 /// use agentwire::gcf::v1::Session;
 /// use agentwire::gcf::{Payload, Symbol};
-/// let symbol = |name: &str| Symbol { qualified_name: name.into(), kind: "type".into(), score: 1.0, provenance: "lsp".into(), ..Symbol::default() };
-/// let mut payload = Payload { tool: "t".into(), symbols: vec![symbol("a.T")], ..Payload::default() };
+/// let symbol = |name: &str| Symbol {
+///     qualified_name: name.into(),
+///     kind: "type".into(),
+///     score: 1.0,
+///     provenance: "lsp".into(),
+///     ..Symbol::default()
+/// };
+/// let mut payload =
+///     Payload { tool: "t".into(), symbols: vec![symbol("a.T")], ..Payload::default() };
 /// let mut session = Session::new();
 /// session.encode(&payload)?;
 /// payload.symbols.push(symbol("a.U"));
@@ -331,7 +344,10 @@ impl Session {
     /// use agentwire::gcf::v1::Session;
     /// use agentwire::gcf::{Payload, Symbol};
     /// let mut session = Session::new();
-    /// let payload = Payload { symbols: vec![Symbol { qualified_name: "a.F".into(), ..Symbol::default() }], ..Payload::default() };
+    /// let payload = Payload {
+    ///     symbols: vec![Symbol { qualified_name: "a.F".into(), ..Symbol::default() }],
+    ///     ..Payload::default()
+    /// };
     /// assert!(!session.transmitted("a.F"));
     /// session.encode(&payload)?;
     /// assert!(session.transmitted("a.F"));
@@ -348,8 +364,14 @@ impl Session {
     /// use agentwire::gcf::{Payload, Symbol};
     /// let symbol = |name: &str| Symbol { qualified_name: name.into(), ..Symbol::default() };
     /// let mut session = Session::new();
-    /// session.encode(&Payload { symbols: vec![symbol("a"), symbol("b")], ..Payload::default() })?;
-    /// session.encode(&Payload { symbols: vec![symbol("b"), symbol("c")], ..Payload::default() })?;
+    /// session.encode(&Payload {
+    ///     symbols: vec![symbol("a"), symbol("b")],
+    ///     ..Payload::default()
+    /// })?;
+    /// session.encode(&Payload {
+    ///     symbols: vec![symbol("b"), symbol("c")],
+    ///     ..Payload::default()
+    /// })?;
     /// assert_eq!(session.len(), 3);
     /// # Ok::<(), agentwire::Error>(())
     /// ```
@@ -377,7 +399,10 @@ impl Session {
     /// ```
     /// use agentwire::gcf::v1::Session;
     /// use agentwire::gcf::{Payload, Symbol};
-    /// let payload = Payload { symbols: vec![Symbol { qualified_name: "a".into(), ..Symbol::default() }], ..Payload::default() };
+    /// let payload = Payload {
+    ///     symbols: vec![Symbol { qualified_name: "a".into(), ..Symbol::default() }],
+    ///     ..Payload::default()
+    /// };
     /// let mut session = Session::new();
     /// let first = session.encode(&payload)?;
     /// session.reset(); // e.g. the client reconnected
@@ -406,7 +431,13 @@ impl Session {
     /// ```
     /// use agentwire::gcf::v1::Session;
     /// use agentwire::gcf::{Payload, Symbol};
-    /// let symbol = Symbol { qualified_name: "a.F".into(), kind: "function".into(), score: 0.5, provenance: "lsp".into(), ..Symbol::default() };
+    /// let symbol = Symbol {
+    ///     qualified_name: "a.F".into(),
+    ///     kind: "function".into(),
+    ///     score: 0.5,
+    ///     provenance: "lsp".into(),
+    ///     ..Symbol::default()
+    /// };
     /// let payload = Payload { tool: "t".into(), symbols: vec![symbol], ..Payload::default() };
     /// let mut session = Session::new();
     /// let head = "GCF tool=t budget=0 tokens=0 symbols=1 session=true\n## targets\n";
@@ -426,7 +457,12 @@ impl Session {
 ///
 /// ```
 /// use agentwire::gcf::{v1, DeltaPayload, Edge};
-/// let edge = Edge { source: "a.G".into(), target: "a.F".into(), edge_type: "calls".into(), status: String::new() };
+/// let edge = Edge {
+///     source: "a.G".into(),
+///     target: "a.F".into(),
+///     edge_type: "calls".into(),
+///     status: String::new(),
+/// };
 /// let delta = DeltaPayload {
 ///     tool: "ctx".into(),
 ///     base_root: "r1".into(),
@@ -438,7 +474,8 @@ impl Session {
 /// };
 /// assert_eq!(
 ///     v1::encode_delta(&delta),
-///     "GCF tool=ctx delta=true base_root=r1 new_root=r2 tokens=5 savings=88%\n## edges_added\na.G -> a.F calls\n"
+///     "GCF tool=ctx delta=true base_root=r1 new_root=r2 tokens=5 savings=88%\n## edges_added\n\
+///      a.G -> a.F calls\n"
 /// );
 /// ```
 pub fn encode_delta(delta: &DeltaPayload) -> String {

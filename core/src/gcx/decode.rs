@@ -379,7 +379,8 @@ impl<'a> Decoder<'a> {
     ///
     /// ```
     /// use agentwire::gcx::{DecodeOptions, Decoder};
-    /// let mut dec = Decoder::from_slice(b"GCX1 tool=t fields=a total=3\n1\n", DecodeOptions::default());
+    /// let mut dec =
+    ///     Decoder::from_slice(b"GCX1 tool=t fields=a total=3\n1\n", DecodeOptions::default());
     /// assert!(dec.header().is_none());
     /// dec.next()?;
     /// dec.next()?;
@@ -396,7 +397,8 @@ impl<'a> Decoder<'a> {
     ///
     /// ```
     /// use agentwire::gcx::{DecodeOptions, Decoder};
-    /// let mut dec = Decoder::from_slice(b"GCX1 tool=t fields=a\nx\\ty\n", DecodeOptions::default());
+    /// let mut dec =
+    ///     Decoder::from_slice(b"GCX1 tool=t fields=a\nx\\ty\n", DecodeOptions::default());
     /// dec.next()?;
     /// dec.next()?;
     /// assert_eq!(dec.last_line(), Some((2, 21, &b"x\\ty"[..])));
@@ -413,7 +415,10 @@ impl<'a> Decoder<'a> {
     ///
     /// ```
     /// use agentwire::gcx::{DecodeOptions, Decoder, Item};
-    /// let mut dec = Decoder::from_slice(b"GCX1 tool=t fields=a,b\n1\t2\t3\n4\n", DecodeOptions::default());
+    /// let mut dec = Decoder::from_slice(
+    ///     b"GCX1 tool=t fields=a,b\n1\t2\t3\n4\n",
+    ///     DecodeOptions::default(),
+    /// );
     /// assert!(matches!(dec.next()?, Some(Item::Section(_))));
     /// // A bad row fails on its own; the next call goes on with the following line.
     /// assert_eq!(dec.next().unwrap_err().code(), "GCX_TOO_MANY_VALUES");
@@ -583,7 +588,10 @@ fn split_row<'t>(
 /// use agentwire::gcx::{self, DecodeOptions, Header, Section};
 /// let sections = gcx::decode("GCX1 tool=t fields=a,b\n1\t2\n", &DecodeOptions::default())
 ///     .into_sections()?;
-/// let expected = Section { header: Header::new("t", ["a", "b"]), rows: vec![vec!["1".into(), "2".into()]] };
+/// let expected = Section {
+///     header: Header::new("t", ["a", "b"]),
+///     rows: vec![vec!["1".into(), "2".into()]],
+/// };
 /// assert_eq!(sections, [expected]);
 /// # Ok::<(), agentwire::Error>(())
 /// ```
@@ -750,7 +758,8 @@ where
 ///
 /// ```
 /// use agentwire::gcx::{self, DecodeOptions};
-/// let decoded = gcx::decode("GCX1 tool=t fields=a\n1\nGCX1 fields=b\n", &DecodeOptions::default());
+/// let decoded =
+///     gcx::decode("GCX1 tool=t fields=a\n1\nGCX1 fields=b\n", &DecodeOptions::default());
 /// assert_eq!(decoded.sections.len(), 1);
 /// let error = decoded.error.unwrap();
 /// assert_eq!((error.code(), error.line()), ("GCX_MISSING_TOOL", Some(3)));
@@ -769,9 +778,11 @@ impl<'a> Decoded<'a> {
     ///
     /// ```
     /// use agentwire::gcx::{self, DecodeOptions};
-    /// let sections = gcx::decode("GCX1 tool=t fields=a\n1\n", &DecodeOptions::default()).into_borrowed()?;
+    /// let sections = gcx::decode("GCX1 tool=t fields=a\n1\n", &DecodeOptions::default())
+    ///     .into_borrowed()?;
     /// assert_eq!(sections[0].header.tool, "t");
-    /// let failed = gcx::decode("GCX2 tool=t fields=a\n", &DecodeOptions::default()).into_borrowed();
+    /// let failed =
+    ///     gcx::decode("GCX2 tool=t fields=a\n", &DecodeOptions::default()).into_borrowed();
     /// assert_eq!(failed.unwrap_err().code(), "GCX_BAD_PREFIX");
     /// # Ok::<(), agentwire::Error>(())
     /// ```
@@ -786,8 +797,9 @@ impl<'a> Decoded<'a> {
     ///
     /// ```
     /// use agentwire::gcx::{self, DecodeOptions};
-    /// let sections = gcx::decode(b"GCX1 tool=t fields=a,b\n1\t2\n", &DecodeOptions::default())
-    ///     .into_sections()?;
+    /// let sections =
+    ///     gcx::decode(b"GCX1 tool=t fields=a,b\n1\t2\n", &DecodeOptions::default())
+    ///         .into_sections()?;
     /// assert_eq!(sections[0].rows, [["1", "2"]]);
     /// # Ok::<(), agentwire::Error>(())
     /// ```
@@ -805,7 +817,8 @@ impl<'a> Decoded<'a> {
     /// ```
     /// use agentwire::gcx::{self, DecodeOptions};
     /// let options = DecodeOptions { max_rows: 2, ..DecodeOptions::default() };
-    /// let (sections, error) = gcx::decode("GCX1 tool=t fields=a\n1\n2\n3\n", &options).into_owned_parts();
+    /// let (sections, error) =
+    ///     gcx::decode("GCX1 tool=t fields=a\n1\n2\n3\n", &options).into_owned_parts();
     /// assert_eq!(sections[0].rows, [["1"], ["2"]]);
     /// assert_eq!(error.unwrap().code(), "GCX_TOO_MANY_ROWS");
     /// ```

@@ -18,7 +18,10 @@ use crate::{Error, ErrorKind, Result};
 /// let header = Header::new("t", ["a"]);
 /// let mut checked = Encoder::new(String::new(), EncodeOptions::default());
 /// checked.begin_section(&header)?;
-/// assert_eq!(checked.write_row(&[Cell::Str("GCX1 x")]).unwrap_err().code(), "GCX_UNDECODABLE");
+/// assert_eq!(
+///     checked.write_row(&[Cell::Str("GCX1 x")]).unwrap_err().code(),
+///     "GCX_UNDECODABLE"
+/// );
 /// let options = EncodeOptions { compat: Compat::GcxGo, ..EncodeOptions::default() };
 /// let mut go = Encoder::new(String::new(), options);
 /// go.begin_section(&header)?;
@@ -193,8 +196,17 @@ impl EncodeOptions {
 /// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
 /// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
 /// enc.begin_section(&Header::new("t", ["s", "n", "f", "b", "none"]))?;
-/// enc.write_row(&[Cell::Str("a\tb"), Cell::I64(-3), Cell::F64(1e6), Cell::Bool(true), Cell::Null])?;
-/// assert_eq!(enc.finish()?, "GCX1 tool=t fields=s,n,f,b,none\na\\tb\t-3\t1e+06\ttrue\t\n");
+/// enc.write_row(&[
+///     Cell::Str("a\tb"),
+///     Cell::I64(-3),
+///     Cell::F64(1e6),
+///     Cell::Bool(true),
+///     Cell::Null,
+/// ])?;
+/// assert_eq!(
+///     enc.finish()?,
+///     "GCX1 tool=t fields=s,n,f,b,none\na\\tb\t-3\t1e+06\ttrue\t\n"
+/// );
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -229,7 +241,10 @@ impl Cell<'_> {
     /// out.push(' ');
     /// Cell::U64(u64::MAX).write_text(&mut out)?;
     /// assert_eq!(out, "0.5 18446744073709551615");
-    /// assert_eq!(Cell::Bytes(b"\xff").write_text(&mut out).unwrap_err().code(), "INVALID_UTF8");
+    /// assert_eq!(
+    ///     Cell::Bytes(b"\xff").write_text(&mut out).unwrap_err().code(),
+    ///     "INVALID_UTF8"
+    /// );
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn write_text(&self, out: &mut String) -> Result<()> {

@@ -21,7 +21,9 @@ pub const VERSION: u32 = 1;
 ///
 /// ```
 /// use agentwire::gcx::Header;
-/// let header = Header::new("search", ["id", "line"]).with_meta("total", "2").with_meta("page", "1");
+/// let header = Header::new("search", ["id", "line"])
+///     .with_meta("total", "2")
+///     .with_meta("page", "1");
 /// let mut line = String::new();
 /// header.write(&mut line, false)?;
 /// assert_eq!(line, "GCX1 tool=search fields=id,line page=1 total=2\n");
@@ -113,7 +115,10 @@ impl Header {
     /// let header = Header::parse("GCX1 tool=t fields=a,b rows=2", 1, 0)?;
     /// assert_eq!(header, Header::new("t", ["a", "b"]).with_meta("rows", "2"));
     /// let err = Header::parse("GCX1 tool=t", 4, 120).unwrap_err();
-    /// assert_eq!((err.code(), err.line(), err.offset()), ("GCX_MISSING_FIELDS", Some(4), Some(120)));
+    /// assert_eq!(
+    ///     (err.code(), err.line(), err.offset()),
+    ///     ("GCX_MISSING_FIELDS", Some(4), Some(120))
+    /// );
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn parse(line: &str, line_no: u64, offset: u64) -> Result<Header> {

@@ -24,7 +24,12 @@ use crate::text::same_text;
 /// ```
 /// use agentwire::gcx::layout::{FieldLayout, RowsLayout, SectionLayout, ToolLayout};
 /// use agentwire::gcx::{encode_tool, ToolOptions};
-/// let tags = FieldLayout { name: "tags".into(), from: vec!["tags".into(), "labels".into()], join: Some(",".into()), optional: false };
+/// let tags = FieldLayout {
+///     name: "tags".into(),
+///     from: vec!["tags".into(), "labels".into()],
+///     join: Some(",".into()),
+///     optional: false,
+/// };
 /// let section = SectionLayout {
 ///     name: "{tool}".into(),
 ///     rows: RowsLayout::Array { keys: vec![], root: true },
@@ -32,7 +37,11 @@ use crate::text::same_text;
 ///     meta: vec![],
 /// };
 /// let mut options = ToolOptions::default();
-/// options.layouts.register(ToolLayout { tool: "t".into(), aliases: vec![], sections: vec![section] });
+/// options.layouts.register(ToolLayout {
+///     tool: "t".into(),
+///     aliases: vec![],
+///     sections: vec![section],
+/// });
 /// let response = agentwire::json::parse(r#"[{"labels":["a","b"]}]"#)?;
 /// assert_eq!(encode_tool("t", &response, &options)?, "GCX1 tool=t fields=tags\na,b\n");
 /// # Ok::<(), agentwire::Error>(())
@@ -56,21 +65,43 @@ pub struct FieldLayout {
 /// ```
 /// use agentwire::gcx::layout::{FieldLayout, RowsLayout, SectionLayout, ToolLayout};
 /// use agentwire::gcx::{encode_tool, ToolOptions};
-/// let field = |name: &str| FieldLayout { name: name.into(), from: vec![name.into()], join: None, optional: false };
-/// let section = |name: &str, rows, fields| SectionLayout { name: String::from(name), rows, fields, meta: vec![] };
+/// let field = |name: &str| FieldLayout {
+///     name: name.into(),
+///     from: vec![name.into()],
+///     join: None,
+///     optional: false,
+/// };
+/// let section = |name: &str, rows, fields| SectionLayout {
+///     name: String::from(name),
+///     rows,
+///     fields,
+///     meta: vec![],
+/// };
 /// let layout = ToolLayout {
 ///     tool: "status".into(),
 ///     aliases: vec![],
 ///     sections: vec![
-///         section("{tool}", RowsLayout::Object { key: Some("repo".into()) }, vec![field("name")]),
-///         section("{tool}.jobs", RowsLayout::Array { keys: vec!["jobs".into()], root: false }, vec![field("id")]),
+///         section(
+///             "{tool}",
+///             RowsLayout::Object { key: Some("repo".into()) },
+///             vec![field("name")],
+///         ),
+///         section(
+///             "{tool}.jobs",
+///             RowsLayout::Array { keys: vec!["jobs".into()], root: false },
+///             vec![field("id")],
+///         ),
 ///     ],
 /// };
 /// let mut options = ToolOptions::default();
 /// options.layouts.register(layout);
-/// let response = agentwire::json::parse(r#"{"repo":{"name":"core"},"jobs":[{"id":1},{"id":2}]}"#)?;
+/// let response =
+///     agentwire::json::parse(r#"{"repo":{"name":"core"},"jobs":[{"id":1},{"id":2}]}"#)?;
 /// let payload = encode_tool("status", &response, &options)?;
-/// assert_eq!(payload, "GCX1 tool=status fields=name\ncore\nGCX1 tool=status.jobs fields=id\n1\n2\n");
+/// assert_eq!(
+///     payload,
+///     "GCX1 tool=status fields=name\ncore\nGCX1 tool=status.jobs fields=id\n1\n2\n"
+/// );
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,13 +130,25 @@ pub enum RowsLayout {
 /// let section = SectionLayout {
 ///     name: "{tool}".into(),
 ///     rows: RowsLayout::Array { keys: vec!["items".into()], root: false },
-///     fields: vec![FieldLayout { name: "id".into(), from: vec!["id".into()], join: None, optional: false }],
+///     fields: vec![FieldLayout {
+///         name: "id".into(),
+///         from: vec!["id".into()],
+///         join: None,
+///         optional: false,
+///     }],
 ///     meta: vec!["total".into()],
 /// };
 /// let mut options = ToolOptions::default();
-/// options.layouts.register(ToolLayout { tool: "list".into(), aliases: vec![], sections: vec![section] });
+/// options.layouts.register(ToolLayout {
+///     tool: "list".into(),
+///     aliases: vec![],
+///     sections: vec![section],
+/// });
 /// let response = agentwire::json::parse(r#"{"items":[{"id":"a"}],"total":9}"#)?;
-/// assert_eq!(encode_tool("list", &response, &options)?, "GCX1 tool=list fields=id total=9\na\n");
+/// assert_eq!(
+///     encode_tool("list", &response, &options)?,
+///     "GCX1 tool=list fields=id total=9\na\n"
+/// );
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,7 +168,8 @@ pub struct SectionLayout {
 ///
 /// ```
 /// use agentwire::gcx::Layouts;
-/// let layout = Layouts::builtin().get("analyze_hotspots").expect("an alias of a built-in layout");
+/// let layout =
+///     Layouts::builtin().get("analyze_hotspots").expect("an alias of a built-in layout");
 /// assert_eq!(layout.tool, "analyze.hotspots");
 /// assert!(layout.aliases.iter().any(|a| a == "analyze_hotspots"));
 /// assert_eq!(layout.sections[0].name, "analyze.hotspots");
@@ -215,7 +259,12 @@ impl Layouts {
     ///     sections: vec![SectionLayout {
     ///         name: "{tool}".into(),
     ///         rows: RowsLayout::Object { key: None },
-    ///         fields: vec![FieldLayout { name: "ok".into(), from: vec!["ok".into()], join: None, optional: false }],
+    ///         fields: vec![FieldLayout {
+    ///             name: "ok".into(),
+    ///             from: vec!["ok".into()],
+    ///             join: None,
+    ///             optional: false,
+    ///         }],
     ///         meta: vec![],
     ///     }],
     /// });
@@ -231,7 +280,13 @@ impl Layouts {
     /// ```
     /// use agentwire::gcx::Layouts;
     /// let layouts = Layouts::builtin();
-    /// let fields: Vec<String> = layouts.get("get_callers").unwrap().sections.iter().map(|s| s.name.clone()).collect();
+    /// let fields: Vec<String> = layouts
+    ///     .get("get_callers")
+    ///     .unwrap()
+    ///     .sections
+    ///     .iter()
+    ///     .map(|s| s.name.clone())
+    ///     .collect();
     /// assert_eq!(fields, ["{tool}.nodes", "{tool}.edges"]);
     /// assert!(layouts.get("no_such_tool").is_none());
     /// ```
@@ -768,7 +823,8 @@ pub fn builtin_layouts() -> Vec<ToolLayout> {
 /// ```
 /// use agentwire::gcx::layout::builtin_layout;
 /// let search = builtin_layout("search_symbols").unwrap();
-/// let columns: Vec<&str> = search.sections[0].fields.iter().map(|f| f.name.as_str()).collect();
+/// let columns: Vec<&str> =
+///     search.sections[0].fields.iter().map(|f| f.name.as_str()).collect();
 /// assert_eq!(columns, ["id", "kind", "name", "path", "line", "sig"]);
 /// assert!(builtin_layout("nope").is_none());
 /// ```

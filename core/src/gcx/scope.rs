@@ -109,7 +109,9 @@ pub struct ToolDefinition {
 ///
 /// ```
 /// use agentwire::gcx::scope::{decode_tool_request, RepoParam};
-/// let request = decode_tool_request("GCX1 tool=tool_request fields=tool,scope,repo\nsearch\tfan-out\t[\"a\",\"b\"]\n")?;
+/// let request = decode_tool_request(
+///     "GCX1 tool=tool_request fields=tool,scope,repo\nsearch\tfan-out\t[\"a\",\"b\"]\n",
+/// )?;
 /// assert_eq!(request.repo, RepoParam::List(vec!["a".into(), "b".into()]));
 /// assert_eq!(RepoParam::default(), RepoParam::Absent);
 /// # Ok::<(), agentwire::Error>(())
@@ -133,9 +135,16 @@ pub const WILDCARD: &str = "*";
 ///
 /// ```
 /// use agentwire::gcx::scope::{encode_tool_request, RepoParam, Scope, ToolRequest};
-/// let request = ToolRequest { tool: "grep".into(), scope: Scope::Repo, repo: RepoParam::Name("core".into()) };
+/// let request = ToolRequest {
+///     tool: "grep".into(),
+///     scope: Scope::Repo,
+///     repo: RepoParam::Name("core".into()),
+/// };
 /// let payload = encode_tool_request(&request, &Default::default())?;
-/// assert_eq!(payload, "GCX1 tool=tool_request fields=tool,scope,repo\ngrep\trepo\tcore\n");
+/// assert_eq!(
+///     payload,
+///     "GCX1 tool=tool_request fields=tool,scope,repo\ngrep\trepo\tcore\n"
+/// );
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,8 +161,14 @@ pub struct ToolRequest {
 /// A protocol-level rejection (`error` section).
 ///
 /// ```
-/// use agentwire::gcx::scope::{decode_error_envelope, encode_error_envelope, ErrorEnvelope};
-/// let envelope = ErrorEnvelope { code: "missing_repo".into(), message: "repo tool requires a repo".into(), detail: String::new() };
+/// use agentwire::gcx::scope::{
+///     decode_error_envelope, encode_error_envelope, ErrorEnvelope,
+/// };
+/// let envelope = ErrorEnvelope {
+///     code: "missing_repo".into(),
+///     message: "repo tool requires a repo".into(),
+///     detail: String::new(),
+/// };
 /// let payload = encode_error_envelope(&envelope, &Default::default())?;
 /// assert_eq!(decode_error_envelope(&payload)?, envelope);
 /// # Ok::<(), agentwire::Error>(())
@@ -174,7 +189,16 @@ pub struct ErrorEnvelope {
 /// ```
 /// use agentwire::gcx::scope::ErrorCode;
 /// let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
-/// assert_eq!(codes, ["unknown_repo", "missing_repo_list", "missing_repo", "repo_not_allowed", "wrong_repo_shape"]);
+/// assert_eq!(
+///     codes,
+///     [
+///         "unknown_repo",
+///         "missing_repo_list",
+///         "missing_repo",
+///         "repo_not_allowed",
+///         "wrong_repo_shape"
+///     ]
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -264,9 +288,11 @@ fn encode_section(
 ///     ToolDefinition { name: "list_repos".into(), scope: Scope::Workspace },
 /// ];
 /// let payload = encode_tool_definitions(&definitions, &Default::default())?;
-/// assert_eq!(payload, "GCX1 tool=tool_definitions fields=name,scope\nlist_repos\tworkspace\nsearch\tfan-out\n");
+/// let head = "GCX1 tool=tool_definitions fields=name,scope\n";
+/// assert_eq!(payload, format!("{head}list_repos\tworkspace\nsearch\tfan-out\n"));
 /// let twice = [definitions[0].clone(), definitions[0].clone()];
-/// assert_eq!(encode_tool_definitions(&twice, &Default::default()).unwrap_err().code(), "GCX_SCHEMA");
+/// let err = encode_tool_definitions(&twice, &Default::default()).unwrap_err();
+/// assert_eq!(err.code(), "GCX_SCHEMA");
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn encode_tool_definitions(
@@ -336,11 +362,21 @@ fn check_repo_list(names: &[String]) -> Result<()> {
 ///
 /// ```
 /// use agentwire::gcx::scope::{encode_tool_request, RepoParam, Scope, ToolRequest};
-/// let request = ToolRequest { tool: "search".into(), scope: Scope::FanOut, repo: RepoParam::List(vec!["*".into()]) };
+/// let request = ToolRequest {
+///     tool: "search".into(),
+///     scope: Scope::FanOut,
+///     repo: RepoParam::List(vec!["*".into()]),
+/// };
 /// let payload = encode_tool_request(&request, &Default::default())?;
-/// assert_eq!(payload, "GCX1 tool=tool_request fields=tool,scope,repo\nsearch\tfan-out\t[\"*\"]\n");
+/// assert_eq!(
+///     payload,
+///     "GCX1 tool=tool_request fields=tool,scope,repo\nsearch\tfan-out\t[\"*\"]\n"
+/// );
 /// let wrong = ToolRequest { repo: RepoParam::Absent, ..request };
-/// assert_eq!(encode_tool_request(&wrong, &Default::default()).unwrap_err().code(), "GCX_SCHEMA");
+/// assert_eq!(
+///     encode_tool_request(&wrong, &Default::default()).unwrap_err().code(),
+///     "GCX_SCHEMA"
+/// );
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn encode_tool_request(request: &ToolRequest, options: &EncodeOptions) -> Result<String> {
@@ -362,7 +398,8 @@ pub fn encode_tool_request(request: &ToolRequest, options: &EncodeOptions) -> Re
 ///     detail: "repo=x".into(),
 /// };
 /// let payload = encode_error_envelope(&envelope, &Default::default())?;
-/// assert_eq!(payload, "GCX1 tool=error fields=code,message,detail\nunknown_repo\trepo not in the active workspace\trepo=x\n");
+/// let head = "GCX1 tool=error fields=code,message,detail\n";
+/// assert_eq!(payload, format!("{head}unknown_repo\trepo not in the active workspace\trepo=x\n"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn encode_error_envelope(envelope: &ErrorEnvelope, options: &EncodeOptions) -> Result<String> {
@@ -474,10 +511,17 @@ fn single_row(shape: ShapeRows, tool: &str) -> Result<(Vec<String>, Vec<Position
 ///
 /// ```
 /// use agentwire::gcx::scope::{decode_tool_definitions, Scope};
-/// let payload = "GCX1 tool=tool_definitions fields=name,scope\ngrep\trepo\nls\tworkspace\n";
+/// let payload =
+///     "GCX1 tool=tool_definitions fields=name,scope\ngrep\trepo\nls\tworkspace\n";
 /// let definitions = decode_tool_definitions(payload)?;
-/// assert_eq!((definitions[1].name.as_str(), definitions[1].scope), ("ls", Scope::Workspace));
-/// let bad = decode_tool_definitions("GCX1 tool=tool_definitions fields=name,scope\ngrep\tall\n").unwrap_err();
+/// assert_eq!(
+///     (definitions[1].name.as_str(), definitions[1].scope),
+///     ("ls", Scope::Workspace)
+/// );
+/// let bad = decode_tool_definitions(
+///     "GCX1 tool=tool_definitions fields=name,scope\ngrep\tall\n",
+/// )
+/// .unwrap_err();
 /// assert_eq!((bad.code(), bad.line(), bad.column()), ("GCX_SCHEMA", Some(2), Some(6)));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
@@ -514,7 +558,9 @@ pub fn decode_tool_definitions(payload: &str) -> Result<Vec<ToolDefinition>> {
 ///
 /// ```
 /// use agentwire::gcx::scope::{decode_tool_request, RepoParam, Scope};
-/// let request = decode_tool_request("GCX1 tool=tool_request fields=tool,scope,repo\ngrep\trepo\tcore\n")?;
+/// let request = decode_tool_request(
+///     "GCX1 tool=tool_request fields=tool,scope,repo\ngrep\trepo\tcore\n",
+/// )?;
 /// assert_eq!((request.tool.as_str(), request.scope), ("grep", Scope::Repo));
 /// assert_eq!(request.repo, RepoParam::Name("core".into()));
 /// # Ok::<(), agentwire::Error>(())
@@ -572,8 +618,13 @@ fn parse_repo_list(cell: &str) -> Result<Vec<String>> {
 ///
 /// ```
 /// use agentwire::gcx::scope::decode_error_envelope;
-/// let envelope = decode_error_envelope("GCX1 tool=error fields=code,message,detail\nmissing_repo\tno repo\t\n")?;
-/// assert_eq!((envelope.code.as_str(), envelope.message.as_str(), envelope.detail.as_str()), ("missing_repo", "no repo", ""));
+/// let envelope = decode_error_envelope(
+///     "GCX1 tool=error fields=code,message,detail\nmissing_repo\tno repo\t\n",
+/// )?;
+/// assert_eq!(
+///     (envelope.code.as_str(), envelope.message.as_str(), envelope.detail.as_str()),
+///     ("missing_repo", "no repo", "")
+/// );
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn decode_error_envelope(payload: &str) -> Result<ErrorEnvelope> {
@@ -613,10 +664,16 @@ fn envelope(code: ErrorCode, message: &str, detail: String) -> Option<ErrorEnvel
 /// trusted). A tool absent from `definitions` is an [`ErrorKind::InvalidArgument`] error.
 ///
 /// ```
-/// use agentwire::gcx::scope::{check_request, ErrorCode, RepoParam, Scope, ToolDefinition, ToolRequest};
+/// use agentwire::gcx::scope::{
+///     check_request, ErrorCode, RepoParam, Scope, ToolDefinition, ToolRequest,
+/// };
 /// let definitions = [ToolDefinition { name: "grep".into(), scope: Scope::Repo }];
 /// let repos = ["core".to_string(), "web".to_string()];
-/// let ok = ToolRequest { tool: "grep".into(), scope: Scope::Repo, repo: RepoParam::Name("web".into()) };
+/// let ok = ToolRequest {
+///     tool: "grep".into(),
+///     scope: Scope::Repo,
+///     repo: RepoParam::Name("web".into()),
+/// };
 /// assert_eq!(check_request(&definitions, &ok, &repos)?, None);
 /// let unknown = ToolRequest { repo: RepoParam::Name("docs".into()), ..ok };
 /// let envelope = check_request(&definitions, &unknown, &repos)?.unwrap();

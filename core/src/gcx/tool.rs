@@ -25,7 +25,9 @@ use crate::{Error, ErrorKind, Result};
 /// assert_eq!(layout, format!("{head}a\tfunc\t\t\t\t\n"));
 /// let options = ToolOptions { strategy: Strategy::Generic, ..ToolOptions::default() };
 /// let generic = encode_tool("search_symbols", &response, &options)?;
-/// assert_eq!(generic, "GCX1 tool=search_symbols fields=results,total\n[{\"id\":\"a\",\"kind\":\"func\"}]\t1\n");
+/// let head = "GCX1 tool=search_symbols fields=results,total\n";
+/// let results = r#"[{"id":"a","kind":"func"}]"#;
+/// assert_eq!(generic, format!("{head}{results}\t1\n"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -213,10 +215,12 @@ fn misfit_reason(tool: &str, misfit: &Misfit<'_>) -> String {
 /// ```
 /// use agentwire::gcx::{encode_tool_checked, Strategy, ToolOptions};
 /// let response = agentwire::json::parse(r#"[{"id":"a","kind":"func"}]"#)?;
-/// let out = encode_tool_checked("search_symbols", &response, &ToolOptions::default(), true)?;
+/// let out =
+///     encode_tool_checked("search_symbols", &response, &ToolOptions::default(), true)?;
 /// assert_eq!(out.strategy, Strategy::Layout);
 /// assert_eq!(out.round_trip, Some(Ok(())));
-/// let unchecked = encode_tool_checked("search_symbols", &response, &ToolOptions::default(), false)?;
+/// let unchecked =
+///     encode_tool_checked("search_symbols", &response, &ToolOptions::default(), false)?;
 /// assert_eq!((unchecked.payload, unchecked.round_trip), (out.payload, None));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
