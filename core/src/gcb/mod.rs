@@ -168,20 +168,10 @@ fn put_f32(out: &mut Vec<u8>, v: f64) {
 /// Encodes a payload as GCB1 (`pack_root` is not carried).
 ///
 /// ```
-/// use agentwire::gcb;
-/// use agentwire::gcf::{Payload, Symbol};
-/// let symbol = Symbol {
-///     qualified_name: "a".into(),
-///     kind: "method".into(),
-///     provenance: "lsp_resolved".into(),
-///     ..Symbol::default()
-/// };
-/// let payload = Payload {
-///     tool: "t".into(),
-///     tokens_used: 3,
-///     symbols: vec![symbol],
-///     ..Payload::default()
-/// };
+/// use agentwire::{gcb, gcf};
+/// let text = "GCF tool=t budget=0 tokens=3 symbols=1\n## targets\n\
+///             @0 method a 0.50 lsp_resolved\n";
+/// let payload = gcf::v1::decode(text, &Default::default())?.into_payload();
 /// let bytes = gcb::encode(&payload);
 /// assert_eq!(&bytes[..8], b"GCB1\x01\x01t\x03"); // magic, version, tool, tokens_used
 /// assert_eq!(gcb::decode(&bytes, &Default::default())?.into_payload(), payload);

@@ -297,25 +297,16 @@ pub fn encode(payload: &Payload) -> Result<String> {
 /// The symbols a client has received in a session, by qualified name.
 ///
 /// ```
-/// use agentwire::gcf::v1::Session;
-/// use agentwire::gcf::{Payload, Symbol};
-/// let symbol = |name: &str| Symbol {
-///     qualified_name: name.into(),
-///     kind: "type".into(),
-///     score: 1.0,
-///     provenance: "lsp".into(),
-///     ..Symbol::default()
-/// };
-/// let mut payload =
-///     Payload { tool: "t".into(), symbols: vec![symbol("a.T")], ..Payload::default() };
+/// use agentwire::gcf::v1::{self, Session};
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 type a.T 1.00 lsp\n\
+///             @1 type a.U 1.00 lsp\n";
+/// let mut payload = v1::decode(text, &Default::default())?.into_payload();
+/// let u = payload.symbols.pop().unwrap();
 /// let mut session = Session::new();
-/// session.encode(&payload)?;
-/// payload.symbols.push(symbol("a.U"));
-/// assert_eq!(
-///     session.encode(&payload)?,
-///     "GCF tool=t budget=0 tokens=0 symbols=2 session=true\n## targets\n\
-///      @0  # previously transmitted\n@1 type a.U 1.00 lsp\n"
-/// );
+/// session.encode(&payload)?; // sends a.T
+/// payload.symbols.push(u);
+/// let second = session.encode(&payload)?; // a.T by reference, a.U in full
+/// assert!(second.ends_with("\n@0  # previously transmitted\n@1 type a.U 1.00 lsp\n"));
 /// assert_eq!(session.len(), 2);
 /// # Ok::<(), agentwire::Error>(())
 /// ```
@@ -360,19 +351,14 @@ impl Session {
     /// Number of symbols the session holds.
     ///
     /// ```
-    /// use agentwire::gcf::v1::Session;
-    /// use agentwire::gcf::{Payload, Symbol};
-    /// let symbol = |name: &str| Symbol { qualified_name: name.into(), ..Symbol::default() };
+    /// use agentwire::gcf::v1::{self, Session};
+    /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.50 lsp\n\
+    ///             @1 fn b 0.50 lsp\n";
+    /// let payload = v1::decode(text, &Default::default())?.into_payload();
     /// let mut session = Session::new();
-    /// session.encode(&Payload {
-    ///     symbols: vec![symbol("a"), symbol("b")],
-    ///     ..Payload::default()
-    /// })?;
-    /// session.encode(&Payload {
-    ///     symbols: vec![symbol("b"), symbol("c")],
-    ///     ..Payload::default()
-    /// })?;
-    /// assert_eq!(session.len(), 3);
+    /// session.encode(&payload)?;
+    /// session.encode(&payload)?;
+    /// assert_eq!(session.len(), 2); // each name once
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn len(&self) -> usize {
@@ -429,16 +415,9 @@ impl Session {
     /// transmitted`, and this call's new symbols are recorded after encoding.
     ///
     /// ```
-    /// use agentwire::gcf::v1::Session;
-    /// use agentwire::gcf::{Payload, Symbol};
-    /// let symbol = Symbol {
-    ///     qualified_name: "a.F".into(),
-    ///     kind: "function".into(),
-    ///     score: 0.5,
-    ///     provenance: "lsp".into(),
-    ///     ..Symbol::default()
-    /// };
-    /// let payload = Payload { tool: "t".into(), symbols: vec![symbol], ..Payload::default() };
+    /// use agentwire::gcf::v1::{self, Session};
+    /// let text = "GCF tool=t budget=0 tokens=0 symbols=1\n## targets\n@0 fn a.F 0.50 lsp\n";
+    /// let payload = v1::decode(text, &Default::default())?.into_payload();
     /// let mut session = Session::new();
     /// let head = "GCF tool=t budget=0 tokens=0 symbols=1 session=true\n## targets\n";
     /// assert_eq!(session.encode(&payload)?, format!("{head}@0 fn a.F 0.50 lsp\n"));

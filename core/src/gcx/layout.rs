@@ -22,28 +22,14 @@ use crate::text::same_text;
 /// One column: its name and the response keys it reads (first present wins).
 ///
 /// ```
-/// use agentwire::gcx::layout::{FieldLayout, RowsLayout, SectionLayout, ToolLayout};
+/// use agentwire::gcx::layout::builtin_layout;
 /// use agentwire::gcx::{encode_tool, ToolOptions};
-/// let tags = FieldLayout {
-///     name: "tags".into(),
-///     from: vec!["tags".into(), "labels".into()],
-///     join: Some(",".into()),
-///     optional: false,
-/// };
-/// let section = SectionLayout {
-///     name: "{tool}".into(),
-///     rows: RowsLayout::Array { keys: vec![], root: true },
-///     fields: vec![tags],
-///     meta: vec![],
-/// };
-/// let mut options = ToolOptions::default();
-/// options.layouts.register(ToolLayout {
-///     tool: "t".into(),
-///     aliases: vec![],
-///     sections: vec![section],
-/// });
-/// let response = agentwire::json::parse(r#"[{"labels":["a","b"]}]"#)?;
-/// assert_eq!(encode_tool("t", &response, &options)?, "GCX1 tool=t fields=tags\na,b\n");
+/// let search = builtin_layout("search_symbols").unwrap();
+/// let path = search.sections[0].fields.iter().find(|f| f.name == "path").unwrap();
+/// assert_eq!(path.from, ["path", "file_path"]); // the first key present wins
+/// let response = agentwire::json::parse(r#"[{"id":"a","file_path":"a.go"}]"#)?;
+/// let payload = encode_tool("search_symbols", &response, &ToolOptions::default())?;
+/// assert_eq!(payload.lines().nth(1), Some("a\t\t\ta.go\t\t"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,46 +49,12 @@ pub struct FieldLayout {
 /// Where a section's rows come from.
 ///
 /// ```
-/// use agentwire::gcx::layout::{FieldLayout, RowsLayout, SectionLayout, ToolLayout};
-/// use agentwire::gcx::{encode_tool, ToolOptions};
-/// let field = |name: &str| FieldLayout {
-///     name: name.into(),
-///     from: vec![name.into()],
-///     join: None,
-///     optional: false,
-/// };
-/// let section = |name: &str, rows, fields| SectionLayout {
-///     name: String::from(name),
-///     rows,
-///     fields,
-///     meta: vec![],
-/// };
-/// let layout = ToolLayout {
-///     tool: "status".into(),
-///     aliases: vec![],
-///     sections: vec![
-///         section(
-///             "{tool}",
-///             RowsLayout::Object { key: Some("repo".into()) },
-///             vec![field("name")],
-///         ),
-///         section(
-///             "{tool}.jobs",
-///             RowsLayout::Array { keys: vec!["jobs".into()], root: false },
-///             vec![field("id")],
-///         ),
-///     ],
-/// };
-/// let mut options = ToolOptions::default();
-/// options.layouts.register(layout);
-/// let response =
-///     agentwire::json::parse(r#"{"repo":{"name":"core"},"jobs":[{"id":1},{"id":2}]}"#)?;
-/// let payload = encode_tool("status", &response, &options)?;
-/// assert_eq!(
-///     payload,
-///     "GCX1 tool=status fields=name\ncore\nGCX1 tool=status.jobs fields=id\n1\n2\n"
-/// );
-/// # Ok::<(), agentwire::Error>(())
+/// use agentwire::gcx::layout::{builtin_layout, RowsLayout};
+/// let source = builtin_layout("get_symbol_source").unwrap();
+/// assert_eq!(source.sections[0].rows, RowsLayout::Object { key: None }); // one row: the response
+/// let callers = builtin_layout("get_callers").unwrap();
+/// let edges = RowsLayout::Array { keys: vec!["edges".into()], root: false };
+/// assert_eq!(callers.sections[1].rows, edges);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -125,30 +77,15 @@ pub enum RowsLayout {
 /// One section of a tool's output.
 ///
 /// ```
-/// use agentwire::gcx::layout::{FieldLayout, RowsLayout, SectionLayout, ToolLayout};
 /// use agentwire::gcx::{encode_tool, ToolOptions};
-/// let section = SectionLayout {
-///     name: "{tool}".into(),
-///     rows: RowsLayout::Array { keys: vec!["items".into()], root: false },
-///     fields: vec![FieldLayout {
-///         name: "id".into(),
-///         from: vec!["id".into()],
-///         join: None,
-///         optional: false,
-///     }],
-///     meta: vec!["total".into()],
-/// };
-/// let mut options = ToolOptions::default();
-/// options.layouts.register(ToolLayout {
-///     tool: "list".into(),
-///     aliases: vec![],
-///     sections: vec![section],
-/// });
-/// let response = agentwire::json::parse(r#"{"items":[{"id":"a"}],"total":9}"#)?;
-/// assert_eq!(
-///     encode_tool("list", &response, &options)?,
-///     "GCX1 tool=list fields=id total=9\na\n"
-/// );
+/// // get_callers has two sections, `{tool}.nodes` and `{tool}.edges` (meta `total_edges`).
+/// let response = r#"{"nodes":[{"id":"a"}],"edges":[{"from":"b","to":"a"}],"total_edges":1}"#;
+/// let response = agentwire::json::parse(response)?;
+/// let payload = encode_tool("get_callers", &response, &ToolOptions::default())?;
+/// let headers: Vec<&str> = payload.lines().filter(|l| l.starts_with("GCX1")).collect();
+/// assert_eq!(headers[0], "GCX1 tool=get_callers.nodes fields=id,kind,name,path,line");
+/// let fields = "from,to,kind,origin,confidence,label";
+/// assert_eq!(headers[1], format!("GCX1 tool=get_callers.edges fields={fields} total_edges=1"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,7 +126,6 @@ pub struct ToolLayout {
 /// precedence.
 ///
 /// ```
-/// use agentwire::gcx::layout::ToolLayout;
 /// use agentwire::gcx::Layouts;
 /// let mut layouts = Layouts::builtin();
 /// let mut search = layouts.get("search_symbols").unwrap();
@@ -230,7 +166,7 @@ impl Layouts {
     /// No layouts at all (only what you register).
     ///
     /// ```
-    /// use agentwire::gcx::{encode_tool, Layouts, Strategy, ToolOptions};
+    /// use agentwire::gcx::{encode_tool, Layouts, ToolOptions};
     /// let layouts = Layouts::empty();
     /// assert!(layouts.get("search_symbols").is_none());
     /// // With no layout, every response takes the generic fallback.
@@ -280,14 +216,8 @@ impl Layouts {
     /// ```
     /// use agentwire::gcx::Layouts;
     /// let layouts = Layouts::builtin();
-    /// let fields: Vec<String> = layouts
-    ///     .get("get_callers")
-    ///     .unwrap()
-    ///     .sections
-    ///     .iter()
-    ///     .map(|s| s.name.clone())
-    ///     .collect();
-    /// assert_eq!(fields, ["{tool}.nodes", "{tool}.edges"]);
+    /// let callers = layouts.get("get_callers").unwrap();
+    /// assert_eq!(callers.sections[0].name, "{tool}.nodes");
     /// assert!(layouts.get("no_such_tool").is_none());
     /// ```
     pub fn get(&self, tool: &str) -> Option<ToolLayout> {
