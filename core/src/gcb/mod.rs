@@ -166,6 +166,17 @@ fn put_f32(out: &mut Vec<u8>, v: f64) {
 }
 
 /// Encodes a payload as GCB1 (`pack_root` is not carried).
+///
+/// ```
+/// use agentwire::{gcb, gcf};
+/// let text = "GCF tool=t budget=0 tokens=3 symbols=1\n## targets\n\
+///             @0 method a 0.50 lsp_resolved\n";
+/// let payload = gcf::v1::decode(text, &Default::default())?.into_payload();
+/// let bytes = gcb::encode(&payload);
+/// assert_eq!(&bytes[..8], b"GCB1\x01\x01t\x03"); // magic, version, tool, tokens_used
+/// assert_eq!(gcb::decode(&bytes, &Default::default())?.into_payload(), payload);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode(payload: &Payload) -> Vec<u8> {
     let mut out = Vec::with_capacity(32 + payload.symbols.len() * 48 + payload.edges.len() * 4);
     out.extend_from_slice(MAGIC);

@@ -17,8 +17,9 @@ use super::model::{Components, Edge, Payload, Symbol};
 ///
 /// ```
 /// use agentwire::gcf;
-/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn pkg.A 0.90 lsp\n\
-///             ## related\n@1 type pkg.B 0.50 ast\n## edges\n@0<@1 calls\n";
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n\
+///             @0 fn pkg.A 0.90 lsp\n## related\n\
+///             @1 type pkg.B 0.50 ast\n## edges\n@0<@1 calls\n";
 /// let payload = gcf::v1::decode(text, &Default::default())?;
 /// assert_eq!(payload.symbols[1].qualified_name, "pkg.B");
 /// let (source, target) = payload.endpoints(&payload.edges[0]);
@@ -45,6 +46,17 @@ pub struct BorrowedPayload<'a> {
 }
 
 /// A [`Symbol`] borrowed from its encoding.
+///
+/// ```
+/// use agentwire::gcf::{v1, BorrowedSymbol};
+/// use std::borrow::Cow;
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=1\n## targets\n@0 iface io.Reader 0.80 lsp\n";
+/// let payload = v1::decode(text, &Default::default())?;
+/// let symbol: &BorrowedSymbol = &payload.symbols[0];
+/// assert!(matches!(symbol.qualified_name, Cow::Borrowed("io.Reader"))); // a slice of `text`
+/// assert_eq!((&*symbol.kind, symbol.score, symbol.distance), ("interface", 0.8, 0));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BorrowedSymbol<'a> {
     /// Fully qualified name.
@@ -64,6 +76,17 @@ pub struct BorrowedSymbol<'a> {
 }
 
 /// An [`Edge`] whose endpoints are indices into [`BorrowedPayload::symbols`].
+///
+/// ```
+/// use agentwire::gcf::{v1, BorrowedEdge};
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.50 lsp\n\
+///             @1 fn b 0.50 lsp\n## edges\n@0<@1 calls added\n";
+/// let payload = v1::decode(text, &Default::default())?;
+/// let edge: &BorrowedEdge = &payload.edges[0];
+/// assert_eq!((edge.source, edge.target), (1, 0)); // b calls a
+/// assert_eq!((&*edge.edge_type, &*edge.status), ("calls", "added"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BorrowedEdge<'a> {
     /// Index of the source symbol.
@@ -90,6 +113,19 @@ impl<'a> BorrowedPayload<'a> {
     ///
     /// When an index is out of range, which the decoders never produce (only a hand-built
     /// edge can hold one).
+    ///
+    /// ```
+    /// use agentwire::gcf::v1;
+    /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n\
+    ///             @0 type pkg.T 0.90 lsp\n@1 method pkg.T.M 0.70 lsp\n## edges\n\
+    ///             @0<@1 member_of\n";
+    /// let payload = v1::decode(text, &Default::default())?;
+    /// for edge in &payload.edges {
+    ///     let (source, target) = payload.endpoints(edge);
+    ///     assert_eq!((&*source.kind, &*target.kind), ("method", "type"));
+    /// }
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn endpoints(&self, edge: &BorrowedEdge<'a>) -> (&BorrowedSymbol<'a>, &BorrowedSymbol<'a>) {
         (&self.symbols[edge.source], &self.symbols[edge.target])
     }
@@ -99,6 +135,21 @@ impl<'a> BorrowedPayload<'a> {
     /// # Panics
     ///
     /// When an edge index is out of range (see [`endpoints`](Self::endpoints)).
+    ///
+    /// ```
+    /// use agentwire::gcf::{v1, Edge, Payload};
+    /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.50 lsp\n\
+    ///             @1 fn b 0.50 lsp\n## edges\n@0<@1 calls\n";
+    /// let payload: Payload = v1::decode(text, &Default::default())?.into_payload();
+    /// let edge = Edge {
+    ///     source: "b".into(),
+    ///     target: "a".into(),
+    ///     edge_type: "calls".into(),
+    ///     status: String::new(),
+    /// };
+    /// assert_eq!(payload.edges, [edge]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn into_payload(self) -> Payload {
         let edges = self
             .edges
@@ -127,6 +178,23 @@ impl<'a> BorrowedPayload<'a> {
 
 impl BorrowedSymbol<'_> {
     /// The owned symbol.
+    ///
+    /// ```
+    /// use agentwire::gcf::{v1, Symbol};
+    /// let text =
+    ///     "GCF tool=t budget=0 tokens=0 symbols=1\n## related\n@0 pkg net/http 0.25 ast\n";
+    /// let symbol = v1::decode(text, &Default::default())?.symbols.remove(0).into_symbol();
+    /// let expected = Symbol {
+    ///     qualified_name: "net/http".into(),
+    ///     kind: "package".into(),
+    ///     score: 0.25,
+    ///     provenance: "ast".into(),
+    ///     distance: 1,
+    ///     ..Symbol::default()
+    /// };
+    /// assert_eq!(symbol, expected);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn into_symbol(self) -> Symbol {
         Symbol {
             qualified_name: owned(self.qualified_name),

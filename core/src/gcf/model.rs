@@ -5,6 +5,18 @@ use alloc::vec::Vec;
 
 /// Limits for decoding a graph payload from GCF text ([`gcf::v1::decode`](super::v1::decode))
 /// or GCB1 bytes ([`gcb::decode`](crate::gcb::decode)).
+///
+/// ```
+/// use agentwire::{gcb, gcf};
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn pkg.A 0.50 lsp\n\
+///             @1 fn pkg.B 0.50 lsp\n";
+/// let small = gcf::DecodeOptions { max_payload_bytes: 8 };
+/// assert_eq!(gcf::v1::decode(text, &small).unwrap_err().code(), "GCF_PAYLOAD_TOO_LARGE");
+/// let payload = gcf::v1::decode(text, &gcf::DecodeOptions::default())?.into_payload();
+/// let bytes = gcb::encode(&payload);
+/// assert_eq!(gcb::decode(&bytes, &small).unwrap_err().code(), "GCB_PAYLOAD_TOO_LARGE");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DecodeOptions {
@@ -62,6 +74,18 @@ impl TextBudget {
 }
 
 /// A context pack: the symbols a tool selected and the edges between them.
+///
+/// ```
+/// use agentwire::gcf::{v1, Payload};
+/// let text = "GCF tool=ctx budget=100 tokens=12 symbols=2\n## targets\n@0 fn a.F 0.50 lsp\n\
+///             @1 fn a.G 0.50 lsp\n## edges\n@0<@1 calls\n";
+/// let payload: Payload = v1::decode(text, &Default::default())?.into_payload();
+/// assert_eq!((payload.token_budget, payload.tokens_used), (100, 12));
+/// let edge = &payload.edges[0];
+/// assert_eq!((edge.source.as_str(), edge.target.as_str()), ("a.G", "a.F"));
+/// assert_eq!(v1::encode(&payload)?, text);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Payload {
@@ -80,6 +104,26 @@ pub struct Payload {
 }
 
 /// A graph node.
+///
+/// ```
+/// use agentwire::gcb;
+/// use agentwire::gcf::{Components, Payload, Symbol};
+/// let symbol = Symbol {
+///     qualified_name: "pkg.Run".into(),
+///     kind: "function".into(),
+///     score: 0.75,
+///     provenance: "lsp_resolved".into(),
+///     distance: 0,
+///     signature: "func Run() error".into(),
+///     components: Components { confidence: 1.0, ..Components::default() },
+/// };
+/// // GCB1 carries every field (GCF text has no signature or components).
+/// let payload =
+///     Payload { tool: "t".into(), symbols: vec![symbol.clone()], ..Payload::default() };
+/// let decoded = gcb::decode(&gcb::encode(&payload), &Default::default())?.into_payload();
+/// assert_eq!(decoded.symbols, [symbol]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Symbol {
@@ -100,6 +144,19 @@ pub struct Symbol {
 }
 
 /// The score breakdown of a symbol.
+///
+/// ```
+/// use agentwire::gcf::{Components, Payload, Symbol};
+/// use agentwire::gcb;
+/// let components =
+///     Components { blast_radius: 0.5, confidence: 1.0, recency: 0.25, distance: 0.125 };
+/// let symbol = Symbol { qualified_name: "a".into(), components, ..Symbol::default() };
+/// let payload = Payload { symbols: vec![symbol], ..Payload::default() };
+/// let bytes = gcb::encode(&payload);
+/// let decoded = gcb::decode(&bytes, &Default::default())?;
+/// assert_eq!(decoded.symbols[0].components, components); // float32 on the wire
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Components {
@@ -114,6 +171,22 @@ pub struct Components {
 }
 
 /// A directed relationship between two symbols, by qualified name.
+///
+/// ```
+/// use agentwire::gcf::{v1, Edge};
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n\
+///             @0 iface io.Reader 0.90 lsp\n@1 type os.File 0.80 lsp\n## edges\n\
+///             @0<@1 implements removed\n";
+/// let payload = v1::decode(text, &Default::default())?.into_payload();
+/// let expected = Edge {
+///     source: "os.File".into(),
+///     target: "io.Reader".into(),
+///     edge_type: "implements".into(),
+///     status: "removed".into(),
+/// };
+/// assert_eq!(payload.edges, [expected]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Edge {
@@ -128,6 +201,22 @@ pub struct Edge {
 }
 
 /// The difference between a pack the consumer has and the current one.
+///
+/// ```
+/// use agentwire::gcf::{v1, DeltaPayload, Symbol};
+/// let old = Symbol { qualified_name: "a.Old".into(), kind: "type".into(), ..Symbol::default() };
+/// let delta = DeltaPayload {
+///     tool: "ctx".into(),
+///     base_root: "r1".into(),
+///     new_root: "r2".into(),
+///     removed: vec![old],
+///     delta_tokens: 20,
+///     full_tokens: 100,
+///     ..DeltaPayload::default()
+/// };
+/// let head = "GCF tool=ctx delta=true base_root=r1 new_root=r2 tokens=20 savings=80%\n";
+/// assert_eq!(v1::encode_delta(&delta), format!("{head}## removed\ntype a.Old\n"));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DeltaPayload {

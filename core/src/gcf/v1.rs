@@ -51,6 +51,13 @@ pub const KIND_ABBREVIATIONS: [(&str, &str); 16] = [
 ];
 
 /// The short form of a kind (unknown kinds pass through).
+///
+/// ```
+/// use agentwire::gcf::v1::{abbreviate_kind, KIND_ABBREVIATIONS};
+/// assert_eq!(abbreviate_kind("interface"), "iface");
+/// assert_eq!(abbreviate_kind("macro"), "macro"); // unknown kinds pass through
+/// assert!(KIND_ABBREVIATIONS.iter().all(|(full, short)| abbreviate_kind(full) == *short));
+/// ```
 pub fn abbreviate_kind(kind: &str) -> &str {
     // KIND_ABBREVIATIONS as a match (the table is the documented form).
     match kind {
@@ -65,6 +72,13 @@ pub fn abbreviate_kind(kind: &str) -> &str {
 }
 
 /// The full form of an abbreviated kind (anything else passes through).
+///
+/// ```
+/// use agentwire::gcf::v1::{abbreviate_kind, expand_kind};
+/// assert_eq!(expand_kind("svc"), "service");
+/// assert_eq!(expand_kind(abbreviate_kind("route_handler")), "route_handler");
+/// assert_eq!(expand_kind("macro"), "macro");
+/// ```
 pub fn expand_kind(short: &str) -> &str {
     match short {
         "fn" => "function",
@@ -257,11 +271,45 @@ fn encode_payload(p: &Payload, session: bool, known: impl Fn(&Symbol) -> bool) -
 }
 
 /// Encodes a payload as GCF v1.1 (gcf-go `Encode`). Fails only on a negative distance.
+///
+/// ```
+/// use agentwire::gcf::{v1, Payload, Symbol};
+/// let mut payload = Payload { tool: "t".into(), pack_root: "abc".into(), ..Payload::default() };
+/// payload.symbols.push(Symbol {
+///     qualified_name: "m.F".into(),
+///     kind: "function".into(),
+///     score: 0.125,
+///     provenance: "lsp".into(),
+///     ..Symbol::default()
+/// });
+/// assert_eq!(
+///     v1::encode(&payload)?,
+///     "GCF tool=t budget=0 tokens=0 symbols=1 pack_root=abc\n## targets\n@0 fn m.F 0.12 lsp\n"
+/// );
+/// payload.symbols[0].distance = -1;
+/// assert_eq!(v1::encode(&payload).unwrap_err().code(), "GCF_NEGATIVE_DISTANCE");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode(payload: &Payload) -> Result<String> {
     encode_payload(payload, false, |_| false)
 }
 
 /// The symbols a client has received in a session, by qualified name.
+///
+/// ```
+/// use agentwire::gcf::v1::{self, Session};
+/// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 type a.T 1.00 lsp\n\
+///             @1 type a.U 1.00 lsp\n";
+/// let mut payload = v1::decode(text, &Default::default())?.into_payload();
+/// let u = payload.symbols.pop().unwrap();
+/// let mut session = Session::new();
+/// session.encode(&payload)?; // sends a.T
+/// payload.symbols.push(u);
+/// let second = session.encode(&payload)?; // a.T by reference, a.U in full
+/// assert!(second.ends_with("\n@0  # previously transmitted\n@1 type a.U 1.00 lsp\n"));
+/// assert_eq!(session.len(), 2);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Session {
     transmitted: BTreeMap<String, u64>,
@@ -270,26 +318,84 @@ pub struct Session {
 
 impl Session {
     /// An empty session.
+    ///
+    /// ```
+    /// use agentwire::gcf::v1::Session;
+    /// let session = Session::new();
+    /// assert!(session.is_empty());
+    /// assert_eq!(session, Session::default());
+    /// ```
     pub fn new() -> Session {
         Session::default()
     }
 
     /// Whether `qualified_name` was sent in an earlier response.
+    ///
+    /// ```
+    /// use agentwire::gcf::v1::Session;
+    /// use agentwire::gcf::{Payload, Symbol};
+    /// let mut session = Session::new();
+    /// let payload = Payload {
+    ///     symbols: vec![Symbol { qualified_name: "a.F".into(), ..Symbol::default() }],
+    ///     ..Payload::default()
+    /// };
+    /// assert!(!session.transmitted("a.F"));
+    /// session.encode(&payload)?;
+    /// assert!(session.transmitted("a.F"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn transmitted(&self, qualified_name: &str) -> bool {
         self.transmitted.contains_key(qualified_name)
     }
 
     /// Number of symbols the session holds.
+    ///
+    /// ```
+    /// use agentwire::gcf::v1::{self, Session};
+    /// let text = "GCF tool=t budget=0 tokens=0 symbols=2\n## targets\n@0 fn a 0.50 lsp\n\
+    ///             @1 fn b 0.50 lsp\n";
+    /// let payload = v1::decode(text, &Default::default())?.into_payload();
+    /// let mut session = Session::new();
+    /// session.encode(&payload)?;
+    /// session.encode(&payload)?;
+    /// assert_eq!(session.len(), 2); // each name once
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.transmitted.len()
     }
 
     /// True when nothing has been sent yet.
+    ///
+    /// ```
+    /// use agentwire::gcf::v1::Session;
+    /// use agentwire::gcf::{Payload, Symbol};
+    /// let mut session = Session::new();
+    /// assert!(session.is_empty());
+    /// session.encode(&Payload { symbols: vec![Symbol::default()], ..Payload::default() })?;
+    /// assert!(!session.is_empty());
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.transmitted.is_empty()
     }
 
     /// Forgets everything.
+    ///
+    /// ```
+    /// use agentwire::gcf::v1::Session;
+    /// use agentwire::gcf::{Payload, Symbol};
+    /// let payload = Payload {
+    ///     symbols: vec![Symbol { qualified_name: "a".into(), ..Symbol::default() }],
+    ///     ..Payload::default()
+    /// };
+    /// let mut session = Session::new();
+    /// let first = session.encode(&payload)?;
+    /// session.reset(); // e.g. the client reconnected
+    /// assert!(!session.transmitted("a"));
+    /// assert_eq!(session.encode(&payload)?, first);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn reset(&mut self) {
         *self = Session::default();
     }
@@ -307,6 +413,17 @@ impl Session {
     /// Encodes with session deduplication (gcf-go `EncodeWithSession`): the header carries
     /// `session=true`, a symbol sent in an earlier call is written `@i  # previously
     /// transmitted`, and this call's new symbols are recorded after encoding.
+    ///
+    /// ```
+    /// use agentwire::gcf::v1::{self, Session};
+    /// let text = "GCF tool=t budget=0 tokens=0 symbols=1\n## targets\n@0 fn a.F 0.50 lsp\n";
+    /// let payload = v1::decode(text, &Default::default())?.into_payload();
+    /// let mut session = Session::new();
+    /// let head = "GCF tool=t budget=0 tokens=0 symbols=1 session=true\n## targets\n";
+    /// assert_eq!(session.encode(&payload)?, format!("{head}@0 fn a.F 0.50 lsp\n"));
+    /// assert_eq!(session.encode(&payload)?, format!("{head}@0  # previously transmitted\n"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn encode(&mut self, payload: &Payload) -> Result<String> {
         let out = encode_payload(payload, true, |s| self.transmitted(&s.qualified_name))?;
         self.record(&payload.symbols);
@@ -316,6 +433,30 @@ impl Session {
 
 /// Encodes a delta (gcf-go `EncodeDelta`): header with `savings=` (rounded, ties to even), then
 /// `## removed`, `## added`, `## edges_removed`, `## edges_added` when non-empty.
+///
+/// ```
+/// use agentwire::gcf::{v1, DeltaPayload, Edge};
+/// let edge = Edge {
+///     source: "a.G".into(),
+///     target: "a.F".into(),
+///     edge_type: "calls".into(),
+///     status: String::new(),
+/// };
+/// let delta = DeltaPayload {
+///     tool: "ctx".into(),
+///     base_root: "r1".into(),
+///     new_root: "r2".into(),
+///     added_edges: vec![edge],
+///     delta_tokens: 5,
+///     full_tokens: 40,
+///     ..DeltaPayload::default()
+/// };
+/// assert_eq!(
+///     v1::encode_delta(&delta),
+///     "GCF tool=ctx delta=true base_root=r1 new_root=r2 tokens=5 savings=88%\n## edges_added\n\
+///      a.G -> a.F calls\n"
+/// );
+/// ```
 pub fn encode_delta(delta: &DeltaPayload) -> String {
     let savings = if delta.full_tokens > 0 {
         100.0 * (1.0 - delta.delta_tokens as f64 / delta.full_tokens as f64)

@@ -12,6 +12,17 @@ use crate::{Error, ErrorKind, Position, Result};
 /// Options for the decoder: what to yield, and the limits that keep hostile input from
 /// taking unbounded memory or time. Every limit fails with its own error code, at the line
 /// that crossed it; a limit error is sticky in [`Decoder`] (every later call returns it).
+///
+/// ```
+/// use agentwire::gcx::{self, DecodeOptions, Item};
+/// let options = DecodeOptions { max_rows: 1, comments: true, ..DecodeOptions::default() };
+/// let mut dec = gcx::Decoder::from_slice(b"GCX1 tool=t fields=a\n# hi\n1\n2\n", options);
+/// assert!(matches!(dec.next()?, Some(Item::Section(_))));
+/// assert_eq!(dec.next()?, Some(Item::Comment("hi")));
+/// assert!(matches!(dec.next()?, Some(Item::Row(_))));
+/// assert_eq!(dec.next().unwrap_err().code(), "GCX_TOO_MANY_ROWS");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DecodeOptions {
@@ -133,6 +144,19 @@ fn limit_error(kind: ErrorKind, message: String, line: Line) -> Error {
 }
 
 /// One thing the decoder read.
+///
+/// ```
+/// use agentwire::gcx::{DecodeOptions, Decoder, Item};
+/// let options = DecodeOptions { comments: true, ..DecodeOptions::default() };
+/// let mut dec = Decoder::from_slice(b"GCX1 tool=t fields=a,b\n# note\nx\n", options);
+/// match dec.next()? {
+///     Some(Item::Section(header)) => assert_eq!(header.fields, ["a", "b"]),
+///     other => panic!("{other:?}"),
+/// }
+/// assert_eq!(dec.next()?, Some(Item::Comment("note")));
+/// assert_eq!(dec.next()?, Some(Item::Row(vec!["x".into(), "".into()])));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item<'a> {
     /// A section starts; its header is also available from [`Decoder::header`].
@@ -238,6 +262,24 @@ impl core::fmt::Debug for Decoder<'_> {
 
 impl Decoder<'static> {
     /// A decoder fed with [`push`](Decoder::push) and closed with [`finish`](Decoder::finish).
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder, Item, Section};
+    /// let mut dec = Decoder::new(DecodeOptions::default());
+    /// let mut sections = Vec::new();
+    /// for chunk in [&b"GCX1 tool=t fie"[..], b"lds=n\n1\n2"] {
+    ///     dec.push(chunk);
+    ///     while let Some(item) = dec.next()? {
+    ///         Section::collect(&mut sections, item);
+    ///     }
+    /// }
+    /// dec.finish();
+    /// while let Some(item) = dec.next()? {
+    ///     Section::collect(&mut sections, item);
+    /// }
+    /// assert_eq!(sections[0].rows, [["1"], ["2"]]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn new(options: DecodeOptions) -> Decoder<'static> {
         Decoder::with_input(Input::Owned(Vec::new()), false, options)
     }
@@ -245,6 +287,17 @@ impl Decoder<'static> {
 
 impl<'a> Decoder<'a> {
     /// A decoder over a complete payload, reading it in place (no copy).
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder, Item};
+    /// let payload = b"GCX1 tool=t fields=path\nsrc/a.rs\n";
+    /// let mut dec = Decoder::from_slice(payload, DecodeOptions::default());
+    /// assert!(dec.is_finished());
+    /// assert!(matches!(dec.next()?, Some(Item::Section(_))));
+    /// assert_eq!(dec.next()?, Some(Item::Row(vec!["src/a.rs".into()])));
+    /// assert_eq!(dec.next()?, None);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn from_slice(payload: &'a [u8], options: DecodeOptions) -> Decoder<'a> {
         Decoder::with_input(Input::Borrowed(payload), true, options)
     }
@@ -266,6 +319,17 @@ impl<'a> Decoder<'a> {
     }
 
     /// Appends input. Pushing after [`finish`](Self::finish) is ignored.
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder, Item};
+    /// let mut dec = Decoder::new(DecodeOptions::default());
+    /// dec.push(b"GCX1 tool=t fields=a\nhal");
+    /// assert!(matches!(dec.next()?, Some(Item::Section(_))));
+    /// assert_eq!(dec.next()?, None); // the row has no LF yet
+    /// dec.push(b"f\n");
+    /// assert_eq!(dec.next()?, Some(Item::Row(vec!["half".into()])));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn push(&mut self, chunk: &[u8]) {
         if self.finished {
             return;
@@ -283,16 +347,46 @@ impl<'a> Decoder<'a> {
     }
 
     /// Marks the end of input: a final line without LF becomes readable.
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder, Item};
+    /// let mut dec = Decoder::new(DecodeOptions::default());
+    /// dec.push(b"GCX1 tool=t fields=a\nlast");
+    /// dec.next()?; // the header
+    /// assert_eq!(dec.next()?, None);
+    /// dec.finish();
+    /// assert_eq!(dec.next()?, Some(Item::Row(vec!["last".into()])));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn finish(&mut self) {
         self.finished = true;
     }
 
     /// True once [`finish`](Self::finish) was called (or the decoder reads a slice).
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder};
+    /// let mut dec = Decoder::new(DecodeOptions::default());
+    /// assert!(!dec.is_finished());
+    /// dec.finish();
+    /// assert!(dec.is_finished());
+    /// ```
     pub fn is_finished(&self) -> bool {
         self.finished
     }
 
     /// The header of the current section.
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder};
+    /// let mut dec =
+    ///     Decoder::from_slice(b"GCX1 tool=t fields=a total=3\n1\n", DecodeOptions::default());
+    /// assert!(dec.header().is_none());
+    /// dec.next()?;
+    /// dec.next()?;
+    /// assert_eq!(dec.header().unwrap().meta["total"], "3");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn header(&self) -> Option<&Header> {
         self.header.as_ref()
     }
@@ -300,6 +394,16 @@ impl<'a> Decoder<'a> {
     /// Where the last item returned by [`next`](Self::next) came from: its 1-based line
     /// number, the byte offset of the line, and the line's bytes (without LF and CR), valid
     /// until the next [`push`](Self::push).
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder};
+    /// let mut dec =
+    ///     Decoder::from_slice(b"GCX1 tool=t fields=a\nx\\ty\n", DecodeOptions::default());
+    /// dec.next()?;
+    /// dec.next()?;
+    /// assert_eq!(dec.last_line(), Some((2, 21, &b"x\\ty"[..])));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn last_line(&self) -> Option<(u64, u64, &[u8])> {
         let line = self.last?;
         let bytes = self.input.bytes().get(line.start..line.end)?;
@@ -308,6 +412,20 @@ impl<'a> Decoder<'a> {
 
     /// The next item; `Ok(None)` when the input read so far holds no further complete item
     /// (after [`finish`](Self::finish): the end of the payload).
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder, Item};
+    /// let mut dec = Decoder::from_slice(
+    ///     b"GCX1 tool=t fields=a,b\n1\t2\t3\n4\n",
+    ///     DecodeOptions::default(),
+    /// );
+    /// assert!(matches!(dec.next()?, Some(Item::Section(_))));
+    /// // A bad row fails on its own; the next call goes on with the following line.
+    /// assert_eq!(dec.next().unwrap_err().code(), "GCX_TOO_MANY_VALUES");
+    /// assert_eq!(dec.next()?, Some(Item::Row(vec!["4".into(), "".into()])));
+    /// assert_eq!(dec.next()?, None);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<Item<'_>>> {
         if let Some(e) = &self.failed {
@@ -465,6 +583,18 @@ fn split_row<'t>(
 }
 
 /// A decoded section with owned rows (values in field order).
+///
+/// ```
+/// use agentwire::gcx::{self, DecodeOptions, Header, Section};
+/// let sections = gcx::decode("GCX1 tool=t fields=a,b\n1\t2\n", &DecodeOptions::default())
+///     .into_sections()?;
+/// let expected = Section {
+///     header: Header::new("t", ["a", "b"]),
+///     rows: vec![vec!["1".into(), "2".into()]],
+/// };
+/// assert_eq!(sections, [expected]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Section {
@@ -477,6 +607,19 @@ pub struct Section {
 impl Section {
     /// Adds a streamed item to a list of sections: a header opens a section, a row joins the
     /// last one, comments are dropped.
+    ///
+    /// ```
+    /// use agentwire::gcx::{DecodeOptions, Decoder, Section};
+    /// let payload = b"GCX1 tool=a fields=x\n1\nGCX1 tool=b fields=y\n2\n3\n";
+    /// let mut dec = Decoder::from_slice(payload, DecodeOptions::default());
+    /// let mut sections = Vec::new();
+    /// while let Some(item) = dec.next()? {
+    ///     Section::collect(&mut sections, item);
+    /// }
+    /// assert_eq!(sections.len(), 2);
+    /// assert_eq!(sections[1].rows, [["2"], ["3"]]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn collect(sections: &mut Vec<Section>, item: Item<'_>) {
         match item {
             Item::Section(header) => sections.push(Section {
@@ -497,6 +640,17 @@ impl Section {
 
 /// A section of a complete payload decoded in place: its values borrow from the payload
 /// unless unescaping changed them, and are stored row after row, one per header field.
+///
+/// ```
+/// use agentwire::gcx::{self, DecodeOptions};
+/// use std::borrow::Cow;
+/// let payload = "GCX1 tool=t fields=a,b\nplain\tx\\ty\n";
+/// let sections = gcx::decode(payload, &DecodeOptions::default()).into_borrowed()?;
+/// let row = sections[0].rows().next().unwrap();
+/// assert!(matches!(row[0], Cow::Borrowed("plain"))); // points into `payload`
+/// assert_eq!(row[1], "x\ty"); // unescaped, so owned
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BorrowedSection<'a> {
     /// The header.
@@ -513,17 +667,46 @@ impl<'a> BorrowedSection<'a> {
     }
 
     /// The rows, each one value per field in field order.
+    ///
+    /// ```
+    /// use agentwire::gcx::{self, DecodeOptions};
+    /// let payload = "GCX1 tool=t fields=k,v\na\t1\nb\t2\n";
+    /// let sections = gcx::decode(payload, &DecodeOptions::default()).into_borrowed()?;
+    /// let keys: Vec<&str> = sections[0].rows().map(|row| &*row[0]).collect();
+    /// assert_eq!(keys, ["a", "b"]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn rows(&self) -> core::slice::ChunksExact<'_, Cow<'a, str>> {
         // A parsed header has at least one field; `max` keeps an empty one from panicking.
         self.values.chunks_exact(self.header.fields.len().max(1))
     }
 
     /// How many rows the section has.
+    ///
+    /// ```
+    /// use agentwire::gcx::{self, DecodeOptions};
+    /// let payload = "GCX1 tool=t fields=a,b\n1\t2\n3\n\n4\n";
+    /// let sections = gcx::decode(payload, &DecodeOptions::default()).into_borrowed()?;
+    /// assert_eq!(sections[0].row_count(), 3); // the blank line is skipped
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn row_count(&self) -> usize {
         self.values.len() / self.header.fields.len().max(1)
     }
 
     /// The section with owned rows.
+    ///
+    /// ```
+    /// use agentwire::gcx::{self, DecodeOptions, Section};
+    /// let payload = String::from("GCX1 tool=t fields=a\nx\n");
+    /// let owned: Section = gcx::decode(&payload, &DecodeOptions::default())
+    ///     .into_borrowed()?
+    ///     .remove(0)
+    ///     .into_owned();
+    /// drop(payload);
+    /// assert_eq!(owned.rows, [["x"]]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn into_owned(self) -> Section {
         let rows = self
             .rows()
@@ -572,6 +755,15 @@ where
 
 /// What [`decode`] read: the sections before the first error (the last one possibly
 /// partial) and that error.
+///
+/// ```
+/// use agentwire::gcx::{self, DecodeOptions};
+/// let decoded =
+///     gcx::decode("GCX1 tool=t fields=a\n1\nGCX1 fields=b\n", &DecodeOptions::default());
+/// assert_eq!(decoded.sections.len(), 1);
+/// let error = decoded.error.unwrap();
+/// assert_eq!((error.code(), error.line()), ("GCX_MISSING_TOOL", Some(3)));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[must_use = "a decode error is only reported through `error` or `into_*`"]
 pub struct Decoded<'a> {
@@ -583,6 +775,17 @@ pub struct Decoded<'a> {
 
 impl<'a> Decoded<'a> {
     /// The sections with borrowed values; the error, if any, fails the call.
+    ///
+    /// ```
+    /// use agentwire::gcx::{self, DecodeOptions};
+    /// let sections = gcx::decode("GCX1 tool=t fields=a\n1\n", &DecodeOptions::default())
+    ///     .into_borrowed()?;
+    /// assert_eq!(sections[0].header.tool, "t");
+    /// let failed =
+    ///     gcx::decode("GCX2 tool=t fields=a\n", &DecodeOptions::default()).into_borrowed();
+    /// assert_eq!(failed.unwrap_err().code(), "GCX_BAD_PREFIX");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn into_borrowed(self) -> Result<Vec<BorrowedSection<'a>>> {
         match self.error {
             None => Ok(self.sections),
@@ -591,6 +794,15 @@ impl<'a> Decoded<'a> {
     }
 
     /// The sections with owned rows; the error, if any, fails the call.
+    ///
+    /// ```
+    /// use agentwire::gcx::{self, DecodeOptions};
+    /// let sections =
+    ///     gcx::decode(b"GCX1 tool=t fields=a,b\n1\t2\n", &DecodeOptions::default())
+    ///         .into_sections()?;
+    /// assert_eq!(sections[0].rows, [["1", "2"]]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn into_sections(self) -> Result<Vec<Section>> {
         Ok(self
             .into_borrowed()?
@@ -601,6 +813,15 @@ impl<'a> Decoded<'a> {
 
     /// The sections read (owned) and the error, if any: what a caller that reports partial
     /// results needs.
+    ///
+    /// ```
+    /// use agentwire::gcx::{self, DecodeOptions};
+    /// let options = DecodeOptions { max_rows: 2, ..DecodeOptions::default() };
+    /// let (sections, error) =
+    ///     gcx::decode("GCX1 tool=t fields=a\n1\n2\n3\n", &options).into_owned_parts();
+    /// assert_eq!(sections[0].rows, [["1"], ["2"]]);
+    /// assert_eq!(error.unwrap().code(), "GCX_TOO_MANY_ROWS");
+    /// ```
     pub fn into_owned_parts(self) -> (Vec<Section>, Option<Error>) {
         let sections = self
             .sections

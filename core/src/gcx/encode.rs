@@ -12,6 +12,23 @@ use crate::text::go_quote;
 use crate::{Error, ErrorKind, Result};
 
 /// What the encoders do with text that GCX1 decoders cannot read (see [`EncodeOptions::compat`]).
+///
+/// ```
+/// use agentwire::gcx::{Cell, Compat, EncodeOptions, Encoder, Header};
+/// let header = Header::new("t", ["a"]);
+/// let mut checked = Encoder::new(String::new(), EncodeOptions::default());
+/// checked.begin_section(&header)?;
+/// assert_eq!(
+///     checked.write_row(&[Cell::Str("GCX1 x")]).unwrap_err().code(),
+///     "GCX_UNDECODABLE"
+/// );
+/// let options = EncodeOptions { compat: Compat::GcxGo, ..EncodeOptions::default() };
+/// let mut go = Encoder::new(String::new(), options);
+/// go.begin_section(&header)?;
+/// go.write_row(&[Cell::Str("GCX1 x")])?;
+/// assert_eq!(go.finish()?, "GCX1 tool=t fields=a\nGCX1 x\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Compat {
@@ -29,6 +46,12 @@ pub enum Compat {
 
 impl Compat {
     /// `checked` or `gcx-go`.
+    ///
+    /// ```
+    /// use agentwire::gcx::Compat;
+    /// assert_eq!(Compat::Checked.name(), "checked");
+    /// assert_eq!(Compat::GcxGo.name(), "gcx-go");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Compat::Checked => "checked",
@@ -37,6 +60,14 @@ impl Compat {
     }
 
     /// Reads `checked` or `gcx-go`.
+    ///
+    /// ```
+    /// use agentwire::gcx::Compat;
+    /// assert_eq!(Compat::parse("gcx-go")?, Compat::GcxGo);
+    /// assert_eq!(Compat::parse(Compat::Checked.name())?, Compat::Checked);
+    /// assert_eq!(Compat::parse("go").unwrap_err().code(), "INVALID_ARGUMENT");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn parse(name: &str) -> Result<Compat> {
         match name {
             "checked" => Ok(Compat::Checked),
@@ -74,6 +105,16 @@ impl Mode {
 }
 
 /// Options for every GCX1 encoder.
+///
+/// ```
+/// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
+/// let options = EncodeOptions { lossless: true, ..EncodeOptions::default() };
+/// let mut enc = Encoder::new(String::new(), options);
+/// enc.begin_section(&Header::new("t", ["a"]))?;
+/// enc.write_row(&[Cell::Str("# not a comment")])?;
+/// assert_eq!(enc.finish()?, "GCX1 tool=t fields=a\n\\# not a comment\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EncodeOptions {
@@ -109,6 +150,13 @@ impl Default for EncodeOptions {
 
 impl EncodeOptions {
     /// Byte parity with gcx-go for every input ([`Compat::GcxGo`]).
+    ///
+    /// ```
+    /// use agentwire::gcx::{Compat, EncodeOptions};
+    /// let options = EncodeOptions::gcx_go();
+    /// assert_eq!(options.compat, Compat::GcxGo);
+    /// assert!(!options.lossless);
+    /// ```
     pub fn gcx_go() -> EncodeOptions {
         EncodeOptions {
             compat: Compat::GcxGo,
@@ -125,6 +173,15 @@ impl EncodeOptions {
     }
 
     /// The JSON parse options for input text under these options.
+    ///
+    /// ```
+    /// use agentwire::{gcx::EncodeOptions, json};
+    /// let options = EncodeOptions { literal_numbers: true, ..EncodeOptions::default() };
+    /// let value = json::parse_with("[1.0]", &options.parse_options())?;
+    /// let payload = agentwire::gcx::encode_generic("t", &value, &options)?;
+    /// assert_eq!(payload, "GCX1 tool=t fields=value rows=1\n1.0\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn parse_options(&self) -> ParseOptions {
         ParseOptions {
             max_depth: self.max_depth,
@@ -134,6 +191,24 @@ impl EncodeOptions {
 }
 
 /// One typed row value, stringified the way gcx-go's `stringify` does.
+///
+/// ```
+/// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
+/// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+/// enc.begin_section(&Header::new("t", ["s", "n", "f", "b", "none"]))?;
+/// enc.write_row(&[
+///     Cell::Str("a\tb"),
+///     Cell::I64(-3),
+///     Cell::F64(1e6),
+///     Cell::Bool(true),
+///     Cell::Null,
+/// ])?;
+/// assert_eq!(
+///     enc.finish()?,
+///     "GCX1 tool=t fields=s,n,f,b,none\na\\tb\t-3\t1e+06\ttrue\t\n"
+/// );
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Cell<'a> {
     /// Go `nil`: an empty cell.
@@ -158,6 +233,20 @@ pub enum Cell<'a> {
 
 impl Cell<'_> {
     /// Appends the unescaped text of the cell.
+    ///
+    /// ```
+    /// use agentwire::gcx::Cell;
+    /// let mut out = String::new();
+    /// Cell::F64(0.5).write_text(&mut out)?;
+    /// out.push(' ');
+    /// Cell::U64(u64::MAX).write_text(&mut out)?;
+    /// assert_eq!(out, "0.5 18446744073709551615");
+    /// assert_eq!(
+    ///     Cell::Bytes(b"\xff").write_text(&mut out).unwrap_err().code(),
+    ///     "INVALID_UTF8"
+    /// );
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn write_text(&self, out: &mut String) -> Result<()> {
         match *self {
             Cell::Null => {}
@@ -188,6 +277,17 @@ impl Cell<'_> {
 ///
 /// Like gcx-go, an error is sticky: after the first failure nothing more is written and every
 /// later call returns that error.
+///
+/// ```
+/// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
+/// let mut enc = Encoder::new(Vec::<u8>::new(), EncodeOptions::default());
+/// enc.begin_section(&Header::new("t", ["a", "b"]))?;
+/// enc.write_row(&[Cell::Str("x")])?; // fewer cells: trailing columns empty
+/// assert_eq!(enc.write_row(&[Cell::Null; 3]).unwrap_err().code(), "GCX_TOO_MANY_VALUES");
+/// assert!(enc.write_row(&[]).is_err()); // the first error is sticky
+/// assert_eq!(enc.sink(), b"GCX1 tool=t fields=a,b\nx\t\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Encoder<S: Sink = String> {
     sink: S,
@@ -200,6 +300,17 @@ pub struct Encoder<S: Sink = String> {
 
 impl<S: Sink> Encoder<S> {
     /// An encoder writing to `sink`. Start each section with [`begin_section`](Self::begin_section).
+    ///
+    /// ```
+    /// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
+    /// let mut out = String::new();
+    /// let mut enc = Encoder::new(&mut out, EncodeOptions::default()); // any Sink, here borrowed
+    /// enc.begin_section(&Header::new("t", ["n"]))?;
+    /// enc.write_row(&[Cell::I64(1)])?;
+    /// enc.finish()?;
+    /// assert_eq!(out, "GCX1 tool=t fields=n\n1\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn new(sink: S, options: EncodeOptions) -> Encoder<S> {
         Encoder {
             sink,
@@ -214,6 +325,17 @@ impl<S: Sink> Encoder<S> {
 
     /// Writes the header line of a new section (multi-section payloads are simply
     /// consecutive sections).
+    ///
+    /// ```
+    /// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
+    /// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+    /// enc.begin_section(&Header::new("a", ["x"]))?;
+    /// enc.write_row(&[Cell::I64(1)])?;
+    /// enc.begin_section(&Header::new("b", ["y"]).with_meta("rows", "1"))?;
+    /// enc.write_row(&[Cell::I64(2)])?;
+    /// assert_eq!(enc.finish()?, "GCX1 tool=a fields=x\n1\nGCX1 tool=b fields=y rows=1\n2\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn begin_section(&mut self, header: &Header) -> Result<()> {
         self.begin_section_parts(&HeaderParts::of(header))
     }
@@ -241,6 +363,15 @@ impl<S: Sink> Encoder<S> {
 
     /// Writes one row. Fewer cells than fields leave the trailing columns empty; more is an
     /// error.
+    ///
+    /// ```
+    /// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
+    /// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+    /// enc.begin_section(&Header::new("t", ["name", "size"]))?;
+    /// enc.write_row(&[Cell::Str("line\nbreak"), Cell::U64(42)])?;
+    /// assert_eq!(enc.finish()?, "GCX1 tool=t fields=name,size\nline\\nbreak\t42\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn write_row(&mut self, cells: &[Cell<'_>]) -> Result<()> {
         self.check_failed()?;
         let result = self.render_row(cells);
@@ -248,6 +379,15 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// Writes `# text` (LF in `text` becomes a space; nothing else is escaped).
+    ///
+    /// ```
+    /// use agentwire::gcx::{EncodeOptions, Encoder, Header};
+    /// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+    /// enc.begin_section(&Header::new("t", ["a"]))?;
+    /// enc.write_comment("two\nlines")?;
+    /// assert_eq!(enc.finish()?, "GCX1 tool=t fields=a\n# two lines\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn write_comment(&mut self, text: &str) -> Result<()> {
         self.check_failed()?;
         if self.field_count.is_none() {
@@ -266,21 +406,60 @@ impl<S: Sink> Encoder<S> {
     }
 
     /// The sticky error, if any call failed.
+    ///
+    /// ```
+    /// use agentwire::gcx::{Cell, EncodeOptions, Encoder};
+    /// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+    /// assert!(enc.error().is_none());
+    /// assert!(enc.write_row(&[Cell::Null]).is_err()); // no section begun
+    /// assert_eq!(enc.error().map(|e| e.code()), Some("GCX_NO_SECTION"));
+    /// ```
     pub fn error(&self) -> Option<&Error> {
         self.failed.as_ref()
     }
 
     /// The sink (e.g. to read what a `String` sink holds so far).
+    ///
+    /// ```
+    /// use agentwire::gcx::{EncodeOptions, Encoder, Header};
+    /// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+    /// enc.begin_section(&Header::new("t", ["a"]))?;
+    /// assert_eq!(enc.sink(), "GCX1 tool=t fields=a\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn sink(&self) -> &S {
         &self.sink
     }
 
     /// The sink, mutably (e.g. to drain a `String` sink while streaming).
+    ///
+    /// ```
+    /// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
+    /// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+    /// enc.begin_section(&Header::new("t", ["a"]))?;
+    /// let header = std::mem::take(enc.sink_mut()); // send what is ready, keep streaming
+    /// enc.write_row(&[Cell::I64(7)])?;
+    /// assert_eq!(header, "GCX1 tool=t fields=a\n");
+    /// assert_eq!(enc.finish()?, "7\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn sink_mut(&mut self) -> &mut S {
         &mut self.sink
     }
 
     /// Ends encoding: the sink, or the sticky error.
+    ///
+    /// ```
+    /// use agentwire::gcx::{Cell, EncodeOptions, Encoder, Header};
+    /// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+    /// enc.begin_section(&Header::new("t", ["a"]))?;
+    /// enc.write_row(&[Cell::Bool(false)])?;
+    /// assert_eq!(enc.finish()?, "GCX1 tool=t fields=a\nfalse\n");
+    /// let mut failed = Encoder::new(String::new(), EncodeOptions::default());
+    /// let _ = failed.write_comment("before any section");
+    /// assert_eq!(failed.finish().unwrap_err().code(), "GCX_NO_SECTION");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn finish(self) -> Result<S> {
         match self.failed {
             Some(e) => Err(e),

@@ -12,6 +12,13 @@ use alloc::string::String;
 use crate::text::{has_byte, has_byte_below, skip_words};
 
 /// Appends `s` escaped: `\` → `\\`, TAB → `\t`, LF → `\n`, CR dropped, all else copied.
+///
+/// ```
+/// use agentwire::gcx::escape::escape_into;
+/// let mut line = String::from("note=");
+/// escape_into(&mut line, "two\tcols\r\n");
+/// assert_eq!(line, "note=two\\tcols\\n");
+/// ```
 pub fn escape_into(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     match first_special(bytes) {
@@ -99,6 +106,12 @@ fn first_special(bytes: &[u8]) -> Option<usize> {
 }
 
 /// `s` escaped (see [`escape_into`]).
+///
+/// ```
+/// use agentwire::gcx::escape::escape;
+/// assert_eq!(escape("C:\\tmp\tx"), "C:\\\\tmp\\tx");
+/// assert_eq!(escape("plain"), "plain");
+/// ```
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     escape_into(&mut out, s);
@@ -106,6 +119,12 @@ pub fn escape(s: &str) -> String {
 }
 
 /// True when [`escape`] would change `s`.
+///
+/// ```
+/// use agentwire::gcx::escape::needs_escape;
+/// assert!(needs_escape("a\tb"));
+/// assert!(!needs_escape("a b"));
+/// ```
 pub fn needs_escape(s: &str) -> bool {
     s.bytes()
         .any(|b| matches!(b, b'\\' | b'\t' | b'\n' | b'\r'))
@@ -114,6 +133,13 @@ pub fn needs_escape(s: &str) -> bool {
 /// The decoder's inverse: `\\` → `\`, `\t` → TAB, `\n` → LF, `\` + any other character →
 /// that character, and a backslash that ends the text is kept. Borrows when there is no
 /// backslash.
+///
+/// ```
+/// use agentwire::gcx::escape::unescape;
+/// use std::borrow::Cow;
+/// assert_eq!(unescape("a\\tb\\\\c\\x"), "a\tb\\cx");
+/// assert!(matches!(unescape("no escapes"), Cow::Borrowed("no escapes")));
+/// ```
 pub fn unescape(s: &str) -> Cow<'_, str> {
     let Some(first) = s.find('\\') else {
         return Cow::Borrowed(s);

@@ -39,6 +39,19 @@ pub fn encode_generic(tool: &str, value: &Value, options: &EncodeOptions) -> Res
 }
 
 /// Appends the generic section for `value` to an encoder (for multi-section payloads).
+///
+/// ```
+/// use agentwire::gcx::{self, EncodeOptions, Encoder};
+/// use agentwire::json;
+/// let mut enc = Encoder::new(String::new(), EncodeOptions::default());
+/// gcx::write_generic(&mut enc, "user", &json::parse(r#"{"name":"ann","id":7}"#)?)?;
+/// gcx::write_generic(&mut enc, "tags", &json::parse(r#"["a","b"]"#)?)?;
+/// assert_eq!(
+///     enc.finish()?,
+///     "GCX1 tool=user fields=id,name\n7\tann\nGCX1 tool=tags fields=value rows=2\na\nb\n"
+/// );
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn write_generic<S: Sink>(encoder: &mut Encoder<S>, tool: &str, value: &Value) -> Result<()> {
     check_finite(value)?;
     let mut plans = Vec::new();

@@ -18,6 +18,18 @@ pub const VERSION: u32 = 1;
 /// A section header: tool name, the ordered field list, and metadata.
 ///
 /// `meta` is a `BTreeMap`, whose order is byte order: exactly the order gcx-go writes.
+///
+/// ```
+/// use agentwire::gcx::Header;
+/// let header = Header::new("search", ["id", "line"])
+///     .with_meta("total", "2")
+///     .with_meta("page", "1");
+/// let mut line = String::new();
+/// header.write(&mut line, false)?;
+/// assert_eq!(line, "GCX1 tool=search fields=id,line page=1 total=2\n");
+/// assert_eq!(Header::parse(line.trim_end(), 1, 0)?, header);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Header {
@@ -31,6 +43,13 @@ pub struct Header {
 
 impl Header {
     /// A header with no metadata.
+    ///
+    /// ```
+    /// use agentwire::gcx::Header;
+    /// let header = Header::new("t", vec![String::from("a"), String::from("b")]);
+    /// assert_eq!((header.tool.as_str(), header.fields.len()), ("t", 2));
+    /// assert!(header.meta.is_empty());
+    /// ```
     pub fn new<F: Into<String>>(
         tool: impl Into<String>,
         fields: impl IntoIterator<Item = F>,
@@ -43,6 +62,12 @@ impl Header {
     }
 
     /// Adds a metadata pair (builder style).
+    ///
+    /// ```
+    /// use agentwire::gcx::Header;
+    /// let header = Header::new("t", ["a"]).with_meta("truncated", "true");
+    /// assert_eq!(header.meta.get("truncated").map(String::as_str), Some("true"));
+    /// ```
     pub fn with_meta(mut self, key: impl Into<String>, value: impl Into<String>) -> Header {
         self.meta.insert(key.into(), value.into());
         self
@@ -52,6 +77,17 @@ impl Header {
     ///
     /// With `lossless`, field names are escaped twice (decoders unescape them twice) and text
     /// that no decoder can read back is refused (see [`check_lossless`](Header::check_lossless)).
+    ///
+    /// ```
+    /// use agentwire::gcx::Header;
+    /// let header = Header::new("t", ["a\tb"]);
+    /// let (mut plain, mut lossless) = (String::new(), String::new());
+    /// header.write(&mut plain, false)?;
+    /// header.write(&mut lossless, true)?;
+    /// assert_eq!(plain, "GCX1 tool=t fields=a\\tb\n");
+    /// assert_eq!(lossless, "GCX1 tool=t fields=a\\\\tb\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn write(&self, out: &mut String, lossless: bool) -> Result<()> {
         HeaderParts::of(self).write(out, lossless)
     }
@@ -60,12 +96,31 @@ impl Header {
     /// drops it), a space in any name or value (spaces separate tokens), an empty tool, no
     /// fields, a comma in a field name, duplicate field names, `=` in a meta key, a meta key
     /// named `tool` or `fields`, and trailing Unicode whitespace at the end of the line.
+    ///
+    /// ```
+    /// use agentwire::gcx::Header;
+    /// assert!(Header::new("t", ["a", "b"]).check_lossless().is_ok());
+    /// let err = Header::new("t", ["a", "a"]).check_lossless().unwrap_err();
+    /// assert_eq!(err.code(), "GCX_NOT_LOSSLESS");
+    /// ```
     pub fn check_lossless(&self) -> Result<()> {
         HeaderParts::of(self).check_lossless()
     }
 
     /// Parses a header line (its LF and one CR already removed) as gcx-go's `parseHeader`.
     /// `line_no` and `offset` place errors.
+    ///
+    /// ```
+    /// use agentwire::gcx::Header;
+    /// let header = Header::parse("GCX1 tool=t fields=a,b rows=2", 1, 0)?;
+    /// assert_eq!(header, Header::new("t", ["a", "b"]).with_meta("rows", "2"));
+    /// let err = Header::parse("GCX1 tool=t", 4, 120).unwrap_err();
+    /// assert_eq!(
+    ///     (err.code(), err.line(), err.offset()),
+    ///     ("GCX_MISSING_FIELDS", Some(4), Some(120))
+    /// );
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn parse(line: &str, line_no: u64, offset: u64) -> Result<Header> {
         let bytes = line.as_bytes();
         let at = |i: usize| Position::in_line(bytes, line_no, offset, i);

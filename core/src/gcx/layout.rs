@@ -20,6 +20,18 @@ use alloc::vec::Vec;
 use crate::text::same_text;
 
 /// One column: its name and the response keys it reads (first present wins).
+///
+/// ```
+/// use agentwire::gcx::layout::builtin_layout;
+/// use agentwire::gcx::{encode_tool, ToolOptions};
+/// let search = builtin_layout("search_symbols").unwrap();
+/// let path = search.sections[0].fields.iter().find(|f| f.name == "path").unwrap();
+/// assert_eq!(path.from, ["path", "file_path"]); // the first key present wins
+/// let response = agentwire::json::parse(r#"[{"id":"a","file_path":"a.go"}]"#)?;
+/// let payload = encode_tool("search_symbols", &response, &ToolOptions::default())?;
+/// assert_eq!(payload.lines().nth(1), Some("a\t\t\ta.go\t\t"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldLayout {
@@ -35,6 +47,15 @@ pub struct FieldLayout {
 }
 
 /// Where a section's rows come from.
+///
+/// ```
+/// use agentwire::gcx::layout::{builtin_layout, RowsLayout};
+/// let source = builtin_layout("get_symbol_source").unwrap();
+/// assert_eq!(source.sections[0].rows, RowsLayout::Object { key: None }); // one row: the response
+/// let callers = builtin_layout("get_callers").unwrap();
+/// let edges = RowsLayout::Array { keys: vec!["edges".into()], root: false };
+/// assert_eq!(callers.sections[1].rows, edges);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RowsLayout {
@@ -54,6 +75,19 @@ pub enum RowsLayout {
 }
 
 /// One section of a tool's output.
+///
+/// ```
+/// use agentwire::gcx::{encode_tool, ToolOptions};
+/// // get_callers has two sections, `{tool}.nodes` and `{tool}.edges` (meta `total_edges`).
+/// let response = r#"{"nodes":[{"id":"a"}],"edges":[{"from":"b","to":"a"}],"total_edges":1}"#;
+/// let response = agentwire::json::parse(response)?;
+/// let payload = encode_tool("get_callers", &response, &ToolOptions::default())?;
+/// let headers: Vec<&str> = payload.lines().filter(|l| l.starts_with("GCX1")).collect();
+/// assert_eq!(headers[0], "GCX1 tool=get_callers.nodes fields=id,kind,name,path,line");
+/// let fields = "from,to,kind,origin,confidence,label";
+/// assert_eq!(headers[1], format!("GCX1 tool=get_callers.edges fields={fields} total_edges=1"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SectionLayout {
@@ -68,6 +102,15 @@ pub struct SectionLayout {
 }
 
 /// A tool's layout: its sections, in output order.
+///
+/// ```
+/// use agentwire::gcx::Layouts;
+/// let layout =
+///     Layouts::builtin().get("analyze_hotspots").expect("an alias of a built-in layout");
+/// assert_eq!(layout.tool, "analyze.hotspots");
+/// assert!(layout.aliases.iter().any(|a| a == "analyze_hotspots"));
+/// assert_eq!(layout.sections[0].name, "analyze.hotspots");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolLayout {
@@ -81,6 +124,16 @@ pub struct ToolLayout {
 
 /// A registry of tool layouts: the built-in ones (optional) plus registered ones, which take
 /// precedence.
+///
+/// ```
+/// use agentwire::gcx::Layouts;
+/// let mut layouts = Layouts::builtin();
+/// let mut search = layouts.get("search_symbols").unwrap();
+/// search.aliases.push("find".into());
+/// layouts.register(search);
+/// assert_eq!(layouts.get("find").unwrap().tool, "search_symbols");
+/// assert_eq!(layouts.all().len(), Layouts::builtin().all().len()); // replaced, not added
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layouts {
     builtin: bool,
@@ -95,6 +148,14 @@ impl Default for Layouts {
 
 impl Layouts {
     /// The spec's layouts.
+    ///
+    /// ```
+    /// use agentwire::gcx::layout::BUILTIN_TOOLS;
+    /// use agentwire::gcx::Layouts;
+    /// let layouts = Layouts::builtin();
+    /// assert!(BUILTIN_TOOLS.iter().all(|tool| layouts.get(tool).is_some()));
+    /// assert_eq!(layouts, Layouts::default());
+    /// ```
     pub fn builtin() -> Layouts {
         Layouts {
             builtin: true,
@@ -103,6 +164,18 @@ impl Layouts {
     }
 
     /// No layouts at all (only what you register).
+    ///
+    /// ```
+    /// use agentwire::gcx::{encode_tool, Layouts, ToolOptions};
+    /// let layouts = Layouts::empty();
+    /// assert!(layouts.get("search_symbols").is_none());
+    /// // With no layout, every response takes the generic fallback.
+    /// let options = ToolOptions { layouts, ..ToolOptions::default() };
+    /// let response = agentwire::json::parse(r#"{"results":[{"id":"a"}]}"#)?;
+    /// let payload = encode_tool("search_symbols", &response, &options)?;
+    /// assert_eq!(payload, "GCX1 tool=search_symbols fields=results\n[{\"id\":\"a\"}]\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn empty() -> Layouts {
         Layouts {
             builtin: false,
@@ -111,12 +184,42 @@ impl Layouts {
     }
 
     /// Adds a layout, replacing any registered under the same name.
+    ///
+    /// ```
+    /// use agentwire::gcx::layout::{FieldLayout, RowsLayout, SectionLayout, ToolLayout};
+    /// use agentwire::gcx::Layouts;
+    /// let mut layouts = Layouts::empty();
+    /// layouts.register(ToolLayout {
+    ///     tool: "ping".into(),
+    ///     aliases: vec!["health".into()],
+    ///     sections: vec![SectionLayout {
+    ///         name: "{tool}".into(),
+    ///         rows: RowsLayout::Object { key: None },
+    ///         fields: vec![FieldLayout {
+    ///             name: "ok".into(),
+    ///             from: vec!["ok".into()],
+    ///             join: None,
+    ///             optional: false,
+    ///         }],
+    ///         meta: vec![],
+    ///     }],
+    /// });
+    /// assert_eq!(layouts.get("health").unwrap().tool, "ping");
+    /// ```
     pub fn register(&mut self, layout: ToolLayout) {
         self.custom.retain(|l| l.tool != layout.tool);
         self.custom.push(layout);
     }
 
     /// The layout for `tool` (by name or alias): registered ones first, then built-in.
+    ///
+    /// ```
+    /// use agentwire::gcx::Layouts;
+    /// let layouts = Layouts::builtin();
+    /// let callers = layouts.get("get_callers").unwrap();
+    /// assert_eq!(callers.sections[0].name, "{tool}.nodes");
+    /// assert!(layouts.get("no_such_tool").is_none());
+    /// ```
     pub fn get(&self, tool: &str) -> Option<ToolLayout> {
         let selects = |l: &ToolLayout| l.tool == tool || l.aliases.iter().any(|a| a == tool);
         if let Some(layout) = self.custom.iter().rev().find(|l| selects(l)) {
@@ -129,6 +232,14 @@ impl Layouts {
     }
 
     /// Every layout this registry can apply (registered ones replace built-in ones).
+    ///
+    /// ```
+    /// use agentwire::gcx::layout::BUILTIN_TOOLS;
+    /// use agentwire::gcx::Layouts;
+    /// let names: Vec<String> = Layouts::builtin().all().into_iter().map(|l| l.tool).collect();
+    /// assert_eq!(names, BUILTIN_TOOLS);
+    /// assert!(Layouts::empty().all().is_empty());
+    /// ```
     pub fn all(&self) -> Vec<ToolLayout> {
         let mut all: Vec<ToolLayout> = if self.builtin {
             builtin_layouts()
@@ -625,12 +736,28 @@ fn builtin_ref(tool_name: &str) -> Option<&'static ToolRef<'static>> {
 }
 
 /// Every built-in layout, in the spec's order.
+///
+/// ```
+/// use agentwire::gcx::layout::{builtin_layouts, BUILTIN_TOOLS};
+/// let layouts = builtin_layouts();
+/// assert_eq!(layouts.len(), BUILTIN_TOOLS.len());
+/// assert_eq!(layouts[0].tool, "search_symbols");
+/// ```
 pub fn builtin_layouts() -> Vec<ToolLayout> {
     BUILTIN.iter().map(ToolRef::to_layout).collect()
 }
 
 /// The built-in layout selected by `tool_name` (its name or an alias), as an owned copy of the
 /// static table (encoding reads the table in place).
+///
+/// ```
+/// use agentwire::gcx::layout::builtin_layout;
+/// let search = builtin_layout("search_symbols").unwrap();
+/// let columns: Vec<&str> =
+///     search.sections[0].fields.iter().map(|f| f.name.as_str()).collect();
+/// assert_eq!(columns, ["id", "kind", "name", "path", "line", "sig"]);
+/// assert!(builtin_layout("nope").is_none());
+/// ```
 pub fn builtin_layout(tool_name: &str) -> Option<ToolLayout> {
     builtin_ref(tool_name).map(ToolRef::to_layout)
 }

@@ -51,6 +51,13 @@ pub use tool::{
 pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The response format an MCP tool argument selects (gcx-go `ParseFormat`).
+///
+/// ```
+/// use agentwire::gcx::{parse_format, ResponseFormat};
+/// let format = parse_format("GCX");
+/// assert_eq!(format, ResponseFormat::Gcx);
+/// assert_eq!(format.as_str(), "gcx");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ResponseFormat {
@@ -64,6 +71,12 @@ pub enum ResponseFormat {
 
 impl ResponseFormat {
     /// `json`, `gcx` or `text` (gcx-go `Format.String`).
+    ///
+    /// ```
+    /// use agentwire::gcx::ResponseFormat;
+    /// assert_eq!(ResponseFormat::Json.as_str(), "json");
+    /// assert_eq!(ResponseFormat::Text.as_str(), "text");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             ResponseFormat::Json => "json",
@@ -75,6 +88,13 @@ impl ResponseFormat {
 
 /// gcx-go `ParseFormat`: trimmed and lower-cased, `gcx`/`gcx1` select GCX1, `text`/`compact`
 /// the text output, anything else (including `""` and `json`) JSON.
+///
+/// ```
+/// use agentwire::gcx::{parse_format, ResponseFormat};
+/// assert_eq!(parse_format(" gcx1 "), ResponseFormat::Gcx);
+/// assert_eq!(parse_format("compact"), ResponseFormat::Text);
+/// assert_eq!(parse_format("yaml"), ResponseFormat::Json);
+/// ```
 pub fn parse_format(text: &str) -> ResponseFormat {
     // ASCII case folding equals Go's `strings.ToLower` here: the only non-ASCII runes Go lowers
     // to ASCII are U+212A (k) and U+0130 (i), and no keyword has a k or an i.

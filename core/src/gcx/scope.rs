@@ -24,6 +24,14 @@ use crate::text::quote;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// How a tool relates to the repos of a workspace.
+///
+/// ```
+/// use agentwire::gcx::scope::Scope;
+/// let scope = Scope::parse("fan-out")?;
+/// assert_eq!(scope, Scope::FanOut);
+/// assert_eq!(Scope::ALL.map(Scope::as_str), ["repo", "workspace", "fan-out"]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Scope {
@@ -40,6 +48,13 @@ impl Scope {
     pub const ALL: [Scope; 3] = [Scope::Repo, Scope::Workspace, Scope::FanOut];
 
     /// `repo`, `workspace` or `fan-out`.
+    ///
+    /// ```
+    /// use agentwire::gcx::scope::Scope;
+    /// assert_eq!(Scope::Workspace.as_str(), "workspace");
+    /// assert_eq!(Scope::parse(Scope::Repo.as_str())?, Scope::Repo);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Scope::Repo => "repo",
@@ -49,6 +64,13 @@ impl Scope {
     }
 
     /// Reads exactly `repo`, `workspace` or `fan-out`.
+    ///
+    /// ```
+    /// use agentwire::gcx::scope::Scope;
+    /// assert_eq!(Scope::parse("repo")?, Scope::Repo);
+    /// assert_eq!(Scope::parse("Repo").unwrap_err().code(), "GCX_SCHEMA");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Scope> {
         match text {
             "repo" => Ok(Scope::Repo),
@@ -66,6 +88,14 @@ impl Scope {
 }
 
 /// One entry of the `tool_definitions` registry.
+///
+/// ```
+/// use agentwire::gcx::scope::{encode_tool_definitions, Scope, ToolDefinition};
+/// let definition = ToolDefinition { name: "grep".into(), scope: Scope::Repo };
+/// let payload = encode_tool_definitions(&[definition], &Default::default())?;
+/// assert_eq!(payload, "GCX1 tool=tool_definitions fields=name,scope\ngrep\trepo\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolDefinition {
@@ -76,6 +106,16 @@ pub struct ToolDefinition {
 }
 
 /// The `repo` parameter of a request, in any shape a client may send.
+///
+/// ```
+/// use agentwire::gcx::scope::{decode_tool_request, RepoParam};
+/// let request = decode_tool_request(
+///     "GCX1 tool=tool_request fields=tool,scope,repo\nsearch\tfan-out\t[\"a\",\"b\"]\n",
+/// )?;
+/// assert_eq!(request.repo, RepoParam::List(vec!["a".into(), "b".into()]));
+/// assert_eq!(RepoParam::default(), RepoParam::Absent);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RepoParam {
@@ -92,6 +132,21 @@ pub enum RepoParam {
 pub const WILDCARD: &str = "*";
 
 /// One inbound MCP call (`tool_request` section).
+///
+/// ```
+/// use agentwire::gcx::scope::{encode_tool_request, RepoParam, Scope, ToolRequest};
+/// let request = ToolRequest {
+///     tool: "grep".into(),
+///     scope: Scope::Repo,
+///     repo: RepoParam::Name("core".into()),
+/// };
+/// let payload = encode_tool_request(&request, &Default::default())?;
+/// assert_eq!(
+///     payload,
+///     "GCX1 tool=tool_request fields=tool,scope,repo\ngrep\trepo\tcore\n"
+/// );
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolRequest {
@@ -104,6 +159,20 @@ pub struct ToolRequest {
 }
 
 /// A protocol-level rejection (`error` section).
+///
+/// ```
+/// use agentwire::gcx::scope::{
+///     decode_error_envelope, encode_error_envelope, ErrorEnvelope,
+/// };
+/// let envelope = ErrorEnvelope {
+///     code: "missing_repo".into(),
+///     message: "repo tool requires a repo".into(),
+///     detail: String::new(),
+/// };
+/// let payload = encode_error_envelope(&envelope, &Default::default())?;
+/// assert_eq!(decode_error_envelope(&payload)?, envelope);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ErrorEnvelope {
@@ -116,6 +185,13 @@ pub struct ErrorEnvelope {
 }
 
 /// The error codes of the GCX1 spec's workspace shapes.
+///
+/// ```
+/// use agentwire::gcx::scope::ErrorCode;
+/// // Reading a wire code back.
+/// let code = ErrorCode::ALL.into_iter().find(|c| c.as_str() == "missing_repo");
+/// assert_eq!(code, Some(ErrorCode::MissingRepo));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ErrorCode {
@@ -142,6 +218,11 @@ impl ErrorCode {
     ];
 
     /// The wire text, e.g. `unknown_repo`.
+    ///
+    /// ```
+    /// use agentwire::gcx::scope::ErrorCode;
+    /// assert_eq!(ErrorCode::RepoNotAllowed.as_str(), "repo_not_allowed");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::UnknownRepo => "unknown_repo",
@@ -153,6 +234,11 @@ impl ErrorCode {
     }
 
     /// The JS constant name, e.g. `ERR_CODE_UNKNOWN_REPO`.
+    ///
+    /// ```
+    /// use agentwire::gcx::scope::ErrorCode;
+    /// assert_eq!(ErrorCode::MissingRepoList.constant_name(), "ERR_CODE_MISSING_REPO_LIST");
+    /// ```
     pub fn constant_name(self) -> String {
         alloc::format!("ERR_CODE_{}", self.as_str().to_ascii_uppercase())
     }
@@ -186,6 +272,21 @@ fn encode_section(
 
 /// The `tool_definitions` section: rows sorted by name (bytes), whatever the input order.
 /// Empty or duplicate names are schema errors.
+///
+/// ```
+/// use agentwire::gcx::scope::{encode_tool_definitions, Scope, ToolDefinition};
+/// let definitions = [
+///     ToolDefinition { name: "search".into(), scope: Scope::FanOut },
+///     ToolDefinition { name: "list_repos".into(), scope: Scope::Workspace },
+/// ];
+/// let payload = encode_tool_definitions(&definitions, &Default::default())?;
+/// let head = "GCX1 tool=tool_definitions fields=name,scope\n";
+/// assert_eq!(payload, format!("{head}list_repos\tworkspace\nsearch\tfan-out\n"));
+/// let twice = [definitions[0].clone(), definitions[0].clone()];
+/// let err = encode_tool_definitions(&twice, &Default::default()).unwrap_err();
+/// assert_eq!(err.code(), "GCX_SCHEMA");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_tool_definitions(
     definitions: &[ToolDefinition],
     options: &EncodeOptions,
@@ -250,6 +351,26 @@ fn check_repo_list(names: &[String]) -> Result<()> {
 }
 
 /// The `tool_request` section (one row); the repo parameter must match the scope.
+///
+/// ```
+/// use agentwire::gcx::scope::{encode_tool_request, RepoParam, Scope, ToolRequest};
+/// let request = ToolRequest {
+///     tool: "search".into(),
+///     scope: Scope::FanOut,
+///     repo: RepoParam::List(vec!["*".into()]),
+/// };
+/// let payload = encode_tool_request(&request, &Default::default())?;
+/// assert_eq!(
+///     payload,
+///     "GCX1 tool=tool_request fields=tool,scope,repo\nsearch\tfan-out\t[\"*\"]\n"
+/// );
+/// let wrong = ToolRequest { repo: RepoParam::Absent, ..request };
+/// assert_eq!(
+///     encode_tool_request(&wrong, &Default::default()).unwrap_err().code(),
+///     "GCX_SCHEMA"
+/// );
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_tool_request(request: &ToolRequest, options: &EncodeOptions) -> Result<String> {
     if request.tool.is_empty() {
         return Err(schema("tool_request with an empty tool name"));
@@ -260,6 +381,19 @@ pub fn encode_tool_request(request: &ToolRequest, options: &EncodeOptions) -> Re
 }
 
 /// The `error` section (one row); `code` must be non-empty.
+///
+/// ```
+/// use agentwire::gcx::scope::{encode_error_envelope, ErrorCode, ErrorEnvelope};
+/// let envelope = ErrorEnvelope {
+///     code: ErrorCode::UnknownRepo.as_str().into(),
+///     message: "repo not in the active workspace".into(),
+///     detail: "repo=x".into(),
+/// };
+/// let payload = encode_error_envelope(&envelope, &Default::default())?;
+/// let head = "GCX1 tool=error fields=code,message,detail\n";
+/// assert_eq!(payload, format!("{head}unknown_repo\trepo not in the active workspace\trepo=x\n"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_error_envelope(envelope: &ErrorEnvelope, options: &EncodeOptions) -> Result<String> {
     if envelope.code.is_empty() {
         return Err(schema("error envelope with an empty code"));
@@ -366,6 +500,17 @@ fn single_row(shape: ShapeRows, tool: &str) -> Result<(Vec<String>, Vec<Position
 }
 
 /// Reads a `tool_definitions` section, validating every scope and refusing duplicates.
+///
+/// ```
+/// use agentwire::gcx::scope::{decode_tool_definitions, Scope};
+/// let payload = "GCX1 tool=tool_definitions fields=name,scope\ngrep\trepo\nls\tworkspace\n";
+/// let definitions = decode_tool_definitions(payload)?;
+/// assert_eq!((definitions[1].name.as_str(), definitions[1].scope), ("ls", Scope::Workspace));
+/// let bad = "GCX1 tool=tool_definitions fields=name,scope\ngrep\tall\n";
+/// let err = decode_tool_definitions(bad).unwrap_err();
+/// assert_eq!((err.code(), err.line(), err.column()), ("GCX_SCHEMA", Some(2), Some(6)));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_tool_definitions(payload: &str) -> Result<Vec<ToolDefinition>> {
     let shape = read_shape(payload, DEFINITIONS, &["name", "scope"])?;
     let mut definitions: Vec<ToolDefinition> = Vec::with_capacity(shape.rows.len());
@@ -396,6 +541,16 @@ pub fn decode_tool_definitions(payload: &str) -> Result<Vec<ToolDefinition>> {
 
 /// Reads a `tool_request` section; the repo cell must have the shape its scope prescribes
 /// (plain name, empty, or a compact JSON array of names).
+///
+/// ```
+/// use agentwire::gcx::scope::{decode_tool_request, RepoParam, Scope};
+/// let request = decode_tool_request(
+///     "GCX1 tool=tool_request fields=tool,scope,repo\ngrep\trepo\tcore\n",
+/// )?;
+/// assert_eq!((request.tool.as_str(), request.scope), ("grep", Scope::Repo));
+/// assert_eq!(request.repo, RepoParam::Name("core".into()));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_tool_request(payload: &str) -> Result<ToolRequest> {
     let (values, positions) = single_row(
         read_shape(payload, REQUEST, &["tool", "scope", "repo"])?,
@@ -446,6 +601,18 @@ fn parse_repo_list(cell: &str) -> Result<Vec<String>> {
 }
 
 /// Reads an `error` section; the code must be non-empty.
+///
+/// ```
+/// use agentwire::gcx::scope::decode_error_envelope;
+/// let envelope = decode_error_envelope(
+///     "GCX1 tool=error fields=code,message,detail\nmissing_repo\tno repo\t\n",
+/// )?;
+/// assert_eq!(
+///     (envelope.code.as_str(), envelope.message.as_str(), envelope.detail.as_str()),
+///     ("missing_repo", "no repo", "")
+/// );
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_error_envelope(payload: &str) -> Result<ErrorEnvelope> {
     let (values, positions) = single_row(
         read_shape(payload, ERROR, &["code", "message", "detail"])?,
@@ -481,6 +648,24 @@ fn envelope(code: ErrorCode, message: &str, detail: String) -> Option<ErrorEnvel
 /// `workspace_repos`: `Ok(None)` when it is, `Ok(Some(envelope))` with the spec's error code
 /// when it is not. The declared scope is authoritative (the request's own `scope` is not
 /// trusted). A tool absent from `definitions` is an [`ErrorKind::InvalidArgument`] error.
+///
+/// ```
+/// use agentwire::gcx::scope::{
+///     check_request, ErrorCode, RepoParam, Scope, ToolDefinition, ToolRequest,
+/// };
+/// let definitions = [ToolDefinition { name: "grep".into(), scope: Scope::Repo }];
+/// let repos = ["core".to_string(), "web".to_string()];
+/// let ok = ToolRequest {
+///     tool: "grep".into(),
+///     scope: Scope::Repo,
+///     repo: RepoParam::Name("web".into()),
+/// };
+/// assert_eq!(check_request(&definitions, &ok, &repos)?, None);
+/// let unknown = ToolRequest { repo: RepoParam::Name("docs".into()), ..ok };
+/// let envelope = check_request(&definitions, &unknown, &repos)?.unwrap();
+/// assert_eq!(envelope.code, ErrorCode::UnknownRepo.as_str());
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn check_request(
     definitions: &[ToolDefinition],
     request: &ToolRequest,

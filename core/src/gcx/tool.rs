@@ -16,6 +16,20 @@ use crate::text::{cmp_text, find, quote, same_text};
 use crate::{Error, ErrorKind, Result};
 
 /// How [`encode_tool`] maps a response onto sections.
+///
+/// ```
+/// use agentwire::gcx::{encode_tool, Strategy, ToolOptions};
+/// let response = agentwire::json::parse(r#"{"results":[{"id":"a","kind":"func"}],"total":1}"#)?;
+/// let layout = encode_tool("search_symbols", &response, &ToolOptions::default())?;
+/// let head = "GCX1 tool=search_symbols fields=id,kind,name,path,line,sig total=1\n";
+/// assert_eq!(layout, format!("{head}a\tfunc\t\t\t\t\n"));
+/// let options = ToolOptions { strategy: Strategy::Generic, ..ToolOptions::default() };
+/// let generic = encode_tool("search_symbols", &response, &options)?;
+/// let head = "GCX1 tool=search_symbols fields=results,total\n";
+/// let results = r#"[{"id":"a","kind":"func"}]"#;
+/// assert_eq!(generic, format!("{head}{results}\t1\n"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Strategy {
@@ -35,6 +49,12 @@ pub enum Strategy {
 
 impl Strategy {
     /// `layout`, `generic` or `bench`.
+    ///
+    /// ```
+    /// use agentwire::gcx::Strategy;
+    /// assert_eq!(Strategy::default().name(), "layout");
+    /// assert_eq!(Strategy::Bench.name(), "bench");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Layout => "layout",
@@ -44,6 +64,13 @@ impl Strategy {
     }
 
     /// Reads a strategy name.
+    ///
+    /// ```
+    /// use agentwire::gcx::Strategy;
+    /// assert_eq!(Strategy::parse("generic")?, Strategy::Generic);
+    /// assert_eq!(Strategy::parse("auto").unwrap_err().code(), "INVALID_ARGUMENT");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn parse(name: &str) -> Result<Strategy> {
         match name {
             "layout" => Ok(Strategy::Layout),
@@ -61,6 +88,15 @@ impl Strategy {
 }
 
 /// Options of [`encode_tool`].
+///
+/// ```
+/// use agentwire::gcx::{encode_tool, ToolOptions};
+/// let options = ToolOptions { strict: true, ..ToolOptions::default() };
+/// let response = agentwire::json::parse(r#"{"results":[],"took_ms":3}"#)?;
+/// let err = encode_tool("search_symbols", &response, &options).unwrap_err();
+/// assert_eq!(err.code(), "GCX_LAYOUT_MISMATCH");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ToolOptions {
     /// How to map the response.
@@ -92,6 +128,17 @@ pub fn encode_tool(tool: &str, response: &Value, options: &ToolOptions) -> Resul
 }
 
 /// What [`encode_tool_report`] produced.
+///
+/// ```
+/// use agentwire::gcx::{encode_tool_report, Strategy, ToolOptions};
+/// let response = agentwire::json::parse(r#"{"results":[{"id":"a"}]}"#)?;
+/// let report = encode_tool_report("search_symbols", &response, &ToolOptions::default())?;
+/// assert_eq!(report.strategy, Strategy::Layout);
+/// assert_eq!(report.fallback_reason, None);
+/// let head = "GCX1 tool=search_symbols fields=id,kind,name,path,line,sig\n";
+/// assert_eq!(report.payload, format!("{head}a\t\t\t\t\t\n"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolReport {
@@ -164,6 +211,19 @@ fn misfit_reason(tool: &str, misfit: &Misfit<'_>) -> String {
 }
 
 /// What [`encode_tool_checked`] produced.
+///
+/// ```
+/// use agentwire::gcx::{encode_tool_checked, Strategy, ToolOptions};
+/// let response = agentwire::json::parse(r#"[{"id":"a","kind":"func"}]"#)?;
+/// let out =
+///     encode_tool_checked("search_symbols", &response, &ToolOptions::default(), true)?;
+/// assert_eq!(out.strategy, Strategy::Layout);
+/// assert_eq!(out.round_trip, Some(Ok(())));
+/// let unchecked =
+///     encode_tool_checked("search_symbols", &response, &ToolOptions::default(), false)?;
+/// assert_eq!((unchecked.payload, unchecked.round_trip), (out.payload, None));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolOutput {
     /// The GCX1 payload.
