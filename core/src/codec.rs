@@ -26,11 +26,43 @@ use crate::text::quote;
 use crate::{Error, ErrorKind, Result};
 
 /// Encodes a payload to bytes (text codecs write UTF-8).
+///
+/// ```
+/// use agentwire::codec::EncodeFn;
+/// let count: EncodeFn = Box::new(|p| Ok(p.symbols.len().to_string().into_bytes()));
+/// assert_eq!(count(&agentwire::gcf::Payload::default())?, b"0");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub type EncodeFn = Box<dyn Fn(&Payload) -> Result<Vec<u8>> + Send + Sync>;
 /// Decodes bytes to a payload.
+///
+/// ```
+/// use agentwire::codec::DecodeFn;
+/// use agentwire::gcf::Payload;
+/// let tool_only: DecodeFn = Box::new(|b| Ok(Payload { tool: String::from_utf8_lossy(b).into(), ..Payload::default() }));
+/// assert_eq!(tool_only(b"search")?.tool, "search");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub type DecodeFn = Box<dyn Fn(&[u8]) -> Result<Payload> + Send + Sync>;
 
 /// A named codec.
+///
+/// ```
+/// use agentwire::codec::{Codec, Registry};
+/// use agentwire::gcf::Payload;
+/// let mut registry = Registry::builtin();
+/// registry.register(Codec {
+///     name: "tool".into(),
+///     aliases: vec!["t".into()],
+///     description: "just the tool name".into(),
+///     text: true,
+///     encode: Box::new(|p| Ok(p.tool.clone().into_bytes())),
+///     decode: Box::new(|b| Ok(Payload { tool: String::from_utf8_lossy(b).into(), ..Payload::default() })),
+/// });
+/// let payload = Payload { tool: "search".into(), ..Payload::default() };
+/// assert_eq!(registry.encode_with("t", &payload)?, b"search");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub struct Codec {
     /// Name used to select it.
     pub name: String,
@@ -67,6 +99,13 @@ fn utf8(bytes: &[u8]) -> Result<&str> {
 }
 
 /// Registered codecs; [`Registry::builtin`] holds `gcf` and `gcb`.
+///
+/// ```
+/// use agentwire::codec::Registry;
+/// let registry = Registry::default();
+/// let names: Vec<&str> = registry.list().iter().map(|c| c.name.as_str()).collect();
+/// assert_eq!(names, ["gcf", "gcb"]);
+/// ```
 #[derive(Debug)]
 pub struct Registry {
     codecs: Vec<Codec>,
@@ -80,11 +119,24 @@ impl Default for Registry {
 
 impl Registry {
     /// No codecs.
+    ///
+    /// ```
+    /// let registry = agentwire::codec::Registry::empty();
+    /// assert!(registry.list().is_empty());
+    /// assert_eq!(registry.get("gcf").unwrap_err().code(), "INVALID_ARGUMENT");
+    /// ```
     pub fn empty() -> Registry {
         Registry { codecs: Vec::new() }
     }
 
     /// `gcf` and `gcb` (alias `binary`).
+    ///
+    /// ```
+    /// let registry = agentwire::codec::Registry::builtin();
+    /// assert!(registry.get("gcf")?.text);
+    /// assert_eq!(registry.get("binary")?.name, "gcb");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn builtin() -> Registry {
         let mut registry = Registry::empty();
         registry.register(Codec {
@@ -111,12 +163,37 @@ impl Registry {
     }
 
     /// Adds a codec, replacing one of the same name.
+    ///
+    /// ```
+    /// use agentwire::codec::{Codec, Registry};
+    /// let mut registry = Registry::builtin();
+    /// // Replaces the built-in `gcf` codec.
+    /// registry.register(Codec {
+    ///     name: "gcf".into(),
+    ///     aliases: Vec::new(),
+    ///     description: "symbol count".into(),
+    ///     text: true,
+    ///     encode: Box::new(|p| Ok(p.symbols.len().to_string().into_bytes())),
+    ///     decode: Box::new(|_| Ok(Default::default())),
+    /// });
+    /// assert_eq!(registry.list().len(), 2);
+    /// assert_eq!(registry.encode_with("gcf", &Default::default())?, b"0");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn register(&mut self, codec: Codec) {
         self.codecs.retain(|c| c.name != codec.name);
         self.codecs.push(codec);
     }
 
     /// The codec named (or aliased) `name`.
+    ///
+    /// ```
+    /// let registry = agentwire::codec::Registry::builtin();
+    /// assert_eq!(registry.get("binary")?.name, "gcb");
+    /// let err = registry.get("xml").unwrap_err();
+    /// assert_eq!(err.message(), "unknown codec \"xml\" (registered: gcf, gcb)");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn get(&self, name: &str) -> Result<&Codec> {
         self.codecs
             .iter()
@@ -135,16 +212,41 @@ impl Registry {
     }
 
     /// Every codec, in registration order.
+    ///
+    /// ```
+    /// let registry = agentwire::codec::Registry::builtin();
+    /// let binary: Vec<&str> = registry.list().iter().filter(|c| !c.text).map(|c| c.name.as_str()).collect();
+    /// assert_eq!(binary, ["gcb"]);
+    /// ```
     pub fn list(&self) -> &[Codec] {
         &self.codecs
     }
 
     /// Encodes with the codec `name`.
+    ///
+    /// ```
+    /// use agentwire::gcf::Payload;
+    /// let registry = agentwire::codec::Registry::builtin();
+    /// let payload = Payload { tool: "find".into(), ..Payload::default() };
+    /// let bytes = registry.encode_with("gcb", &payload)?;
+    /// assert!(bytes.starts_with(b"GCB1"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn encode_with(&self, name: &str, payload: &Payload) -> Result<Vec<u8>> {
         (self.get(name)?.encode)(payload)
     }
 
     /// Decodes with the codec `name`.
+    ///
+    /// ```
+    /// use agentwire::gcf::Payload;
+    /// let registry = agentwire::codec::Registry::builtin();
+    /// let payload = Payload { tool: "find".into(), ..Payload::default() };
+    /// let text = registry.encode_with("gcf", &payload)?;
+    /// assert_eq!(registry.decode_with("gcf", &text)?, payload);
+    /// assert_eq!(registry.decode_with("gcf", b"\xff").unwrap_err().code(), "INVALID_UTF8");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn decode_with(&self, name: &str, input: &[u8]) -> Result<Payload> {
         (self.get(name)?.decode)(input)
     }

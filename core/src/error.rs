@@ -5,12 +5,28 @@ use alloc::string::String;
 use core::fmt;
 
 /// `Result` with [`Error`] as the error type.
+///
+/// ```
+/// fn first_line(text: &str) -> agentwire::Result<agentwire::json::Value> {
+///     agentwire::json::parse(text.lines().next().unwrap_or(""))
+/// }
+/// assert_eq!(first_line("true\nfalse")?, agentwire::json::Value::Bool(true));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub type Result<T, E = Error> = core::result::Result<T, E>;
 
 /// An error from any agentwire format.
 ///
 /// [`code`](Error::code) is stable across releases and identical in Rust, Node and the
 /// browser; [`message`](Error::message) is for humans (for GCX1 it mirrors gcx-go's text).
+///
+/// ```
+/// let err = agentwire::json::parse("[1,\n  x]").unwrap_err();
+/// assert_eq!(err.code(), "JSON_SYNTAX");
+/// assert_eq!(err.message(), "invalid character 'x' looking for beginning of value");
+/// assert_eq!((err.line(), err.column(), err.offset()), (Some(2), Some(3), Some(6)));
+/// assert_eq!(err.to_string(), "invalid character 'x' looking for beginning of value at line 2 column 3");
+/// ```
 pub struct Error(Box<ErrorImpl>);
 
 struct ErrorImpl {
@@ -40,6 +56,13 @@ pub struct Position {
 }
 
 /// A line and column of text input (JS: `line`, `column`, `columnUtf16`).
+///
+/// ```
+/// use agentwire::{LineColumn, Position};
+/// // "é" is one character but two UTF-8 bytes; "😀" one character but two UTF-16 units.
+/// let p = Position::in_text("é😀x".as_bytes(), 6);
+/// assert_eq!(p.line_column, Some(LineColumn { line: 1, column: 3, column_utf16: 4 }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LineColumn {
@@ -53,6 +76,11 @@ pub struct LineColumn {
 
 impl Position {
     /// A byte offset of binary input (no line or column).
+    ///
+    /// ```
+    /// let p = agentwire::Position::at_byte(12);
+    /// assert_eq!((p.offset, p.line_column), (12, None));
+    /// ```
     pub fn at_byte(offset: u64) -> Position {
         Position {
             offset,
@@ -61,6 +89,12 @@ impl Position {
     }
 
     /// The start (column 1) of line `line`, which starts at byte `offset`.
+    ///
+    /// ```
+    /// let p = agentwire::Position::line_start(40, 3);
+    /// let lc = p.line_column.unwrap();
+    /// assert_eq!((p.offset, lc.line, lc.column, lc.column_utf16), (40, 3, 1, 1));
+    /// ```
     pub fn line_start(offset: u64, line: u64) -> Position {
         Position {
             offset,
@@ -74,6 +108,13 @@ impl Position {
 
     /// The position of byte `at` of `line_text`, a line that starts at byte `line_offset` of the
     /// input and has 1-based number `line`. `at` is clamped to the line and to a char boundary.
+    ///
+    /// ```
+    /// // Byte 4 of line 7, a line that starts at byte 120 of the input.
+    /// let p = agentwire::Position::in_line(b"key\tvalue", 7, 120, 4);
+    /// let lc = p.line_column.unwrap();
+    /// assert_eq!((p.offset, lc.line, lc.column), (124, 7, 5));
+    /// ```
     pub fn in_line(line_text: &[u8], line: u64, line_offset: u64, at: usize) -> Position {
         let at = at.min(line_text.len());
         let before = &line_text[..at];
@@ -97,6 +138,12 @@ impl Position {
     }
 
     /// The position of byte `at` of a whole text (lines split on LF).
+    ///
+    /// ```
+    /// let p = agentwire::Position::in_text(b"GCX1 tool=t\nrow", 13);
+    /// let lc = p.line_column.unwrap();
+    /// assert_eq!((p.offset, lc.line, lc.column), (13, 2, 2));
+    /// ```
     pub fn in_text(text: &[u8], at: usize) -> Position {
         let at = at.min(text.len());
         let line_start = text[..at]
@@ -114,6 +161,13 @@ impl Position {
 }
 
 /// Which format or layer an error belongs to.
+///
+/// ```
+/// use agentwire::Format;
+/// let err = agentwire::gateway::parse_tool_id("no-separator").unwrap_err();
+/// assert_eq!(err.format(), Format::Gateway);
+/// assert_eq!(agentwire::json::parse("{").unwrap_err().format(), Format::Json);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -137,6 +191,12 @@ pub enum Format {
 
 impl Format {
     /// The lower-case name used in JS (`err.format`) and in the CLI.
+    ///
+    /// ```
+    /// use agentwire::Format;
+    /// assert_eq!(Format::Gcx1.as_str(), "gcx1");
+    /// assert_eq!(Format::Api.as_str(), "api");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Format::Gcx1 => "gcx1",
@@ -154,6 +214,15 @@ macro_rules! error_kinds {
     ($( $(#[$doc:meta])* $variant:ident => $code:literal, $format:ident; )*) => {
         /// The category of an [`Error`]; each has a stable [`code`](ErrorKind::code) (serde:
         /// the code).
+        ///
+        /// ```
+        /// use agentwire::{ErrorKind, Format};
+        /// match agentwire::gateway::path::parse_path("/fs/") {
+        ///     Err(e) if e.kind() == ErrorKind::PathTrailingSlash => {}
+        ///     other => panic!("unexpected {other:?}"),
+        /// }
+        /// assert_eq!(ErrorKind::PathTrailingSlash.format(), Format::Gateway);
+        /// ```
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[non_exhaustive]
@@ -163,14 +232,32 @@ macro_rules! error_kinds {
 
         impl ErrorKind {
             /// Every kind, in declaration order (for documentation and tests).
+            ///
+            /// ```
+            /// use agentwire::ErrorKind;
+            /// assert_eq!(ErrorKind::ALL[0], ErrorKind::GcxEmptyInput);
+            /// assert!(ErrorKind::ALL.contains(&ErrorKind::Io));
+            /// ```
             pub const ALL: &'static [ErrorKind] = &[$(ErrorKind::$variant),*];
 
             /// The stable code, e.g. `GCX_BAD_PREFIX`.
+            ///
+            /// ```
+            /// use agentwire::ErrorKind;
+            /// assert_eq!(ErrorKind::GcxBadPrefix.code(), "GCX_BAD_PREFIX");
+            /// assert_eq!(ErrorKind::NonFiniteNumber.code(), "NON_FINITE_NUMBER");
+            /// ```
             pub fn code(self) -> &'static str {
                 match self { $(ErrorKind::$variant => $code,)* }
             }
 
             /// The format or layer the error belongs to.
+            ///
+            /// ```
+            /// use agentwire::{ErrorKind, Format};
+            /// assert_eq!(ErrorKind::GcbTruncated.format(), Format::Gcb);
+            /// assert_eq!(ErrorKind::InvalidUtf8.format(), Format::Json);
+            /// ```
             pub fn format(self) -> Format {
                 match self { $(ErrorKind::$variant => Format::$format,)* }
             }
@@ -382,6 +469,13 @@ error_kinds! {
 
 impl Error {
     /// A new error without a position.
+    ///
+    /// ```
+    /// use agentwire::{Error, ErrorKind};
+    /// let err = Error::new(ErrorKind::InvalidArgument, "limit must be positive");
+    /// assert_eq!(err.code(), "INVALID_ARGUMENT");
+    /// assert_eq!((err.position(), err.to_string().as_str()), (None, "limit must be positive"));
+    /// ```
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error(Box::new(ErrorImpl {
             kind,
@@ -391,48 +485,107 @@ impl Error {
     }
 
     /// A new error at a byte offset of binary input (no line or column).
+    ///
+    /// ```
+    /// use agentwire::{Error, ErrorKind};
+    /// let err = Error::at_offset(ErrorKind::GcbTruncated, "input ends in a varint", 9);
+    /// assert_eq!((err.offset(), err.line()), (Some(9), None));
+    /// assert_eq!(err.to_string(), "input ends in a varint at byte 9");
+    /// ```
     pub fn at_offset(kind: ErrorKind, message: impl Into<String>, offset: u64) -> Error {
         Error::at(kind, message, Position::at_byte(offset))
     }
 
     /// A new error at `position`.
+    ///
+    /// ```
+    /// use agentwire::{Error, ErrorKind, Position};
+    /// let text = b"a\tb\nc\td";
+    /// let err = Error::at(ErrorKind::GcxTooManyValues, "too many values", Position::in_text(text, 6));
+    /// assert_eq!((err.line(), err.column()), (Some(2), Some(3)));
+    /// assert_eq!(err.to_string(), "too many values at line 2 column 3");
+    /// ```
     pub fn at(kind: ErrorKind, message: impl Into<String>, position: Position) -> Error {
         Error::new(kind, message).with_position(position)
     }
 
     /// Sets the position (replacing any earlier one).
+    ///
+    /// ```
+    /// use agentwire::{Error, ErrorKind, Position};
+    /// let err = Error::new(ErrorKind::JsonSyntax, "bad").with_position(Position::at_byte(3));
+    /// assert_eq!(err.offset(), Some(3));
+    /// let err = err.with_position(Position::line_start(10, 2));
+    /// assert_eq!((err.offset(), err.line()), (Some(10), Some(2)));
+    /// ```
     pub fn with_position(mut self, position: Position) -> Error {
         self.0.position = Some(position);
         self
     }
 
     /// Prefixes the message, keeping kind and position (e.g. `sections[2].rows[0]: `).
+    ///
+    /// ```
+    /// use agentwire::{Error, ErrorKind};
+    /// let err = Error::new(ErrorKind::InvalidArgument, "not a string").context("sections[2].rows[0]");
+    /// assert_eq!(err.message(), "sections[2].rows[0]: not a string");
+    /// assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    /// ```
     pub fn context(mut self, prefix: impl fmt::Display) -> Error {
         self.0.message = alloc::format!("{prefix}: {}", self.0.message);
         self
     }
 
     /// The category.
+    ///
+    /// ```
+    /// use agentwire::ErrorKind;
+    /// let err = agentwire::json::parse("[1, 2").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::JsonSyntax);
+    /// ```
     pub fn kind(&self) -> ErrorKind {
         self.0.kind
     }
 
     /// The stable code, e.g. `GCX_BAD_PREFIX` (every code: `docs/errors.md`).
+    ///
+    /// ```
+    /// assert_eq!(agentwire::num::json_f64(f64::NAN).unwrap_err().code(), "NON_FINITE_NUMBER");
+    /// ```
     pub fn code(&self) -> &'static str {
         self.0.kind.code()
     }
 
     /// The format or layer the error belongs to.
+    ///
+    /// ```
+    /// use agentwire::Format;
+    /// assert_eq!(agentwire::tokens::Encoding::parse("gpt2").unwrap_err().format(), Format::Api);
+    /// ```
     pub fn format(&self) -> Format {
         self.0.kind.format()
     }
 
     /// The message without position (for GCX1 decode errors: gcx-go's exact text).
+    ///
+    /// ```
+    /// let err = agentwire::json::parse("{\"a\":").unwrap_err();
+    /// assert_eq!(err.message(), "unexpected end of JSON input");
+    /// // Display adds the position.
+    /// assert_eq!(err.to_string(), "unexpected end of JSON input at line 1 column 6");
+    /// ```
     pub fn message(&self) -> &str {
         &self.0.message
     }
 
     /// Where in the input the error was found, when known.
+    ///
+    /// ```
+    /// use agentwire::{LineColumn, Position};
+    /// let err = agentwire::json::parse("[1,\n  x]").unwrap_err();
+    /// let expected = Position { offset: 6, line_column: Some(LineColumn { line: 2, column: 3, column_utf16: 3 }) };
+    /// assert_eq!(err.position(), Some(expected));
+    /// ```
     pub fn position(&self) -> Option<Position> {
         self.0.position
     }
@@ -442,21 +595,43 @@ impl Error {
     }
 
     /// 1-based line, when known (text input).
+    ///
+    /// ```
+    /// let err = agentwire::json::parse("{\n\"a\": 1,\n}").unwrap_err();
+    /// assert_eq!(err.line(), Some(3));
+    /// ```
     pub fn line(&self) -> Option<u64> {
         self.line_column().map(|lc| lc.line)
     }
 
     /// 1-based column in characters, when known (text input).
+    ///
+    /// ```
+    /// let err = agentwire::json::parse("[\"é\" x]").unwrap_err();
+    /// // Characters, not bytes: the `x` is the 6th character (7th byte).
+    /// assert_eq!((err.column(), err.offset()), (Some(6), Some(6)));
+    /// ```
     pub fn column(&self) -> Option<u64> {
         self.line_column().map(|lc| lc.column)
     }
 
     /// 1-based column in UTF-16 code units, when known (text input).
+    ///
+    /// ```
+    /// let err = agentwire::json::parse("[\"😀\" x]").unwrap_err();
+    /// // JavaScript indexes: the emoji is two UTF-16 units.
+    /// assert_eq!((err.column(), err.column_utf16()), (Some(6), Some(7)));
+    /// ```
     pub fn column_utf16(&self) -> Option<u64> {
         self.line_column().map(|lc| lc.column_utf16)
     }
 
     /// Byte offset, when known.
+    ///
+    /// ```
+    /// let err = agentwire::json::parse("[1, 2] x").unwrap_err();
+    /// assert_eq!(err.offset(), Some(7));
+    /// ```
     pub fn offset(&self) -> Option<u64> {
         self.0.position.map(|p| p.offset)
     }

@@ -283,6 +283,13 @@ fn push_non_finite(out: &mut String, v: f64) {
 }
 
 /// Appends `v` as Go `strconv.FormatFloat(v, 'g', -1, 64)` does.
+///
+/// ```
+/// let mut row = String::from("score\t");
+/// agentwire::num::write_go_g_f64(&mut row, 0.00001);
+/// agentwire::num::write_go_g_f64(&mut row, f64::INFINITY);
+/// assert_eq!(row, "score\t1e-05+Inf");
+/// ```
 pub fn write_go_g_f64(out: &mut String, v: f64) {
     if !v.is_finite() {
         return push_non_finite(out, v);
@@ -291,6 +298,13 @@ pub fn write_go_g_f64(out: &mut String, v: f64) {
 }
 
 /// Appends `v` as Go `strconv.FormatFloat(float64(v), 'g', -1, 32)` does.
+///
+/// ```
+/// let mut out = String::new();
+/// // The float32 shortest digits, not those of the widened float64 (0.10000000149011612).
+/// agentwire::num::write_go_g_f32(&mut out, 0.1_f32);
+/// assert_eq!(out, "0.1");
+/// ```
 pub fn write_go_g_f32(out: &mut String, v: f32) {
     if !v.is_finite() {
         return push_non_finite(out, f64::from(v));
@@ -300,6 +314,16 @@ pub fn write_go_g_f32(out: &mut String, v: f32) {
 
 /// Appends `v` as Go `encoding/json` prints a float64 (= ECMAScript `Number#toString` for
 /// finite values, but `-0` prints as `-0`). NaN and ±Infinity are an error, with Go's text.
+///
+/// ```
+/// use agentwire::num::write_json_f64;
+/// let mut out = String::new();
+/// write_json_f64(&mut out, 1e20)?;
+/// assert_eq!(out, "100000000000000000000");
+/// let err = write_json_f64(&mut out, f64::NAN).unwrap_err();
+/// assert_eq!(err.code(), "NON_FINITE_NUMBER");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn write_json_f64(out: &mut String, v: f64) -> Result<()> {
     if !v.is_finite() {
         let mut name = String::new();
@@ -331,6 +355,12 @@ pub fn write_json_f64(out: &mut String, v: f64) -> Result<()> {
 }
 
 /// Appends the decimal text of `v`.
+///
+/// ```
+/// let mut out = String::from("line ");
+/// agentwire::num::write_u64(&mut out, 18_446_744_073_709_551_615);
+/// assert_eq!(out, "line 18446744073709551615");
+/// ```
 pub fn write_u64(out: &mut String, mut v: u64) {
     if v < 10_000 {
         // Counts and line numbers: digits pushed from the most significant, no buffer.
@@ -384,6 +414,12 @@ const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 8081828384858687888990919293949596979899";
 
 /// Appends the decimal text of `v`.
+///
+/// ```
+/// let mut out = String::new();
+/// agentwire::num::write_i64(&mut out, i64::MIN);
+/// assert_eq!(out, "-9223372036854775808");
+/// ```
 pub fn write_i64(out: &mut String, v: i64) {
     if v < 0 {
         out.push('-');
@@ -392,6 +428,13 @@ pub fn write_i64(out: &mut String, v: i64) {
 }
 
 /// Go `%g` text of a float64 as a new string (see [`write_go_g_f64`]).
+///
+/// ```
+/// use agentwire::num::go_g_f64;
+/// assert_eq!(go_g_f64(123456789.0), "1.23456789e+08");
+/// assert_eq!(go_g_f64(-0.5), "-0.5");
+/// assert_eq!(go_g_f64(f64::NAN), "NaN");
+/// ```
 pub fn go_g_f64(v: f64) -> String {
     let mut s = String::new();
     write_go_g_f64(&mut s, v);
@@ -399,6 +442,14 @@ pub fn go_g_f64(v: f64) -> String {
 }
 
 /// Go `encoding/json` text of a float64 as a new string (see [`write_json_f64`]).
+///
+/// ```
+/// use agentwire::num::json_f64;
+/// assert_eq!(json_f64(1e-7)?, "1e-7");
+/// assert_eq!(json_f64(-0.0)?, "-0");
+/// assert!(json_f64(f64::INFINITY).is_err());
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn json_f64(v: f64) -> Result<String> {
     let mut s = String::new();
     write_json_f64(&mut s, v)?;
@@ -407,6 +458,15 @@ pub fn json_f64(v: f64) -> Result<String> {
 
 /// Parses the float spellings the GCX1 vectors use for typed cells: decimal or exponent text,
 /// plus Go's `NaN`, `+Inf`, `-Inf` (and `Inf`, `-0`).
+///
+/// ```
+/// use agentwire::num::parse_f64;
+/// assert_eq!(parse_f64("1e+06"), Some(1e6));
+/// assert_eq!(parse_f64("-Inf"), Some(f64::NEG_INFINITY));
+/// assert!(parse_f64("NaN").unwrap().is_nan());
+/// // Rust's own spellings are refused.
+/// assert_eq!(parse_f64("inf"), None);
+/// ```
 pub fn parse_f64(text: &str) -> Option<f64> {
     match text {
         "NaN" => Some(f64::NAN),
@@ -418,6 +478,13 @@ pub fn parse_f64(text: &str) -> Option<f64> {
 }
 
 /// Like [`parse_f64`] for a float32 (correctly rounded from the text).
+///
+/// ```
+/// use agentwire::num::parse_f32;
+/// assert_eq!(parse_f32("0.1"), Some(0.1_f32));
+/// assert_eq!(parse_f32("+Inf"), Some(f32::INFINITY));
+/// assert_eq!(parse_f32("0x10"), None);
+/// ```
 pub fn parse_f32(text: &str) -> Option<f32> {
     match text {
         "NaN" => Some(f32::NAN),

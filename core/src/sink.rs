@@ -14,8 +14,28 @@ use alloc::vec::Vec;
 use crate::Result;
 
 /// A destination for encoded text. Encoders hand it whole lines.
+///
+/// ```
+/// use agentwire::sink::Sink;
+/// // Encoders take any sink; a `String` collects the lines.
+/// fn header(out: &mut impl Sink) -> agentwire::Result<()> {
+///     out.write_str("GCX1 tool=t fields=a\n")
+/// }
+/// let mut text = String::new();
+/// header(&mut text)?;
+/// assert_eq!(text, "GCX1 tool=t fields=a\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub trait Sink {
     /// Appends `text`.
+    ///
+    /// ```
+    /// use agentwire::sink::Sink;
+    /// let mut out = String::from("a");
+    /// out.write_str("\tb")?;
+    /// assert_eq!(out, "a\tb");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     fn write_str(&mut self, text: &str) -> Result<()>;
 }
 
@@ -41,6 +61,15 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 
 /// Adapts a `std::io::Write` (a file, stdout, a socket) into a [`Sink`]; I/O errors become
 /// [`ErrorKind::Io`](crate::ErrorKind::Io).
+///
+/// ```
+/// use agentwire::sink::{IoSink, Sink};
+/// let mut sink = IoSink(std::io::Cursor::new(Vec::new()));
+/// sink.write_str("GCX1 ")?;
+/// sink.write_str("tool=t\n")?;
+/// assert_eq!(sink.0.into_inner(), b"GCX1 tool=t\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[cfg(feature = "std")]
 #[derive(Debug)]
 pub struct IoSink<W>(pub W);

@@ -14,6 +14,19 @@ use super::model::{
 use crate::json::{Map, Value};
 
 /// A completed function call.
+///
+/// ```
+/// use agentwire::{events, json};
+/// let values = [
+///     r#"{"type":"response.output_item.done","item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}"#,
+///     r#"{"type":"response.completed"}"#,
+/// ].iter().map(|l| json::parse(l)).collect::<Result<Vec<_>, _>>()?;
+/// let summary = events::accumulate(values);
+/// let call = &summary.result.function_calls[0];
+/// assert_eq!((call.call_id.as_str(), call.name.as_str()), ("call_1", "get_weather"));
+/// assert_eq!(call.arguments, r#"{"city":"Oslo"}"#);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FunctionCall {
@@ -29,6 +42,15 @@ pub struct FunctionCall {
 
 impl FunctionCall {
     /// `{"id", "call_id", "name", "arguments"}`.
+    ///
+    /// ```
+    /// use agentwire::events::FunctionCall;
+    /// use agentwire::json::{self, WriteOptions};
+    /// let call = FunctionCall { id: "fc_1".into(), call_id: "call_1".into(), name: "f".into(), arguments: "{}".into() };
+    /// let text = json::to_string(&call.to_value(), WriteOptions::PLAIN)?;
+    /// assert_eq!(text, r#"{"id":"fc_1","call_id":"call_1","name":"f","arguments":"{}"}"#);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("id".into(), self.id.as_str().into());
@@ -40,6 +62,15 @@ impl FunctionCall {
 }
 
 /// An error reported by the stream (`error` events, `response.failed`).
+///
+/// ```
+/// use agentwire::{events, json};
+/// let values = [r#"{"type":"error","message":"rate limited","code":"rate_limit"}"#, r#"{"type":"response.completed"}"#]
+///     .iter().map(|l| json::parse(l)).collect::<Result<Vec<_>, _>>()?;
+/// let errors = events::accumulate(values).result.errors;
+/// assert_eq!(errors, [events::StreamError { message: "rate limited".into(), code: Some("rate_limit".into()) }]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamError {
@@ -58,6 +89,14 @@ impl StreamError {
     }
 
     /// `{"message", "code"}` (code `null` when absent).
+    ///
+    /// ```
+    /// use agentwire::events::StreamError;
+    /// use agentwire::json::{self, WriteOptions};
+    /// let error = StreamError { message: "upstream timeout".into(), code: None };
+    /// assert_eq!(json::to_string(&error.to_value(), WriteOptions::PLAIN)?, r#"{"message":"upstream timeout","code":null}"#);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("message".into(), self.message.as_str().into());
@@ -70,6 +109,17 @@ impl StreamError {
 }
 
 /// What a stream amounts to.
+///
+/// ```
+/// use agentwire::events::{self, TerminalStatus};
+/// let (summary, _events) = events::decode::parse_stream(
+///     b"{\"type\":\"response.output_text.delta\",\"delta\":\"4\"}\n{\"type\":\"response.incomplete\"}\n",
+///     events::DEFAULT_MAX_LINE_BYTES,
+/// );
+/// let result = summary.result;
+/// assert_eq!((result.status, result.text.as_str()), (Some(TerminalStatus::Incomplete), "4"));
+/// assert!(result.function_calls.is_empty() && result.usage.is_none());
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamResult {
@@ -87,6 +137,17 @@ pub struct StreamResult {
 
 impl StreamResult {
     /// `{"status", "text", "function_calls", "usage", "errors"}` (the fixtures' `result`).
+    ///
+    /// ```
+    /// use agentwire::events::StreamResult;
+    /// use agentwire::json::{self, WriteOptions};
+    /// let result = StreamResult { text: "hi".into(), ..StreamResult::default() };
+    /// assert_eq!(
+    ///     json::to_string(&result.to_value(), WriteOptions::PLAIN)?,
+    ///     r#"{"status":null,"text":"hi","function_calls":[],"usage":null,"errors":[]}"#
+    /// );
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert(
@@ -116,6 +177,14 @@ impl StreamResult {
 }
 
 /// A whole stream's verdict: valid (no error diagnostic), the result and every diagnostic.
+///
+/// ```
+/// use agentwire::events::{self, DiagnosticCode};
+/// let (summary, _events) = events::decode::parse_stream(b"{\"type\":\"response.output_text.delta\",\"delta\":\"a\"}\n", 1024);
+/// assert!(!summary.valid);
+/// assert_eq!(summary.result.text, "a");
+/// assert_eq!(summary.diagnostics[0].code, DiagnosticCode::MissingTerminal);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Summary {
@@ -129,6 +198,15 @@ pub struct Summary {
 
 impl Summary {
     /// `{"valid", "result", "diagnostics"}`.
+    ///
+    /// ```
+    /// use agentwire::{events, json};
+    /// let summary = events::accumulate([json::parse(r#"{"type":"response.completed"}"#)?]);
+    /// let value = summary.to_value();
+    /// assert_eq!(value.get("valid"), Some(&json::Value::Bool(true)));
+    /// assert_eq!(value.get("result").and_then(|r| r.get("status")).and_then(|s| s.as_str()), Some("completed"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("valid".into(), self.valid.into());
@@ -160,6 +238,20 @@ enum Tracked {
 ///
 /// Diagnostics are appended to the caller's list as they arise; the accumulator keeps only
 /// their counts. Memory grows with the result (text, calls) and the item ids seen.
+///
+/// ```
+/// use agentwire::events::Accumulator;
+/// use agentwire::json;
+/// let mut accumulator = Accumulator::new();
+/// let mut diagnostics = Vec::new();
+/// accumulator.push_value(1, json::parse(r#"{"type":"response.output_text.delta","delta":"Hel"}"#)?, &mut diagnostics);
+/// accumulator.push_value(2, json::parse(r#"{"type":"response.output_text.delta","delta":"lo"}"#)?, &mut diagnostics);
+/// accumulator.push_value(3, json::parse(r#"{"type":"response.completed"}"#)?, &mut diagnostics);
+/// accumulator.finish(&mut diagnostics);
+/// assert!(diagnostics.is_empty() && accumulator.is_valid());
+/// assert_eq!(accumulator.result().text, "Hello");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Accumulator {
     result: StreamResult,
@@ -174,11 +266,26 @@ pub struct Accumulator {
 
 impl Accumulator {
     /// An empty accumulator.
+    ///
+    /// ```
+    /// let accumulator = agentwire::events::Accumulator::new();
+    /// assert_eq!((accumulator.error_count(), accumulator.result().status), (0, None));
+    /// ```
     pub fn new() -> Accumulator {
         Accumulator::default()
     }
 
     /// A line that is not one JSON value (`invalid_json`).
+    ///
+    /// ```
+    /// use agentwire::events::{Accumulator, DiagnosticCode};
+    /// let mut accumulator = Accumulator::new();
+    /// let mut diagnostics = Vec::new();
+    /// let err = agentwire::json::parse("{\"type\":").unwrap_err();
+    /// accumulator.push_invalid_json(4, err.message(), &mut diagnostics);
+    /// assert_eq!((diagnostics[0].line, diagnostics[0].code), (Some(4), DiagnosticCode::InvalidJson));
+    /// assert!(!accumulator.is_valid());
+    /// ```
     pub fn push_invalid_json(
         &mut self,
         line: u64,
@@ -194,6 +301,20 @@ impl Accumulator {
     /// One line's JSON value: the line rules (object, `type`, after terminal, registry), the
     /// field checks and the state rules. Returns the event when it is kept: well-formed and
     /// not after the terminal event (unknown types are kept, flagged).
+    ///
+    /// ```
+    /// use agentwire::events::{Accumulator, DiagnosticCode};
+    /// use agentwire::json;
+    /// let mut accumulator = Accumulator::new();
+    /// let mut diagnostics = Vec::new();
+    /// let event = accumulator.push_value(1, json::parse(r#"{"type":"response.output_text.delta","delta":"x"}"#)?, &mut diagnostics);
+    /// assert_eq!(event.map(|e| e.type_name().to_string()).as_deref(), Some("response.output_text.delta"));
+    /// // A delta without its `delta` is dropped with a diagnostic.
+    /// let dropped = accumulator.push_value(2, json::parse(r#"{"type":"response.output_text.delta"}"#)?, &mut diagnostics);
+    /// assert!(dropped.is_none());
+    /// assert_eq!((diagnostics[0].code, diagnostics[0].field.as_deref()), (DiagnosticCode::MissingField, Some("delta")));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn push_value(
         &mut self,
         line: u64,
@@ -237,6 +358,17 @@ impl Accumulator {
     /// An event that is already well-formed (made by [`Event::from_value`] or a generator):
     /// the after-terminal and registry rules, then the state rules. Returns whether it was
     /// accepted (not after the terminal event).
+    ///
+    /// ```
+    /// use agentwire::events::{mock, Accumulator, Event};
+    /// let mut accumulator = Accumulator::new();
+    /// let mut diagnostics = Vec::new();
+    /// for (i, value) in mock::mock_events(mock::MockMode::Text, "").into_iter().enumerate() {
+    ///     let event = Event::from_value(value).expect("mock events are well-formed");
+    ///     assert!(accumulator.push_event(i as u64 + 1, &event, &mut diagnostics));
+    /// }
+    /// assert_eq!(accumulator.result().text, "mock response text");
+    /// ```
     pub fn push_event(&mut self, line: u64, event: &Event, out: &mut Vec<Diagnostic>) -> bool {
         if self.after_terminal(line, out) {
             return false;
@@ -247,6 +379,20 @@ impl Accumulator {
 
     /// End of input: `item_not_done` for every open function call (added order), then
     /// `missing_terminal` when no terminal event was seen. Later calls do nothing.
+    ///
+    /// ```
+    /// use agentwire::events::{Accumulator, DiagnosticCode};
+    /// use agentwire::json;
+    /// let mut accumulator = Accumulator::new();
+    /// let mut diagnostics = Vec::new();
+    /// let added = r#"{"type":"response.output_item.added","item":{"type":"function_call","id":"fc_1","call_id":"c","name":"f"}}"#;
+    /// accumulator.push_value(1, json::parse(added)?, &mut diagnostics);
+    /// accumulator.finish(&mut diagnostics);
+    /// let codes: Vec<_> = diagnostics.iter().map(|d| d.code).collect();
+    /// assert_eq!(codes, [DiagnosticCode::ItemNotDone, DiagnosticCode::MissingTerminal]);
+    /// assert_eq!(diagnostics[0].item_id.as_deref(), Some("fc_1"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn finish(&mut self, out: &mut Vec<Diagnostic>) {
         if self.finished {
             return;
@@ -286,31 +432,88 @@ impl Accumulator {
 
     /// A diagnostic found outside the accumulator (a line over the length limit): counted
     /// like the others.
+    ///
+    /// ```
+    /// use agentwire::events::{Accumulator, Diagnostic, DiagnosticCode};
+    /// let mut accumulator = Accumulator::new();
+    /// let mut diagnostics = Vec::new();
+    /// let too_long = Diagnostic::new(Some(9), DiagnosticCode::InvalidJson, "line too long (skipped)");
+    /// accumulator.push_diagnostic(too_long, &mut diagnostics);
+    /// assert_eq!((accumulator.error_count(), diagnostics.len()), (1, 1));
+    /// ```
     pub fn push_diagnostic(&mut self, diagnostic: Diagnostic, out: &mut Vec<Diagnostic>) {
         self.report(out, diagnostic);
     }
 
     /// The result so far.
+    ///
+    /// ```
+    /// use agentwire::events::Accumulator;
+    /// let mut accumulator = Accumulator::new();
+    /// let value = agentwire::json::parse(r#"{"type":"response.output_text.delta","delta":"partial"}"#)?;
+    /// accumulator.push_value(1, value, &mut Vec::new());
+    /// assert_eq!(accumulator.result().text, "partial");
+    /// assert_eq!(accumulator.result().status, None);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn result(&self) -> &StreamResult {
         &self.result
     }
 
     /// The result.
+    ///
+    /// ```
+    /// use agentwire::events::{Accumulator, TerminalStatus};
+    /// let mut accumulator = Accumulator::new();
+    /// accumulator.push_value(1, agentwire::json::parse(r#"{"type":"response.failed"}"#)?, &mut Vec::new());
+    /// let result = accumulator.into_result();
+    /// assert_eq!(result.status, Some(TerminalStatus::Failed));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn into_result(self) -> StreamResult {
         self.result
     }
 
     /// True while no error diagnostic was reported.
+    ///
+    /// ```
+    /// use agentwire::events::Accumulator;
+    /// let mut accumulator = Accumulator::new();
+    /// assert!(accumulator.is_valid());
+    /// accumulator.push_value(1, agentwire::json::Value::Null, &mut Vec::new());
+    /// assert!(!accumulator.is_valid());
+    /// ```
     pub fn is_valid(&self) -> bool {
         self.errors == 0
     }
 
     /// Number of error diagnostics so far.
+    ///
+    /// ```
+    /// use agentwire::events::Accumulator;
+    /// use agentwire::json::{self, Value};
+    /// let mut accumulator = Accumulator::new();
+    /// let mut diagnostics = Vec::new();
+    /// accumulator.push_value(1, Value::from("not an object"), &mut diagnostics);
+    /// accumulator.push_value(2, json::parse(r#"{"no_type":true}"#)?, &mut diagnostics);
+    /// assert_eq!(accumulator.error_count(), 2);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn error_count(&self) -> u64 {
         self.errors
     }
 
     /// Number of warnings so far.
+    ///
+    /// ```
+    /// use agentwire::events::{Accumulator, Severity};
+    /// let mut accumulator = Accumulator::new();
+    /// let mut diagnostics = Vec::new();
+    /// accumulator.push_value(1, agentwire::json::parse(r#"{"type":"response.audio.delta"}"#)?, &mut diagnostics);
+    /// assert_eq!((accumulator.warning_count(), accumulator.error_count()), (1, 0));
+    /// assert_eq!(diagnostics[0].severity(), Severity::Warning);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn warning_count(&self) -> u64 {
         self.warnings
     }

@@ -12,9 +12,25 @@ use crate::json;
 
 /// Longest line kept by default (16 MiB); a longer line is skipped unread with an
 /// `invalid_json` diagnostic (the README's codes have no separate one).
+///
+/// ```
+/// use agentwire::events::{StreamDecoder, DEFAULT_MAX_LINE_BYTES};
+/// assert_eq!(DEFAULT_MAX_LINE_BYTES, 16 * 1024 * 1024);
+/// let decoder = StreamDecoder::default(); // the same as StreamDecoder::new(DEFAULT_MAX_LINE_BYTES)
+/// assert!(decoder.accumulator().is_valid());
+/// ```
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
 
 /// What a push produced, in stream order.
+///
+/// ```
+/// use agentwire::events::{DecodedItem, DiagnosticCode, StreamDecoder};
+/// let mut decoder = StreamDecoder::default();
+/// let mut items = Vec::new();
+/// decoder.push(b"not json\n{\"type\":\"response.completed\"}\n", &mut items);
+/// assert!(matches!(&items[0], DecodedItem::Diagnostic(d) if d.code == DiagnosticCode::InvalidJson && d.line == Some(1)));
+/// assert!(matches!(&items[1], DecodedItem::Event { line: 2, event } if event.type_name() == "response.completed"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum DecodedItem {
     /// An event that was kept (well-formed, before the terminal event; unknown types are kept
@@ -30,6 +46,20 @@ pub enum DecodedItem {
 }
 
 /// Parses and validates a JSONL event stream pushed in chunks.
+///
+/// ```
+/// use agentwire::events::StreamDecoder;
+/// let mut decoder = StreamDecoder::default();
+/// let mut items = Vec::new();
+/// // Chunks may split a line, even a UTF-8 character, anywhere.
+/// let stream = "{\"type\":\"response.output_text.delta\",\"delta\":\"né\"}\n{\"type\":\"response.completed\"}\n";
+/// for chunk in stream.as_bytes().chunks(5) {
+///     decoder.push(chunk, &mut items);
+/// }
+/// let summary = decoder.finish(&mut items);
+/// assert!(summary.valid);
+/// assert_eq!((summary.result.text.as_str(), items.len()), ("né", 2));
+/// ```
 #[derive(Debug)]
 pub struct StreamDecoder {
     pending: Vec<u8>,
@@ -50,6 +80,16 @@ impl Default for StreamDecoder {
 
 impl StreamDecoder {
     /// A decoder that refuses lines longer than `max_line_bytes`.
+    ///
+    /// ```
+    /// use agentwire::events::{DecodedItem, DiagnosticCode, StreamDecoder};
+    /// let mut decoder = StreamDecoder::new(16);
+    /// let mut items = Vec::new();
+    /// decoder.push(b"{\"type\":\"response.output_text.delta\",\"delta\":\"long\"}\n", &mut items);
+    /// let DecodedItem::Diagnostic(d) = &items[0] else { unreachable!() };
+    /// assert_eq!(d.code, DiagnosticCode::InvalidJson);
+    /// assert_eq!(d.message, "the line is longer than 16 bytes (skipped)");
+    /// ```
     pub fn new(max_line_bytes: usize) -> StreamDecoder {
         StreamDecoder {
             pending: Vec::new(),
@@ -63,6 +103,16 @@ impl StreamDecoder {
 
     /// Feeds bytes; appends what complete lines produced to `out`. Pushing after
     /// [`finish`](Self::finish) does nothing.
+    ///
+    /// ```
+    /// use agentwire::events::StreamDecoder;
+    /// let mut decoder = StreamDecoder::default();
+    /// let mut items = Vec::new();
+    /// decoder.push(b"{\"type\":\"response.output_text.delta\",", &mut items);
+    /// assert!(items.is_empty()); // the line is not complete yet
+    /// decoder.push(b"\"delta\":\"a\"}\n", &mut items);
+    /// assert_eq!(items.len(), 1);
+    /// ```
     pub fn push(&mut self, mut chunk: &[u8], out: &mut Vec<DecodedItem>) {
         if self.finished {
             return;
@@ -77,6 +127,18 @@ impl StreamDecoder {
 
     /// End of input: the last line (when the input does not end with `\n`), then the
     /// end-of-input diagnostics. Returns the verdict; later calls return it again.
+    ///
+    /// ```
+    /// use agentwire::events::{DecodedItem, DiagnosticCode, StreamDecoder};
+    /// let mut decoder = StreamDecoder::default();
+    /// let mut items = Vec::new();
+    /// decoder.push(br#"{"type":"response.output_text.delta","delta":"no newline"}"#, &mut items);
+    /// let summary = decoder.finish(&mut items);
+    /// assert_eq!(summary.result.text, "no newline");
+    /// // The end-of-input diagnostics go to `items`, not to `summary.diagnostics`.
+    /// assert!(matches!(&items[1], DecodedItem::Diagnostic(d) if d.code == DiagnosticCode::MissingTerminal));
+    /// assert!(!summary.valid && summary.diagnostics.is_empty());
+    /// ```
     pub fn finish(&mut self, out: &mut Vec<DecodedItem>) -> Summary {
         if !self.finished {
             if !self.pending.is_empty() || self.overlong {
@@ -95,6 +157,13 @@ impl StreamDecoder {
     }
 
     /// The accumulated state so far.
+    ///
+    /// ```
+    /// use agentwire::events::StreamDecoder;
+    /// let mut decoder = StreamDecoder::default();
+    /// decoder.push(b"{\"type\":\"response.output_text.delta\",\"delta\":\"so far\"}\n", &mut Vec::new());
+    /// assert_eq!(decoder.accumulator().result().text, "so far");
+    /// ```
     pub fn accumulator(&self) -> &Accumulator {
         &self.accumulator
     }
@@ -153,6 +222,15 @@ impl StreamDecoder {
 }
 
 /// Parses and validates a whole stream: `{valid, result, diagnostics}` and the kept events.
+///
+/// ```
+/// use agentwire::events::{decode::parse_stream, DiagnosticCode, DEFAULT_MAX_LINE_BYTES};
+/// let input = b"{\"type\":\"response.output_text.delta\",\"delta\":\"a\"}\n[]\n{\"type\":\"response.completed\"}\n";
+/// let (summary, events) = parse_stream(input, DEFAULT_MAX_LINE_BYTES);
+/// assert_eq!(events.iter().map(|(line, _)| *line).collect::<Vec<_>>(), [1, 3]);
+/// assert_eq!(summary.diagnostics[0].code, DiagnosticCode::NotObject);
+/// assert!(!summary.valid);
+/// ```
 pub fn parse_stream(input: &[u8], max_line_bytes: usize) -> (Summary, Vec<(u64, Event)>) {
     let mut decoder = StreamDecoder::new(max_line_bytes);
     let mut items = Vec::new();

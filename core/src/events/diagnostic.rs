@@ -5,6 +5,12 @@ use alloc::string::String;
 use crate::json::{Map, Number, Value};
 
 /// How serious a diagnostic is. A stream is valid when it has no [`Severity::Error`].
+///
+/// ```
+/// use agentwire::events::{DiagnosticCode, Severity};
+/// assert_eq!(DiagnosticCode::UnknownType.severity(), Severity::Warning);
+/// assert_eq!(DiagnosticCode::InvalidJson.severity(), Severity::Error);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Severity {
@@ -16,6 +22,11 @@ pub enum Severity {
 
 impl Severity {
     /// `error` or `warning`.
+    ///
+    /// ```
+    /// use agentwire::events::Severity;
+    /// assert_eq!(Severity::Warning.as_str(), "warning");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -27,6 +38,13 @@ impl Severity {
 macro_rules! diagnostic_codes {
     ($( $(#[$doc:meta])* $variant:ident => $code:literal, $severity:ident; )*) => {
         /// The diagnostic codes of the fixtures README, each with its fixed severity.
+        ///
+        /// ```
+        /// use agentwire::events::{self, DiagnosticCode};
+        /// let (summary, _) = events::decode::parse_stream(b"{\"type\":\"response.completed\"}\n{\"type\":\"error\",\"message\":\"late\"}\n", 1024);
+        /// assert_eq!(summary.diagnostics[0].code, DiagnosticCode::EventAfterTerminal);
+        /// assert_eq!(summary.diagnostics[0].code.as_str(), "event_after_terminal");
+        /// ```
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub enum DiagnosticCode {
@@ -35,14 +53,33 @@ macro_rules! diagnostic_codes {
 
         impl DiagnosticCode {
             /// Every code, in the README's order.
+            ///
+            /// ```
+            /// use agentwire::events::{DiagnosticCode, Severity};
+            /// let warnings: Vec<&str> = DiagnosticCode::ALL.iter()
+            ///     .filter(|c| c.severity() == Severity::Warning)
+            ///     .map(|c| c.as_str())
+            ///     .collect();
+            /// assert_eq!(warnings, ["unknown_type"]);
+            /// ```
             pub const ALL: &'static [DiagnosticCode] = &[$(DiagnosticCode::$variant),*];
 
             /// The code as the fixtures write it, e.g. `invalid_json`.
+            ///
+            /// ```
+            /// use agentwire::events::DiagnosticCode;
+            /// assert_eq!(DiagnosticCode::MissingTerminal.as_str(), "missing_terminal");
+            /// ```
             pub fn as_str(self) -> &'static str {
                 match self { $(DiagnosticCode::$variant => $code,)* }
             }
 
             /// The severity this code always has.
+            ///
+            /// ```
+            /// use agentwire::events::{DiagnosticCode, Severity};
+            /// assert_eq!(DiagnosticCode::ItemNotDone.severity(), Severity::Error);
+            /// ```
             pub fn severity(self) -> Severity {
                 match self { $(DiagnosticCode::$variant => Severity::$severity,)* }
             }
@@ -87,6 +124,14 @@ diagnostic_codes! {
 }
 
 /// One problem found in a stream.
+///
+/// ```
+/// use agentwire::events::{self, DiagnosticCode};
+/// let stream = b"{\"type\":\"response.function_call_arguments.delta\",\"item_id\":\"fc_9\",\"delta\":\"{}\"}\n";
+/// let (summary, _) = events::decode::parse_stream(stream, 1024);
+/// let d = &summary.diagnostics[0];
+/// assert_eq!((d.line, d.code, d.item_id.as_deref()), (Some(1), DiagnosticCode::UnknownItem, Some("fc_9")));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Diagnostic {
@@ -104,6 +149,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic without field or item.
+    ///
+    /// ```
+    /// use agentwire::events::{Diagnostic, DiagnosticCode};
+    /// let d = Diagnostic::new(None, DiagnosticCode::MissingTerminal, "no terminal event");
+    /// assert_eq!((d.line, d.field, d.item_id), (None, None, None));
+    /// ```
     pub fn new(line: Option<u64>, code: DiagnosticCode, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             line,
@@ -115,24 +166,53 @@ impl Diagnostic {
     }
 
     /// Sets the field path.
+    ///
+    /// ```
+    /// use agentwire::events::{Diagnostic, DiagnosticCode};
+    /// let d = Diagnostic::new(Some(3), DiagnosticCode::BadFieldType, "bad count").with_field("response.usage.input_tokens");
+    /// assert_eq!(d.field.as_deref(), Some("response.usage.input_tokens"));
+    /// ```
     pub fn with_field(mut self, field: impl Into<String>) -> Diagnostic {
         self.field = Some(field.into());
         self
     }
 
     /// Sets the item id.
+    ///
+    /// ```
+    /// use agentwire::events::{Diagnostic, DiagnosticCode};
+    /// let d = Diagnostic::new(Some(5), DiagnosticCode::DuplicateDone, "done twice").with_item("fc_1");
+    /// assert_eq!(d.item_id.as_deref(), Some("fc_1"));
+    /// ```
     pub fn with_item(mut self, item_id: impl Into<String>) -> Diagnostic {
         self.item_id = Some(item_id.into());
         self
     }
 
     /// The code's severity.
+    ///
+    /// ```
+    /// use agentwire::events::{Diagnostic, DiagnosticCode, Severity};
+    /// let d = Diagnostic::new(Some(1), DiagnosticCode::UnknownType, "unknown type");
+    /// assert_eq!(d.severity(), Severity::Warning);
+    /// ```
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }
 
     /// `{"line", "code", "severity", "field"?, "item_id"?, "message"}` (the fixtures' shape
     /// plus the message).
+    ///
+    /// ```
+    /// use agentwire::events::{Diagnostic, DiagnosticCode};
+    /// use agentwire::json::{self, WriteOptions};
+    /// let d = Diagnostic::new(Some(2), DiagnosticCode::MissingField, "missing \"delta\"").with_field("delta");
+    /// assert_eq!(
+    ///     json::to_string(&d.to_value(), WriteOptions::PLAIN)?,
+    ///     r#"{"line":2,"code":"missing_field","severity":"error","field":"delta","message":"missing \"delta\""}"#
+    /// );
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert(

@@ -10,6 +10,19 @@ use crate::{Error, ErrorKind, Result};
 /// `context` followed by `{"type":"function_call","name","arguments","call_id"}` and
 /// `{"type":"function_call_output","call_id","output"}` per call; `output_of(call_id)` gives
 /// each output (`EVENTS_MISSING_OUTPUT` when it has none).
+///
+/// ```
+/// use agentwire::events::{followup::follow_up_input, FunctionCall};
+/// use agentwire::json::{self, WriteOptions};
+/// let context = [json::parse(r#"{"role":"user","content":"weather?"}"#)?];
+/// let calls = [FunctionCall { id: "fc_1".into(), call_id: "call_1".into(), name: "weather".into(), arguments: "{}".into() }];
+/// let input = follow_up_input(&context, &calls, |call_id| (call_id == "call_1").then_some("sunny"))?;
+/// assert_eq!(input.len(), 3);
+/// assert_eq!(json::to_string(&input[2], WriteOptions::PLAIN)?, r#"{"type":"function_call_output","call_id":"call_1","output":"sunny"}"#);
+/// let err = follow_up_input(&context, &calls, |_| None).unwrap_err();
+/// assert_eq!(err.code(), "EVENTS_MISSING_OUTPUT");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn follow_up_input<'a>(
     context: &[Value],
     calls: &[FunctionCall],

@@ -7,9 +7,24 @@ use alloc::vec::Vec;
 use crate::json::{Map, Value};
 
 /// Largest echo delta, in bytes.
+///
+/// ```
+/// use agentwire::events::mock::{mock_events, MockMode, ECHO_CHUNK_BYTES};
+/// let request = "x".repeat(ECHO_CHUNK_BYTES + 1);
+/// // response.created, two deltas (800 + 1 bytes), response.completed
+/// assert_eq!(mock_events(MockMode::Echo, &request).len(), 4);
+/// ```
 pub const ECHO_CHUNK_BYTES: usize = 800;
 
 /// A mock mode.
+///
+/// ```
+/// use agentwire::events::{self, mock::{mock_events, MockMode}};
+/// let summary = events::accumulate(mock_events(MockMode::ToolLoop, ""));
+/// assert!(summary.valid);
+/// assert_eq!(summary.result.function_calls[0].name, "mock_tool");
+/// assert_eq!(summary.result.text, "mock tool result: ok");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MockMode {
     /// The request JSON, echoed as text deltas (the fallback).
@@ -24,6 +39,13 @@ pub enum MockMode {
 
 impl MockMode {
     /// godex's resolution: trimmed and lower-cased; empty or unknown is echo.
+    ///
+    /// ```
+    /// use agentwire::events::mock::MockMode;
+    /// assert_eq!(MockMode::resolve(" Tool-Call "), MockMode::ToolCall);
+    /// assert_eq!(MockMode::resolve("text"), MockMode::Text);
+    /// assert_eq!(MockMode::resolve("poetry"), MockMode::Echo);
+    /// ```
     pub fn resolve(mode: &str) -> MockMode {
         let mode = mode.trim().to_ascii_lowercase();
         match mode.as_str() {
@@ -72,6 +94,13 @@ fn call_item(arguments: Option<&str>) -> Value {
 }
 
 /// Cuts `text` into pieces of at most `max` bytes, each ending on a character boundary.
+///
+/// ```
+/// use agentwire::events::mock::utf8_chunks;
+/// assert_eq!(utf8_chunks("abcdé", 2), ["ab", "cd", "é"]);
+/// // A character wider than `max` still goes out whole.
+/// assert_eq!(utf8_chunks("😀a", 2), ["😀", "a"]);
+/// ```
 pub fn utf8_chunks(text: &str, max: usize) -> Vec<&str> {
     let mut chunks = Vec::new();
     let mut rest = text;
@@ -91,6 +120,14 @@ pub fn utf8_chunks(text: &str, max: usize) -> Vec<&str> {
 }
 
 /// The events of a mock run; `echo_text` is what echo mode repeats (godex: the request JSON).
+///
+/// ```
+/// use agentwire::events::mock::{mock_events, MockMode};
+/// let events = mock_events(MockMode::Text, "");
+/// let types: Vec<&str> = events.iter().filter_map(|e| e.get("type")?.as_str()).collect();
+/// assert_eq!(types, ["response.created", "response.output_text.delta", "response.completed"]);
+/// assert_eq!(events[1].get("delta").and_then(|d| d.as_str()), Some("mock response text"));
+/// ```
 pub fn mock_events(mode: MockMode, echo_text: &str) -> Vec<Value> {
     let mut events = alloc::vec![object(alloc::vec![
         ("type", "response.created".into()),

@@ -12,6 +12,14 @@ use crate::json::{Map, Number, Value};
 macro_rules! event_types {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal, $role:ident; )*) => {
         /// The registry of event types (fixtures README "Registry").
+        ///
+        /// ```
+        /// use agentwire::events::EventType;
+        /// let t = EventType::from_name("response.output_text.delta");
+        /// assert_eq!(t, EventType::OutputTextDelta);
+        /// assert_eq!(t.name(), Some("response.output_text.delta"));
+        /// assert_eq!(EventType::from_name("response.audio.delta"), EventType::Unknown);
+        /// ```
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum EventType {
             $( $(#[$doc])* $variant, )*
@@ -21,9 +29,22 @@ macro_rules! event_types {
 
         impl EventType {
             /// Every registered type (not [`EventType::Unknown`]).
+            ///
+            /// ```
+            /// use agentwire::events::EventType;
+            /// assert_eq!(EventType::REGISTERED.len(), 14);
+            /// assert!(!EventType::REGISTERED.contains(&EventType::Unknown));
+            /// ```
             pub const REGISTERED: &'static [EventType] = &[$(EventType::$variant),*];
 
             /// The type for a `type` string.
+            ///
+            /// ```
+            /// use agentwire::events::EventType;
+            /// assert_eq!(EventType::from_name("response.completed"), EventType::Completed);
+            /// assert_eq!(EventType::from_name("error"), EventType::Error);
+            /// assert_eq!(EventType::from_name("response.reasoning.delta"), EventType::Unknown);
+            /// ```
             pub fn from_name(name: &str) -> EventType {
                 match name {
                     $($name => EventType::$variant,)*
@@ -32,6 +53,12 @@ macro_rules! event_types {
             }
 
             /// The `type` string; `None` for [`EventType::Unknown`].
+            ///
+            /// ```
+            /// use agentwire::events::EventType;
+            /// assert_eq!(EventType::Failed.name(), Some("response.failed"));
+            /// assert_eq!(EventType::Unknown.name(), None);
+            /// ```
             pub fn name(self) -> Option<&'static str> {
                 match self {
                     $(EventType::$variant => Some($name),)*
@@ -40,6 +67,14 @@ macro_rules! event_types {
             }
 
             /// What the validator does with it.
+            ///
+            /// ```
+            /// use agentwire::events::{model::Role, EventType};
+            /// assert_eq!(EventType::Completed.role(), Role::Terminal);
+            /// assert_eq!(EventType::OutputTextDelta.role(), Role::Core);
+            /// assert_eq!(EventType::InProgress.role(), Role::Ignored);
+            /// assert_eq!(EventType::Unknown.role(), Role::Unknown);
+            /// ```
             pub fn role(self) -> Role {
                 match self {
                     $(EventType::$variant => Role::$role,)*
@@ -82,6 +117,15 @@ event_types! {
 }
 
 /// What the validator does with an event type.
+///
+/// ```
+/// use agentwire::events::{model::Role, EventType};
+/// let terminal: Vec<&str> = EventType::REGISTERED.iter()
+///     .filter(|t| t.role() == Role::Terminal)
+///     .filter_map(|t| t.name())
+///     .collect();
+/// assert_eq!(terminal, ["response.completed", "response.failed", "response.incomplete"]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Role {
@@ -96,6 +140,12 @@ pub enum Role {
 }
 
 /// The status a terminal event sets.
+///
+/// ```
+/// use agentwire::events::{self, TerminalStatus};
+/// let (summary, _) = events::decode::parse_stream(b"{\"type\":\"response.failed\"}\n", 1024);
+/// assert_eq!(summary.result.status, Some(TerminalStatus::Failed));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TerminalStatus {
@@ -109,6 +159,11 @@ pub enum TerminalStatus {
 
 impl TerminalStatus {
     /// `completed`, `failed` or `incomplete`.
+    ///
+    /// ```
+    /// use agentwire::events::TerminalStatus;
+    /// assert_eq!(TerminalStatus::Incomplete.as_str(), "incomplete");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             TerminalStatus::Completed => "completed",
@@ -119,6 +174,14 @@ impl TerminalStatus {
 }
 
 /// Token usage of a terminal event, normalized (fixtures README "Usage").
+///
+/// ```
+/// use agentwire::events::{self, Usage};
+/// let stream = br#"{"type":"response.completed","response":{"usage":{"input_tokens":10,"output_tokens":5}}}"#;
+/// let (summary, _) = events::decode::parse_stream(stream, 1024);
+/// let usage = Usage { input_tokens: 10, output_tokens: 5, cached_tokens: 0, total_tokens: 15 };
+/// assert_eq!(summary.result.usage, Some(usage));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Usage {
@@ -136,6 +199,17 @@ pub struct Usage {
 impl Usage {
     /// Reads a usage object; `Err` names the first member that is not a non-negative integer
     /// (`response.usage.<name>`).
+    ///
+    /// ```
+    /// use agentwire::events::Usage;
+    /// use agentwire::json;
+    /// let usage = json::parse(r#"{"input_tokens":8,"input_tokens_details":{"cached_tokens":6},"output_tokens":2}"#)?;
+    /// let usage = Usage::from_map(usage.as_object().unwrap()).unwrap();
+    /// assert_eq!((usage.cached_tokens, usage.total_tokens), (6, 10));
+    /// let bad = json::parse(r#"{"input_tokens":-1}"#)?;
+    /// assert_eq!(Usage::from_map(bad.as_object().unwrap()).unwrap_err(), "response.usage.input_tokens");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn from_map(usage: &Map) -> Result<Usage, String> {
         let input_tokens = count(usage, "input_tokens", "")?.unwrap_or(0);
         let output_tokens = count(usage, "output_tokens", "")?.unwrap_or(0);
@@ -159,6 +233,17 @@ impl Usage {
     }
 
     /// `{"input_tokens", "output_tokens", "cached_tokens", "total_tokens"}`.
+    ///
+    /// ```
+    /// use agentwire::events::Usage;
+    /// use agentwire::json::{self, WriteOptions};
+    /// let usage = Usage { input_tokens: 3, output_tokens: 4, cached_tokens: 0, total_tokens: 7 };
+    /// assert_eq!(
+    ///     json::to_string(&usage.to_value(), WriteOptions::PLAIN)?,
+    ///     r#"{"input_tokens":3,"output_tokens":4,"cached_tokens":0,"total_tokens":7}"#
+    /// );
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         for (key, count) in [
@@ -183,6 +268,15 @@ fn count(map: &Map, key: &str, prefix: &str) -> Result<Option<u64>, String> {
 }
 
 /// The usage of a terminal event.
+///
+/// ```
+/// use agentwire::events::model::{EventData, UsageField};
+/// use agentwire::events::Event;
+/// let event = Event::from_value(agentwire::json::parse(r#"{"type":"response.completed","response":{"usage":{"output_tokens":"9"}}}"#)?).unwrap();
+/// let EventData::Terminal { usage, .. } = event.data() else { unreachable!() };
+/// assert_eq!(usage, UsageField::Invalid { field: "response.usage.output_tokens".into() });
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum UsageField {
@@ -199,6 +293,14 @@ pub enum UsageField {
 }
 
 /// An error carried by an `error` event or a failed response.
+///
+/// ```
+/// use agentwire::events::model::{ErrorInfo, EventData};
+/// use agentwire::events::Event;
+/// let event = Event::from_value(agentwire::json::parse(r#"{"type":"error","message":"overloaded","code":"server_busy"}"#)?).unwrap();
+/// assert_eq!(event.data(), EventData::Error(ErrorInfo { message: "overloaded", code: Some("server_busy") }));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ErrorInfo<'a> {
     /// The message.
@@ -208,6 +310,15 @@ pub struct ErrorInfo<'a> {
 }
 
 /// An output item of `output_item.added` / `output_item.done`.
+///
+/// ```
+/// use agentwire::events::model::{EventData, OutputItem};
+/// use agentwire::events::Event;
+/// let event = Event::from_value(agentwire::json::parse(r#"{"type":"response.output_item.added","item":{"type":"message","id":"msg_1"}}"#)?).unwrap();
+/// let EventData::OutputItemAdded(item) = event.data() else { unreachable!() };
+/// assert_eq!(item, OutputItem::Other { item_type: "message", id: Some("msg_1") });
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputItem<'a> {
     /// `item.type == "function_call"`.
@@ -232,6 +343,13 @@ pub enum OutputItem<'a> {
 
 impl<'a> OutputItem<'a> {
     /// The item id, when it has one.
+    ///
+    /// ```
+    /// use agentwire::events::model::OutputItem;
+    /// let call = OutputItem::FunctionCall { id: "fc_1", call_id: "call_1", name: "f", arguments: None };
+    /// assert_eq!(call.id(), Some("fc_1"));
+    /// assert_eq!(OutputItem::Other { item_type: "reasoning", id: None }.id(), None);
+    /// ```
     pub fn id(&self) -> Option<&'a str> {
         match *self {
             OutputItem::FunctionCall { id, .. } => Some(id),
@@ -241,6 +359,14 @@ impl<'a> OutputItem<'a> {
 }
 
 /// The typed content of an event, borrowed from its JSON object.
+///
+/// ```
+/// use agentwire::events::model::EventData;
+/// use agentwire::events::Event;
+/// let event = Event::from_value(agentwire::json::parse(r#"{"type":"response.function_call_arguments.delta","item_id":"fc_1","delta":"{\"a\""}"#)?).unwrap();
+/// assert_eq!(event.data(), EventData::FunctionCallArgumentsDelta { item_id: "fc_1", delta: r#"{"a""# });
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventData<'a> {
     /// `response.output_text.delta`.
@@ -286,6 +412,14 @@ pub enum EventData<'a> {
 }
 
 /// Why an object is not a well-formed event: the diagnostic it gets (the event is dropped).
+///
+/// ```
+/// use agentwire::events::{DiagnosticCode, Event};
+/// let err = Event::from_value(agentwire::json::parse(r#"{"type":"response.output_text.delta","delta":7}"#)?).unwrap_err();
+/// assert_eq!((err.code, err.field.as_deref()), (DiagnosticCode::BadFieldType, Some("delta")));
+/// assert_eq!(err.message, r#""delta" must be a string, got number"#);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldError {
@@ -321,6 +455,16 @@ impl FieldError {
 
 /// One event of the stream: a JSON object with a string `type` whose fields passed the
 /// checks of its type.
+///
+/// ```
+/// use agentwire::events::{Event, EventType};
+/// let value = agentwire::json::parse(r#"{"type":"response.output_text.delta","delta":"Hi","sequence_number":3}"#)?;
+/// let event = Event::from_value(value).unwrap();
+/// assert_eq!(event.event_type(), EventType::OutputTextDelta);
+/// // Members the model does not read are kept.
+/// assert!(event.json().get("sequence_number").is_some());
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
     event_type: EventType,
@@ -331,6 +475,15 @@ impl Event {
     /// Reads an event: an object (`not_object`), with a string `type` (`missing_type`,
     /// `bad_field_type`), whose fields pass the checks of its type (`missing_field`,
     /// `bad_field_type`; unknown types are not checked).
+    ///
+    /// ```
+    /// use agentwire::events::{DiagnosticCode, Event};
+    /// use agentwire::json::{self, Value};
+    /// assert!(Event::from_value(json::parse(r#"{"type":"response.created"}"#)?).is_ok());
+    /// assert_eq!(Event::from_value(Value::Null).unwrap_err().code, DiagnosticCode::NotObject);
+    /// assert_eq!(Event::from_value(json::parse("{}")?).unwrap_err().code, DiagnosticCode::MissingType);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn from_value(value: Value) -> Result<Event, FieldError> {
         match value {
             Value::Object(map) => Event::from_map(map),
@@ -339,6 +492,15 @@ impl Event {
     }
 
     /// [`Event::from_value`] for an object.
+    ///
+    /// ```
+    /// use agentwire::events::{DiagnosticCode, Event};
+    /// use agentwire::json::{Map, Value};
+    /// let mut map = Map::new();
+    /// map.insert("type".into(), Value::from("error"));
+    /// let err = Event::from_map(map).unwrap_err();
+    /// assert_eq!((err.code, err.field.as_deref()), (DiagnosticCode::MissingField, Some("message")));
+    /// ```
     pub fn from_map(map: Map) -> Result<Event, FieldError> {
         let event_type = EventType::from_name(type_of(&map)?);
         Event::checked(event_type, map)
@@ -351,32 +513,79 @@ impl Event {
     }
 
     /// The registered type, or [`EventType::Unknown`].
+    ///
+    /// ```
+    /// use agentwire::events::{Event, EventType};
+    /// let event = Event::from_value(agentwire::json::parse(r#"{"type":"response.audio.delta"}"#)?).unwrap();
+    /// assert_eq!(event.event_type(), EventType::Unknown);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn event_type(&self) -> EventType {
         self.event_type
     }
 
     /// The `type` string.
+    ///
+    /// ```
+    /// use agentwire::events::Event;
+    /// // Unknown types keep their name.
+    /// let event = Event::from_value(agentwire::json::parse(r#"{"type":"response.audio.delta"}"#)?).unwrap();
+    /// assert_eq!(event.type_name(), "response.audio.delta");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn type_name(&self) -> &str {
         self.json.get("type").and_then(Value::as_str).unwrap_or("")
     }
 
     /// The typed content.
+    ///
+    /// ```
+    /// use agentwire::events::model::EventData;
+    /// use agentwire::events::Event;
+    /// let event = Event::from_value(agentwire::json::parse(r#"{"type":"response.content_part.added","part":{"type":"output_text","text":"Hi"}}"#)?).unwrap();
+    /// assert_eq!(event.data(), EventData::ContentPartAdded { part_type: "output_text", text: Some("Hi") });
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn data(&self) -> EventData<'_> {
         // The fields were checked when the event was made and the map is private.
         view(self.event_type, &self.json).unwrap_or(EventData::Unknown)
     }
 
     /// The whole JSON object, members in input order.
+    ///
+    /// ```
+    /// use agentwire::events::Event;
+    /// let event = Event::from_value(agentwire::json::parse(r#"{"delta":"x","type":"response.output_text.delta"}"#)?).unwrap();
+    /// assert_eq!(event.json().keys().collect::<Vec<_>>(), ["delta", "type"]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn json(&self) -> &Map {
         &self.json
     }
 
     /// The JSON object.
+    ///
+    /// ```
+    /// use agentwire::events::Event;
+    /// let event = Event::from_value(agentwire::json::parse(r#"{"type":"response.in_progress","response":{}}"#)?).unwrap();
+    /// let map = event.into_json();
+    /// assert_eq!(map.len(), 2);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn into_json(self) -> Map {
         self.json
     }
 
     /// The JSON object as a value.
+    ///
+    /// ```
+    /// use agentwire::events::Event;
+    /// use agentwire::json;
+    /// let text = r#"{"type":"response.output_text.delta","delta":"Hi"}"#;
+    /// let event = Event::from_value(json::parse(text)?).unwrap();
+    /// assert_eq!(json::to_string(&event.to_value(), json::WriteOptions::PLAIN)?, text);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         Value::Object(self.json.clone())
     }

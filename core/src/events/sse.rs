@@ -8,6 +8,13 @@ use super::model::Usage;
 use crate::json::{self, Map, Value};
 
 /// One dispatched payload: its JSON and the line of its first `data:` line.
+///
+/// ```
+/// use agentwire::events::sse::frames;
+/// let (frames, _) = frames("event: response.created\ndata: {\"type\":\"response.created\"}\n\n");
+/// assert_eq!(frames[0].line, 2);
+/// assert_eq!(frames[0].data.get("type").and_then(|t| t.as_str()), Some("response.created"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Frame {
@@ -25,6 +32,16 @@ fn trim_space(text: &str) -> &str {
 /// Splits SSE text into frames. Undecodable payloads give `invalid_json` or `not_object`
 /// (godex skips them silently); empty and `[DONE]` payloads are skipped and do not end the
 /// stream; data pending at the end is dispatched.
+///
+/// ```
+/// use agentwire::events::{sse::frames, DiagnosticCode};
+/// let text = ": keep-alive\ndata: {\"a\":\ndata: 1}\n\ndata: [DONE]\n\ndata: 42\n\n";
+/// let (frames, diagnostics) = frames(text);
+/// // Consecutive `data:` lines join with `\n`; `[DONE]` is skipped.
+/// assert_eq!(frames.len(), 1);
+/// assert_eq!((frames[0].line, frames[0].data.len()), (2, 1));
+/// assert_eq!((diagnostics[0].line, diagnostics[0].code), (Some(7), DiagnosticCode::NotObject));
+/// ```
 pub fn frames(text: &str) -> (Vec<Frame>, Vec<Diagnostic>) {
     let mut frames = Vec::new();
     let mut diagnostics = Vec::new();
@@ -100,6 +117,17 @@ fn converted_item(item: &Map, done: bool) -> Value {
 }
 
 /// The wire-subset event for one upstream event, `None` for types the subset drops.
+///
+/// ```
+/// use agentwire::events::sse::convert;
+/// use agentwire::json::{self, WriteOptions};
+/// let upstream = json::parse(r#"{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"delta":"Hi"}"#)?;
+/// let converted = convert(upstream.as_object().unwrap()).unwrap();
+/// assert_eq!(json::to_string(&converted, WriteOptions::PLAIN)?, r#"{"type":"response.output_text.delta","delta":"Hi"}"#);
+/// let dropped = json::parse(r#"{"type":"response.reasoning_summary_text.delta","delta":"..."}"#)?;
+/// assert_eq!(convert(dropped.as_object().unwrap()), None);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn convert(event: &Map) -> Option<Value> {
     let kind = event.get("type").and_then(Value::as_str)?;
     let mut members: Vec<(&'static str, Value)> = alloc::vec![("type", kind.into())];
@@ -168,6 +196,17 @@ pub fn convert(event: &Map) -> Option<Value> {
 }
 
 /// Frames, framing diagnostics and the converted events of an SSE text.
+///
+/// ```
+/// use agentwire::events::{self, sse::from_sse};
+/// let sse = "data: {\"type\":\"response.output_text.delta\",\"delta\":\"ok\"}\n\n\
+///            data: {\"type\":\"response.completed\",\"response\":{\"id\":\"r1\",\"status\":\"completed\"}}\n\n";
+/// let (frames, diagnostics, converted) = from_sse(sse);
+/// assert_eq!((frames.len(), diagnostics.len()), (2, 0));
+/// let summary = events::accumulate(converted);
+/// assert!(summary.valid);
+/// assert_eq!(summary.result.text, "ok");
+/// ```
 pub fn from_sse(text: &str) -> (Vec<Frame>, Vec<Diagnostic>, Vec<Value>) {
     let (frames, diagnostics) = frames(text);
     let converted = frames.iter().filter_map(|f| convert(&f.data)).collect();

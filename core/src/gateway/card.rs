@@ -29,15 +29,48 @@ use crate::tokens::TokenCounter;
 use crate::{Error, ErrorKind, Result};
 
 /// Longest card name, in code points.
+///
+/// ```
+/// use agentwire::gateway::card::{ChoiceCard, MAX_NAME_CHARS};
+/// use agentwire::gateway::Item;
+/// let long_name = "n".repeat(100);
+/// let item = Item::from_value(&agentwire::json::parse(&format!(r#"{{"id":"x:y@1","name":"{long_name}"}}"#))?)?;
+/// assert_eq!(ChoiceCard::from_item(&item, None).name.len(), MAX_NAME_CHARS);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub const MAX_NAME_CHARS: usize = 64;
 /// Most tags on a card.
+///
+/// ```
+/// use agentwire::gateway::card::{cap_tags, MAX_TAGS};
+/// let tags: Vec<String> = (1..=8).map(|i| format!("t{i}")).collect();
+/// assert_eq!(cap_tags(&tags).len(), MAX_TAGS);
+/// ```
 pub const MAX_TAGS: usize = 5;
 /// Longest tag, in code points.
+///
+/// ```
+/// use agentwire::gateway::card::{cap_tags, MAX_TAG_CHARS};
+/// let capped = cap_tags(&["x".repeat(30)]);
+/// assert_eq!(capped[0].chars().count(), MAX_TAG_CHARS);
+/// ```
 pub const MAX_TAG_CHARS: usize = 24;
 /// The slack `bound_browse_response` adds to `80·n`.
+///
+/// ```
+/// use agentwire::gateway::card::{response_cap_tokens, CardBudget, BROWSE_RESPONSE_SLACK};
+/// assert_eq!(response_cap_tokens(0, CardBudget::default()), BROWSE_RESPONSE_SLACK);
+/// ```
 pub const BROWSE_RESPONSE_SLACK: usize = 32;
 
 /// The safety class a card shows.
+///
+/// ```
+/// use agentwire::gateway::card::{safety_of, Safety};
+/// let tags = ["mcp".to_string(), "Read-Only".into()];
+/// assert_eq!(safety_of(&tags), Safety::ReadOnly);
+/// assert_eq!(Safety::default(), Safety::Unspecified);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Safety {
@@ -52,6 +85,12 @@ pub enum Safety {
 
 impl Safety {
     /// The wire text: `""`, `read_only`, `destructive`.
+    ///
+    /// ```
+    /// use agentwire::gateway::card::Safety;
+    /// assert_eq!(Safety::ReadOnly.as_str(), "read_only");
+    /// assert_eq!(Safety::Unspecified.as_str(), "");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Safety::Unspecified => "",
@@ -75,6 +114,17 @@ impl Safety {
 
 /// The compact card a gateway shows for one item. Schemas, examples and metadata are banned
 /// from cards, so there are no fields for them.
+///
+/// ```
+/// use agentwire::gateway::{ChoiceCard, Item};
+/// let item = Item::from_value(&agentwire::json::parse(
+///     r#"{"id":"fs:rm@1","name":"rm","description":"Deletes a file.","tags":["destructive","fs"],"side_effects":true}"#,
+/// )?)?;
+/// let card = ChoiceCard::from_item(&item, Some(0.5));
+/// assert_eq!(card.safety, agentwire::gateway::Safety::Destructive);
+/// assert_eq!(card.budget_line(2, 3), "[2/3] fs:rm@1 (tool) \u{2014} Deletes a file. [destructive, fs] score=0.50");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ChoiceCard {
@@ -120,6 +170,13 @@ fn is_safety_tag(tag: &str) -> bool {
 
 /// `_cap_tags`: cut each tag to 24 code points, merge duplicates, keep safety tags first, at
 /// most 5, sorted by code point.
+///
+/// ```
+/// use agentwire::gateway::card::cap_tags;
+/// let tags: Vec<String> = ["zeta", "alpha", "beta", "gamma", "delta", "alpha", "destructive"].map(String::from).into();
+/// // Duplicates merged, the safety tag kept even though it sorts late, then sorted.
+/// assert_eq!(cap_tags(&tags), ["alpha", "beta", "delta", "destructive", "gamma"]);
+/// ```
 pub fn cap_tags(tags: &[String]) -> Vec<String> {
     let mut deduped: Vec<&str> = tags
         .iter()
@@ -140,6 +197,13 @@ pub fn cap_tags(tags: &[String]) -> Vec<String> {
 }
 
 /// The safety class of the original (uncut) tags.
+///
+/// ```
+/// use agentwire::gateway::card::{safety_of, Safety};
+/// let tags = ["read-only".to_string(), "DESTRUCTIVE".into()];
+/// assert_eq!(safety_of(&tags), Safety::Destructive); // destructive wins
+/// assert_eq!(safety_of(&[]), Safety::Unspecified);
+/// ```
 pub fn safety_of(tags: &[String]) -> Safety {
     let lower: Vec<String> = tags.iter().map(|t| t.to_lowercase()).collect();
     if lower.iter().any(|t| t == "destructive") {
@@ -153,6 +217,14 @@ pub fn safety_of(tags: &[String]) -> Safety {
 
 impl ChoiceCard {
     /// `item_to_card`: the name cut to 64 code points, the description unchanged, tags capped.
+    ///
+    /// ```
+    /// use agentwire::gateway::{ChoiceCard, Item, Kind};
+    /// let item = Item::from_value(&agentwire::json::parse(r#"{"id":"fs:read@1","description":"Reads a file.","namespace":"fs"}"#)?)?;
+    /// let card = ChoiceCard::from_item(&item, Some(0.9));
+    /// assert_eq!((card.id.as_str(), card.kind, card.namespace.as_str(), card.score), ("fs:read@1", Kind::Tool, "fs", Some(0.9)));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn from_item(item: &Item, score: Option<f64>) -> ChoiceCard {
         ChoiceCard {
             id: item.id.clone(),
@@ -170,6 +242,13 @@ impl ChoiceCard {
     }
 
     /// A card with only id, name, description and kind set (the rest at defaults).
+    ///
+    /// ```
+    /// use agentwire::gateway::{ChoiceCard, Kind};
+    /// let card = ChoiceCard::internal("root/fs", "fs: file", "Tools related to fs: file", "");
+    /// assert_eq!((card.kind, card.tags.len(), card.score), (Kind::Internal, 0, None));
+    /// assert_eq!(card.budget_line(1, 1), "[1/1] root/fs (internal) \u{2014} Tools related to fs: file");
+    /// ```
     pub fn internal(id: &str, name: &str, description: &str, namespace: &str) -> ChoiceCard {
         ChoiceCard {
             id: id.into(),
@@ -187,6 +266,14 @@ impl ChoiceCard {
     }
 
     /// Checks the limits `ChoiceCard.__post_init__` enforces (`CARD_INVALID`).
+    ///
+    /// ```
+    /// use agentwire::gateway::ChoiceCard;
+    /// let mut card = ChoiceCard::internal("x", "name", "", "");
+    /// assert!(card.validate().is_ok());
+    /// card.tags = (0..6).map(|i| format!("t{i}")).collect();
+    /// assert_eq!(card.validate().unwrap_err().message(), "6 tags, over 5");
+    /// ```
     pub fn validate(&self) -> Result<()> {
         let name_chars = self.name.chars().count();
         if name_chars > MAX_NAME_CHARS {
@@ -211,6 +298,14 @@ impl ChoiceCard {
 
     /// The §2.3 line every budget is measured on: `[i/n] {id} ({kind}) — {description}` plus
     /// ` [tags]` and ` score=x.xx` when present.
+    ///
+    /// ```
+    /// use agentwire::gateway::ChoiceCard;
+    /// let mut card = ChoiceCard::internal("fs:read@1", "read", "Reads a file.", "fs");
+    /// card.tags = vec!["mcp".into(), "read-only".into()];
+    /// card.score = Some(0.875);
+    /// assert_eq!(card.budget_line(1, 3), "[1/3] fs:read@1 (internal) \u{2014} Reads a file. [mcp, read-only] score=0.88");
+    /// ```
     pub fn budget_line(&self, index: usize, total: usize) -> String {
         let mut line = String::with_capacity(self.id.len() + self.description.len() + 48);
         let _ = write!(
@@ -230,6 +325,18 @@ impl ChoiceCard {
     }
 
     /// `format_card_for_prompt`: the multi-line form (no score).
+    ///
+    /// ```
+    /// use agentwire::gateway::{ChoiceCard, Item};
+    /// let item = Item::from_value(&agentwire::json::parse(
+    ///     r#"{"id":"fs:write@1","name":"write","description":"Writes a file.","tags":["fs"],"side_effects":true,"cost_hint":0.25}"#,
+    /// )?)?;
+    /// assert_eq!(
+    ///     ChoiceCard::from_item(&item, Some(1.0)).prompt_text(),
+    ///     "[fs:write@1] write\n  Writes a file.\n  tags: fs\n  ! has side effects\n  cost: 0.25"
+    /// );
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn prompt_text(&self) -> String {
         let mut text = alloc::format!("[{}] {}\n  {}", self.id, self.name, self.description);
         if !self.tags.is_empty() {
@@ -253,6 +360,17 @@ impl ChoiceCard {
 
     /// Appends `json.dumps(card.to_dict())`: `", "`/`": "` separators, ASCII-only, Python float
     /// repr, `score` only when set.
+    ///
+    /// ```
+    /// use agentwire::gateway::ChoiceCard;
+    /// let mut out = String::from("[");
+    /// ChoiceCard::internal("x", "café", "", "").write_wire_json(&mut out);
+    /// out.push(']');
+    /// assert_eq!(
+    ///     out,
+    ///     r#"[{"id": "x", "name": "caf\u00e9", "description": "", "tags": [], "kind": "internal", "namespace": "", "has_schema": false, "cost_hint": 0.0, "side_effects": false, "safety": ""}]"#
+    /// );
+    /// ```
     pub fn write_wire_json(&self, out: &mut String) {
         let key = |out: &mut String, name: &str, first: bool| {
             if !first {
@@ -297,6 +415,13 @@ impl ChoiceCard {
     }
 
     /// [`write_wire_json`](Self::write_wire_json) into a new string.
+    ///
+    /// ```
+    /// use agentwire::gateway::ChoiceCard;
+    /// let mut card = ChoiceCard::internal("fs:read@1", "read", "Reads.", "fs");
+    /// card.score = Some(2.0);
+    /// assert!(card.wire_json().ends_with(r#""safety": "", "score": 2.0}"#));
+    /// ```
     pub fn wire_json(&self) -> String {
         let mut out = String::new();
         self.write_wire_json(&mut out);
@@ -304,6 +429,17 @@ impl ChoiceCard {
     }
 
     /// The card as a JSON value (the `to_dict` keys and order).
+    ///
+    /// ```
+    /// use agentwire::gateway::ChoiceCard;
+    /// use agentwire::json::{self, WriteOptions};
+    /// let card = ChoiceCard::internal("x", "n", "d", "");
+    /// assert_eq!(
+    ///     json::to_string(&card.to_value(), WriteOptions::PLAIN)?,
+    ///     r#"{"id":"x","name":"n","description":"d","tags":[],"kind":"internal","namespace":"","has_schema":false,"cost_hint":0,"side_effects":false,"safety":""}"#
+    /// );
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("id".into(), self.id.as_str().into());
@@ -326,6 +462,16 @@ impl ChoiceCard {
     }
 
     /// Reads the [`to_value`](Self::to_value) form and validates it.
+    ///
+    /// ```
+    /// use agentwire::gateway::ChoiceCard;
+    /// let mut card = ChoiceCard::internal("fs:read@1", "read", "Reads.", "fs");
+    /// card.score = Some(0.5);
+    /// assert_eq!(ChoiceCard::from_value(&card.to_value())?, card);
+    /// let bad = agentwire::json::parse(r#"{"id":"x","safety":"maybe"}"#)?;
+    /// assert_eq!(ChoiceCard::from_value(&bad).unwrap_err().code(), "CARD_INVALID");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn from_value(value: &Value) -> Result<ChoiceCard> {
         let item = Item::from_value(value)?;
         let Some(map) = value.as_object() else {
@@ -371,6 +517,14 @@ impl ChoiceCard {
 }
 
 /// `tokens.count`: 0 for `""`, otherwise at least 1.
+///
+/// ```
+/// use agentwire::gateway::card::count_tokens;
+/// let words = |text: &str| text.split_whitespace().count();
+/// assert_eq!(count_tokens(&words, ""), 0);
+/// assert_eq!(count_tokens(&words, "   "), 1); // non-empty text is at least one token
+/// assert_eq!(count_tokens(&words, "a b c"), 3);
+/// ```
 pub fn count_tokens(counter: &dyn TokenCounter, text: &str) -> usize {
     if text.is_empty() {
         0
@@ -380,6 +534,17 @@ pub fn count_tokens(counter: &dyn TokenCounter, text: &str) -> usize {
 }
 
 /// Per-card token budget: the target a card is truncated to, the cap above which it is an error.
+///
+/// ```
+/// use agentwire::gateway::card::{enforce_card_budget, CardBudget};
+/// use agentwire::gateway::ChoiceCard;
+/// let words = |text: &str| text.split_whitespace().count();
+/// let mut card = ChoiceCard::internal("x:y@1", "y", "One two three. Four five six seven.", "");
+/// let budget = CardBudget { target: 8, hard_cap: 10 };
+/// enforce_card_budget(&mut card, &words, budget).map_err(|(e, _)| e)?;
+/// assert_eq!(card.description, "One two three.");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CardBudget {
@@ -399,6 +564,17 @@ impl Default for CardBudget {
 }
 
 /// What [`enforce_card_budget`] measured.
+///
+/// ```
+/// use agentwire::gateway::card::{enforce_card_budget, CardBudget};
+/// use agentwire::gateway::ChoiceCard;
+/// let words = |text: &str| text.split_whitespace().count();
+/// let mut card = ChoiceCard::internal("x:y@1", "y", "One two three. Four five six seven.", "");
+/// let report = enforce_card_budget(&mut card, &words, CardBudget { target: 8, hard_cap: 10 }).map_err(|(e, _)| e)?;
+/// // "[1/1] x:y@1 (internal) — " is 4 words, so 4 are left for the description.
+/// assert_eq!((report.untruncated_tokens, report.fixed_overhead_tokens, report.description_budget, report.final_tokens), (11, Some(4), Some(4), 7));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BudgetReport {
@@ -414,6 +590,16 @@ pub struct BudgetReport {
 
 impl BudgetReport {
     /// Whether the description was truncated.
+    ///
+    /// ```
+    /// use agentwire::gateway::card::{enforce_card_budget, CardBudget};
+    /// use agentwire::gateway::ChoiceCard;
+    /// let words = |text: &str| text.split_whitespace().count();
+    /// let mut card = ChoiceCard::internal("x:y@1", "y", "Short.", "");
+    /// let report = enforce_card_budget(&mut card, &words, CardBudget::default()).map_err(|(e, _)| e)?;
+    /// assert!(!report.truncated());
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn truncated(&self) -> bool {
         self.description_budget.is_some()
     }
@@ -422,6 +608,17 @@ impl BudgetReport {
 /// `_enforce_card_budget`: truncates the description so the budget line fits the target,
 /// `CARD_HARD_CAP` when the line still exceeds the hard cap. On error the card is left as
 /// truncated and the report is in the error's context.
+///
+/// ```
+/// use agentwire::gateway::card::{enforce_card_budget, CardBudget};
+/// use agentwire::gateway::ChoiceCard;
+/// let words = |text: &str| text.split_whitespace().count();
+/// // The id alone is over the cap: truncating the description cannot help.
+/// let mut card = ChoiceCard::internal("x:y@1", "y", "Some description.", "");
+/// let (err, report) = enforce_card_budget(&mut card, &words, CardBudget { target: 2, hard_cap: 3 }).unwrap_err();
+/// assert_eq!(err.code(), "CARD_HARD_CAP");
+/// assert_eq!((report.final_tokens, card.description.as_str()), (5, "…"));
+/// ```
 pub fn enforce_card_budget(
     card: &mut ChoiceCard,
     counter: &dyn TokenCounter,
@@ -462,6 +659,16 @@ pub fn enforce_card_budget(
 }
 
 /// Which step of [`truncate_description`] produced the output.
+///
+/// ```
+/// use agentwire::gateway::card::{truncate_description, TruncationBranch};
+/// let words = |text: &str| text.split_whitespace().count();
+/// let branch = |text: &str, budget: i64| truncate_description(text, budget, &words).branch;
+/// assert_eq!(branch("a b", 0), TruncationBranch::Empty);
+/// assert_eq!(branch("a b", 2), TruncationBranch::Verbatim);
+/// assert_eq!(branch("a b. c d", 2), TruncationBranch::Sentence);
+/// assert_eq!(branch("a b c d", 2), TruncationBranch::HardCut);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TruncationBranch {
@@ -477,6 +684,11 @@ pub enum TruncationBranch {
 
 impl TruncationBranch {
     /// `empty`, `verbatim`, `sentence`, `hard_cut`.
+    ///
+    /// ```
+    /// use agentwire::gateway::card::TruncationBranch;
+    /// assert_eq!(TruncationBranch::HardCut.as_str(), "hard_cut");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             TruncationBranch::Empty => "empty",
@@ -488,6 +700,14 @@ impl TruncationBranch {
 }
 
 /// The result of [`truncate_description`], with the offsets it considered (code points).
+///
+/// ```
+/// use agentwire::gateway::card::truncate_description;
+/// let words = |text: &str| text.split_whitespace().count();
+/// let t = truncate_description("First sentence here. Second one is longer than that.", 4, &words);
+/// assert_eq!(t.output, "First sentence here.");
+/// assert_eq!((t.boundary_ends, t.chosen_boundary_end, t.hard_cut_chars), (vec![21, 52], Some(21), None));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Truncation {
@@ -520,6 +740,14 @@ fn sentence_boundary_ends(chars: &[char]) -> Vec<usize> {
 
 /// `truncate_description_to_tokens`: verbatim when it fits, else the longest sentence prefix that
 /// fits, else the binary search over code-point prefixes for `budget − 1` tokens plus `…`.
+///
+/// ```
+/// use agentwire::gateway::card::truncate_description;
+/// let words = |text: &str| text.split_whitespace().count();
+/// // No sentence fits: the longest prefix of `budget - 1` tokens, plus `…`.
+/// let t = truncate_description("one two three four five six", 4, &words);
+/// assert_eq!((t.output.as_str(), t.hard_cut_chars), ("one two three\u{2026}", Some(14)));
+/// ```
 pub fn truncate_description(text: &str, budget: i64, counter: &dyn TokenCounter) -> Truncation {
     let mut result = Truncation {
         output: String::new(),
@@ -574,6 +802,16 @@ pub fn truncate_description(text: &str, budget: i64, counter: &dyn TokenCounter)
 }
 
 /// §2.7: score descending (none counts as 0.0), then id by code point; stable.
+///
+/// ```
+/// use agentwire::gateway::card::sort_for_browse;
+/// use agentwire::gateway::ChoiceCard;
+/// let card = |id: &str, score: Option<f64>| ChoiceCard { score, ..ChoiceCard::internal(id, id, "", "") };
+/// let mut cards = [card("b", None), card("c", Some(0.5)), card("a", None), card("d", Some(0.9))];
+/// sort_for_browse(&mut cards);
+/// let ids: Vec<&str> = cards.iter().map(|c| c.id.as_str()).collect();
+/// assert_eq!(ids, ["d", "c", "a", "b"]);
+/// ```
 pub fn sort_for_browse(cards: &mut [ChoiceCard]) {
     cards.sort_by(|a, b| {
         let (sa, sb) = (a.score.unwrap_or(0.0), b.score.unwrap_or(0.0));
@@ -584,6 +822,14 @@ pub fn sort_for_browse(cards: &mut [ChoiceCard]) {
 }
 
 /// Python `seq[:stop]`: a negative stop counts from the end.
+///
+/// ```
+/// use agentwire::gateway::card::python_slice_len;
+/// assert_eq!(python_slice_len(10, 3), 3);
+/// assert_eq!(python_slice_len(10, 30), 10);
+/// assert_eq!(python_slice_len(10, -3), 7); // seq[:-3]
+/// assert_eq!(python_slice_len(2, -5), 0);
+/// ```
 pub fn python_slice_len(len: usize, stop: i64) -> usize {
     if stop >= 0 {
         (stop as usize).min(len)
@@ -594,6 +840,18 @@ pub fn python_slice_len(len: usize, stop: i64) -> usize {
 
 /// `make_choice_cards`: one budgeted card per item with its score, sorted when any score is
 /// given, then the first `max_cards` (Python slice semantics).
+///
+/// ```
+/// use agentwire::gateway::card::{make_choice_cards, CardBudget};
+/// use agentwire::gateway::Item;
+/// let read = Item::from_value(&agentwire::json::parse(r#"{"id":"fs:read@1"}"#)?)?;
+/// let write = Item::from_value(&agentwire::json::parse(r#"{"id":"fs:write@1"}"#)?)?;
+/// let scores = [("fs:write@1".to_string(), Some(0.8)), ("fs:read@1".to_string(), Some(0.3))];
+/// let words = |text: &str| text.split_whitespace().count();
+/// let cards = make_choice_cards(&[&read, &write], 1, &scores, &words, CardBudget::default())?;
+/// assert_eq!((cards.len(), cards[0].id.as_str(), cards[0].score), (1, "fs:write@1", Some(0.8)));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn make_choice_cards(
     items: &[&Item],
     max_cards: i64,
@@ -621,6 +879,17 @@ pub fn make_choice_cards(
 /// `bound_browse_response`: sorted, each card re-budgeted, tail cards dropped while the sum of
 /// budget-line tokens plus 32 exceeds `80·n + 32` (with every card within the cap this never
 /// drops one).
+///
+/// ```
+/// use agentwire::gateway::card::{bound_browse_response, CardBudget};
+/// use agentwire::gateway::ChoiceCard;
+/// let words = |text: &str| text.split_whitespace().count();
+/// let cards = vec![ChoiceCard::internal("b", "b", "Second.", ""), ChoiceCard::internal("a", "a", "First.", "")];
+/// let bounded = bound_browse_response(cards, &words, CardBudget::default())?;
+/// let ids: Vec<&str> = bounded.iter().map(|c| c.id.as_str()).collect();
+/// assert_eq!(ids, ["a", "b"]); // sorted, none dropped
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn bound_browse_response(
     mut cards: Vec<ChoiceCard>,
     counter: &dyn TokenCounter,
@@ -646,11 +915,26 @@ pub fn bound_browse_response(
 }
 
 /// `hard_cap · n + 32`.
+///
+/// ```
+/// use agentwire::gateway::card::{response_cap_tokens, CardBudget};
+/// assert_eq!(response_cap_tokens(5, CardBudget::default()), 432); // 80 · 5 + 32
+/// ```
 pub fn response_cap_tokens(cards: usize, budget: CardBudget) -> usize {
     budget.hard_cap * cards + BROWSE_RESPONSE_SLACK
 }
 
 /// `render_cards_text`: the numbered budget lines joined with `\n`.
+///
+/// ```
+/// use agentwire::gateway::card::render_cards_text;
+/// use agentwire::gateway::ChoiceCard;
+/// let cards = [ChoiceCard::internal("fs:read@1", "read", "Reads.", ""), ChoiceCard::internal("fs:write@1", "write", "Writes.", "")];
+/// assert_eq!(
+///     render_cards_text(&cards),
+///     "[1/2] fs:read@1 (internal) \u{2014} Reads.\n[2/2] fs:write@1 (internal) \u{2014} Writes."
+/// );
+/// ```
 pub fn render_cards_text(cards: &[ChoiceCard]) -> String {
     let total = cards.len();
     let lines: Vec<String> = cards
@@ -662,6 +946,14 @@ pub fn render_cards_text(cards: &[ChoiceCard]) -> String {
 }
 
 /// The `tool_browse` reply text: a JSON array of wire cards.
+///
+/// ```
+/// use agentwire::gateway::card::cards_wire_json;
+/// use agentwire::gateway::ChoiceCard;
+/// assert_eq!(cards_wire_json(&[]), "[]");
+/// let text = cards_wire_json(&[ChoiceCard::internal("a", "a", "", ""), ChoiceCard::internal("b", "b", "", "")]);
+/// assert!(text.starts_with(r#"[{"id": "a", "#) && text.contains(r#"}, {"id": "b", "#));
+/// ```
 pub fn cards_wire_json(cards: &[ChoiceCard]) -> String {
     let mut out = String::from("[");
     for (i, card) in cards.iter().enumerate() {

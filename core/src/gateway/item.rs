@@ -10,6 +10,13 @@ use crate::json::{Map, Value};
 use crate::{Error, ErrorKind, Result};
 
 /// What a catalog item is (`ChoiceCard.kind`).
+///
+/// ```
+/// use agentwire::gateway::{Item, Kind};
+/// let item = Item::from_value(&agentwire::json::parse(r#"{"id":"support:triage","kind":"agent"}"#)?)?;
+/// assert_eq!(item.kind, Kind::Agent);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Kind {
@@ -31,6 +38,11 @@ pub enum Kind {
 
 impl Kind {
     /// The wire name.
+    ///
+    /// ```
+    /// use agentwire::gateway::Kind;
+    /// assert_eq!(Kind::Resource.as_str(), "resource");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Tool => "tool",
@@ -44,6 +56,13 @@ impl Kind {
     }
 
     /// Parses a wire name (`CARD_INVALID` otherwise).
+    ///
+    /// ```
+    /// use agentwire::gateway::Kind;
+    /// assert_eq!(Kind::parse("skill")?, Kind::Skill);
+    /// assert_eq!(Kind::parse("Tool").unwrap_err().code(), "CARD_INVALID");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn parse(name: &str) -> Result<Kind> {
         Ok(match name {
             "tool" => Kind::Tool,
@@ -67,6 +86,14 @@ impl Kind {
 }
 
 /// One catalog entry.
+///
+/// ```
+/// use agentwire::gateway::{Item, Kind};
+/// // Only `id` is required; the rest default as contextweaver's SelectableItem.
+/// let item = Item::from_value(&agentwire::json::parse(r#"{"id":"fs:read@1"}"#)?)?;
+/// assert_eq!((item.name.as_str(), item.kind, item.side_effects, item.has_schema), ("fs:read@1", Kind::Tool, false, false));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Item {
@@ -93,6 +120,14 @@ pub struct Item {
 }
 
 /// An MCP tool converted to an item, with the derivation that produced its id.
+///
+/// ```
+/// use agentwire::gateway::item::mcp_tool_to_item;
+/// let tool = agentwire::json::parse(r#"{"name":"search","description":"Searches."}"#)?;
+/// let converted = mcp_tool_to_item(&tool, Some("docs"))?;
+/// assert_eq!(converted.item.id, format!("docs:search#{}", converted.derivation.computed_hash8));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct McpItem {
@@ -112,6 +147,21 @@ fn malformed(message: impl Into<String>) -> Error {
 ///
 /// Stricter than the reference where `python_quirks.json` recommends it: `name` and
 /// `description` must be non-empty strings, `inputSchema` an object (null or absent is `{}`).
+///
+/// ```
+/// use agentwire::gateway::item::mcp_tool_to_item;
+/// let tool = agentwire::json::parse(r#"{
+///     "name": "read_file", "description": "Reads a file.",
+///     "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+///     "annotations": {"readOnlyHint": true}
+/// }"#)?;
+/// let item = mcp_tool_to_item(&tool, Some("fs"))?.item;
+/// assert_eq!((item.id.as_str(), item.name.as_str()), ("fs:read_file#7c3e638f", "fs.read_file"));
+/// assert_eq!((item.tags.as_slice(), item.side_effects, item.has_schema), (["mcp".to_string(), "read-only".into()].as_slice(), false, true));
+/// let err = mcp_tool_to_item(&agentwire::json::parse(r#"{"name":"x"}"#)?, None).unwrap_err();
+/// assert_eq!(err.code(), "MCP_MISSING_FIELDS");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn mcp_tool_to_item(tool: &Value, server_name: Option<&str>) -> Result<McpItem> {
     let tool = tool.as_object().ok_or_else(|| {
         malformed(alloc::format!(
@@ -230,6 +280,15 @@ fn invalid(message: String) -> Error {
 impl Item {
     /// Reads `{id, kind?, name?, description?, tags?, namespace?, has_schema?, args_schema?,
     /// side_effects?, cost_hint?}`; defaults as contextweaver's `SelectableItem`.
+    ///
+    /// ```
+    /// use agentwire::gateway::Item;
+    /// let item = Item::from_value(&agentwire::json::parse(r#"{"id":"fs:rm@1","tags":["destructive"],"side_effects":true,"cost_hint":0.5}"#)?)?;
+    /// assert_eq!((item.tags[0].as_str(), item.side_effects, item.cost_hint), ("destructive", true, 0.5));
+    /// let err = Item::from_value(&agentwire::json::parse(r#"{"id":"x","tags":"a"}"#)?).unwrap_err();
+    /// assert_eq!(err.message(), "item.tags must be an array, got string");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn from_value(value: &Value) -> Result<Item> {
         let map = value.as_object().ok_or_else(|| {
             invalid(alloc::format!(
@@ -293,6 +352,19 @@ impl Item {
     }
 
     /// The JSON form [`from_value`](Self::from_value) reads.
+    ///
+    /// ```
+    /// use agentwire::gateway::Item;
+    /// use agentwire::json::{self, WriteOptions};
+    /// let item = Item::from_value(&json::parse(r#"{"id":"fs:read@1","namespace":"fs"}"#)?)?;
+    /// let value = item.to_value();
+    /// assert_eq!(
+    ///     json::to_string(&value, WriteOptions::PLAIN)?,
+    ///     r#"{"id":"fs:read@1","kind":"tool","name":"fs:read@1","description":"","tags":[],"namespace":"fs","has_schema":false,"args_schema":{},"side_effects":false,"cost_hint":0}"#
+    /// );
+    /// assert_eq!(Item::from_value(&value)?, item);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("id".into(), self.id.as_str().into());

@@ -11,6 +11,21 @@ use crate::json::Value;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// Most children of a tree node before the tree groups them.
+///
+/// ```
+/// use agentwire::gateway::path::{build_tree, MAX_CHILDREN};
+/// use agentwire::gateway::Item;
+/// use agentwire::json;
+/// let items = |n: usize| {
+///     (0..n)
+///         .map(|i| Item::from_value(&json::parse(&format!(r#"{{"id":"t:tool{i:02}@1"}}"#))?))
+///         .collect::<Result<Vec<Item>, _>>()
+/// };
+/// assert_eq!(build_tree(&items(MAX_CHILDREN)?).children.len(), MAX_CHILDREN);
+/// // One more, and the level is cut into chunks of at most MAX_CHILDREN.
+/// assert_eq!(build_tree(&items(MAX_CHILDREN + 1)?).children.len(), 2);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub const MAX_CHILDREN: usize = 20;
 
 fn path_error(kind: ErrorKind, message: String, offset: usize, path: &str) -> Error {
@@ -26,6 +41,15 @@ fn is_segment(text: &str, first: impl Fn(char) -> bool) -> bool {
 
 /// Parses a browse path: `/` is the root (no segments), otherwise `/seg(/seg)*` with `*` allowed
 /// as the last segment. Errors carry the byte offset of the fault.
+///
+/// ```
+/// use agentwire::gateway::path::parse_path;
+/// assert_eq!(parse_path("/")?, Vec::<&str>::new());
+/// assert_eq!(parse_path("/github/issues/*")?, ["github", "issues", "*"]);
+/// let err = parse_path("/github/*/x").unwrap_err();
+/// assert_eq!((err.code(), err.offset()), ("PATH_WILDCARD_NOT_FINAL", Some(8)));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parse_path(path: &str) -> Result<Vec<&str>> {
     if path.is_empty() {
         return Err(Error::new(ErrorKind::PathEmpty, "path must not be empty"));
@@ -93,6 +117,14 @@ pub fn parse_path(path: &str) -> Result<Vec<&str>> {
 }
 
 /// [`parse_path`] of a JSON value: a non-string is `PATH_NOT_A_STRING`.
+///
+/// ```
+/// use agentwire::gateway::path::parse_path_value;
+/// use agentwire::json::Value;
+/// assert_eq!(parse_path_value(&Value::from("/fs"))?, ["fs"]);
+/// assert_eq!(parse_path_value(&Value::Null).unwrap_err().code(), "PATH_NOT_A_STRING");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parse_path_value(value: &Value) -> Result<Vec<&str>> {
     match value {
         Value::String(path) => parse_path(path),
@@ -108,6 +140,13 @@ pub fn parse_path_value(value: &Value) -> Result<Vec<&str>> {
 
 /// The segment a node is addressed by (`_segment_label_for`): after the last `/`, else the
 /// name part of a tool id, else the id; lower-cased.
+///
+/// ```
+/// use agentwire::gateway::path::segment_label;
+/// assert_eq!(segment_label("fs:read_file#7c3e638f"), "read_file");
+/// assert_eq!(segment_label("everything:getTinyImage@1"), "gettinyimage");
+/// assert_eq!(segment_label("root/github"), "github");
+/// ```
 pub fn segment_label(id: &str) -> String {
     let label = if let Some((_, tail)) = id.rsplit_once('/') {
         tail
@@ -120,6 +159,15 @@ pub fn segment_label(id: &str) -> String {
 }
 
 /// A node of the navigation tree.
+///
+/// ```
+/// use agentwire::gateway::path::{build_tree, Node};
+/// use agentwire::gateway::Item;
+/// let items = [Item::from_value(&agentwire::json::parse(r#"{"id":"fs:read@1"}"#)?)?];
+/// let tree = build_tree(&items);
+/// assert_eq!(tree.children, [Node::Leaf(0)]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node {
     /// A catalog item (index into the catalog's items).
@@ -129,6 +177,22 @@ pub enum Node {
 }
 
 /// An internal node: its id (`root/<ns>`), display label and hint, and children.
+///
+/// ```
+/// use agentwire::gateway::path::{build_tree, Node};
+/// use agentwire::gateway::Item;
+/// // 21 tools in two namespaces: too many for one level, so one group per namespace.
+/// let items: Vec<Item> = (0..21)
+///     .map(|i| {
+///         let ns = if i < 11 { "fs" } else { "git" };
+///         Item::from_value(&agentwire::json::parse(&format!(r#"{{"id":"{ns}:t{i}@1","namespace":"{ns}"}}"#)).unwrap())
+///     })
+///     .collect::<Result<_, _>>()?;
+/// let tree = build_tree(&items);
+/// let ids: Vec<&str> = tree.children.iter().map(|n| match n { Node::Group(g) => g.id.as_str(), Node::Leaf(_) => "" }).collect();
+/// assert_eq!(ids, ["root/fs", "root/git"]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Group {
     /// `root/<ns>` (and deeper for split groups).
@@ -143,6 +207,15 @@ pub struct Group {
 
 impl Group {
     /// The internal card shown for this group.
+    ///
+    /// ```
+    /// use agentwire::gateway::path::Group;
+    /// use agentwire::gateway::Kind;
+    /// let group = Group { id: "root/fs".into(), label: "fs: file read".into(), hint: "Tools related to fs: file read".into(), children: Vec::new() };
+    /// let card = group.card();
+    /// assert_eq!((card.id.as_str(), card.name.as_str(), card.kind), ("root/fs", "fs: file read", Kind::Internal));
+    /// assert_eq!(card.description, "Tools related to fs: file read");
+    /// ```
     pub fn card(&self) -> ChoiceCard {
         let namespace = self.id.split_once(':').map_or("", |(ns, _)| ns);
         ChoiceCard::internal(&self.id, &self.label, &self.hint, namespace)
@@ -151,6 +224,19 @@ impl Group {
 
 /// Builds the navigation tree (`TreeBuilder`, `max_children = 20`): flat when the catalog is
 /// small, otherwise one group per namespace, alphabetical chunks where a level stays too wide.
+///
+/// ```
+/// use agentwire::gateway::path::{build_tree, Node};
+/// use agentwire::gateway::Item;
+/// let items = [
+///     Item::from_value(&agentwire::json::parse(r#"{"id":"fs:write@1"}"#)?)?,
+///     Item::from_value(&agentwire::json::parse(r#"{"id":"fs:read@1"}"#)?)?,
+/// ];
+/// let tree = build_tree(&items);
+/// // Small catalogs are flat, in id order.
+/// assert_eq!((tree.id.as_str(), tree.children.as_slice()), ("root", [Node::Leaf(1), Node::Leaf(0)].as_slice()));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn build_tree(items: &[Item]) -> Group {
     let mut order: Vec<usize> = (0..items.len()).collect();
     order.sort_by(|&a, &b| items[a].id.cmp(&items[b].id));
@@ -272,6 +358,20 @@ fn labelled(id: String, members: &[usize], items: &[Item], children: Vec<Node>) 
 }
 
 /// Where a path led: the nodes to show, or the walked prefix that failed.
+///
+/// ```
+/// use agentwire::gateway::path::{build_tree, parse_path, resolve, Node};
+/// use agentwire::gateway::Item;
+/// let items = [
+///     Item::from_value(&agentwire::json::parse(r#"{"id":"fs:read@1"}"#)?)?,
+///     Item::from_value(&agentwire::json::parse(r#"{"id":"fs:write@1"}"#)?)?,
+/// ];
+/// let tree = build_tree(&items);
+/// assert_eq!(resolve(&tree, &items, &parse_path("/write")?), Ok(vec![&Node::Leaf(1)]));
+/// assert_eq!(resolve(&tree, &items, &parse_path("/*")?).map(|n| n.len()), Ok(2));
+/// assert_eq!(resolve(&tree, &items, &parse_path("/delete/x")?), Err("/delete".to_string()));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn resolve<'t>(
     root: &'t Group,
     items: &[Item],
@@ -311,6 +411,17 @@ pub fn resolve<'t>(
 }
 
 /// The cards of resolved nodes: item cards for leaves, internal cards for groups.
+///
+/// ```
+/// use agentwire::gateway::path::{build_tree, node_cards, resolve};
+/// use agentwire::gateway::Item;
+/// let items = [Item::from_value(&agentwire::json::parse(r#"{"id":"fs:read@1","description":"Reads a file."}"#)?)?];
+/// let tree = build_tree(&items);
+/// let nodes = resolve(&tree, &items, &[]).unwrap();
+/// let cards = node_cards(&nodes, &items);
+/// assert_eq!((cards[0].id.as_str(), cards[0].description.as_str()), ("fs:read@1", "Reads a file."));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn node_cards(nodes: &[&Node], items: &[Item]) -> Vec<ChoiceCard> {
     nodes
         .iter()

@@ -8,11 +8,21 @@ use crate::json::{Number, Value};
 use crate::text::is_printable;
 
 /// Python `str.isspace()`: Unicode White_Space plus the separators U+001C–U+001F.
+///
+/// ```
+/// use agentwire::gateway::pytext::is_space;
+/// assert!(is_space('\u{1f}') && is_space('\u{a0}'));
+/// assert!(!is_space('\u{200b}')); // ZERO WIDTH SPACE is not white space
+/// ```
 pub fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// Python `str.rstrip()`.
+///
+/// ```
+/// assert_eq!(agentwire::gateway::pytext::rstrip("Reads a file. \u{1c}\n"), "Reads a file.");
+/// ```
 pub fn rstrip(text: &str) -> &str {
     text.trim_end_matches(is_space)
 }
@@ -20,6 +30,13 @@ pub fn rstrip(text: &str) -> &str {
 /// Python `repr()` of a string: single quotes unless the text holds `'` and no `"`,
 /// backslash escapes for the quote, `\\`, `\t \n \r`, `\xNN`/`\uNNNN`/`\UNNNNNNNN` for
 /// non-printable characters; printable non-ASCII stays as it is.
+///
+/// ```
+/// use agentwire::gateway::pytext::repr;
+/// assert_eq!(repr("fs:read"), "'fs:read'");
+/// assert_eq!(repr("it's"), r#""it's""#);
+/// assert_eq!(repr("a\u{7}b\u{200b}é"), r"'a\x07b\u200bé'");
+/// ```
 pub fn repr(text: &str) -> String {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
@@ -56,6 +73,14 @@ pub fn repr(text: &str) -> String {
 
 /// Python `repr()` of a float: the shortest round-trip digits, fixed notation with `.0` for
 /// integral values when 1e-4 ≤ |x| < 1e16, otherwise `1e-05` / `1e+16` style.
+///
+/// ```
+/// use agentwire::gateway::pytext::float_repr;
+/// assert_eq!(float_repr(2.0), "2.0");
+/// assert_eq!(float_repr(0.0001), "0.0001");
+/// assert_eq!(float_repr(0.00001), "1e-05");
+/// assert_eq!(float_repr(1e16), "1e+16");
+/// ```
 pub fn float_repr(v: f64) -> String {
     if v.is_nan() {
         return "nan".into();
@@ -116,6 +141,14 @@ pub fn float_repr(v: f64) -> String {
 
 /// Python `str()` of a JSON scalar as `json.loads` gives it (`True`, `1.0`, `1e+20`, text);
 /// None for containers and null.
+///
+/// ```
+/// use agentwire::gateway::pytext::scalar_str;
+/// let value = agentwire::json::parse(r#"[true, 7, 1e20, "v1", null]"#)?;
+/// let strs: Vec<Option<String>> = value.as_array().unwrap().iter().map(scalar_str).collect();
+/// assert_eq!(strs, [Some("True".into()), Some("7".into()), Some("1e+20".into()), Some("v1".into()), None]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn scalar_str(value: &Value) -> Option<String> {
     match value {
         Value::String(s) => Some(s.clone()),
@@ -135,6 +168,14 @@ fn number_str(n: &Number) -> String {
 }
 
 /// Python truthiness of a JSON value (`""`, `0`, `false`, `null`, `[]`, `{}` are false).
+///
+/// ```
+/// use agentwire::gateway::pytext::truthy;
+/// let value = agentwire::json::parse(r#"["", 0, 0.0, false, null, [], {}, "0", [0]]"#)?;
+/// let truth: Vec<bool> = value.as_array().unwrap().iter().map(truthy).collect();
+/// assert_eq!(truth, [false, false, false, false, false, false, false, true, true]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn truthy(value: &Value) -> bool {
     match value {
         Value::Null => false,
@@ -147,6 +188,12 @@ pub fn truthy(value: &Value) -> bool {
 }
 
 /// Appends a JSON string as `json.dumps(..., ensure_ascii=True)` writes it.
+///
+/// ```
+/// let mut out = String::new();
+/// agentwire::gateway::pytext::push_json_string(&mut out, "é😀\t<");
+/// assert_eq!(out, r#""\u00e9\ud83d\ude00\t<""#);
+/// ```
 pub fn push_json_string(out: &mut String, text: &str) {
     out.push('"');
     for c in text.chars() {
@@ -172,6 +219,14 @@ pub fn push_json_string(out: &mut String, text: &str) {
 
 /// Appends `json.dumps(value)` with its defaults: `", "`/`": "` separators, ASCII-only
 /// strings, integers as they are, floats in `repr` form.
+///
+/// ```
+/// let value = agentwire::json::parse(r#"{"a":[1,2.0,"é"],"b":null}"#)?;
+/// let mut out = String::new();
+/// agentwire::gateway::pytext::write_python_json(&value, &mut out);
+/// assert_eq!(out, r#"{"a": [1, 2.0, "\u00e9"], "b": null}"#);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn write_python_json(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),

@@ -14,6 +14,13 @@ const ITEM_NOT_FOUND_HINT: &str =
     "check the tool/agent/skill ID exists in the catalog; see https://dgenio.github.io/contextweaver/errors/#itemnotfounderror";
 
 /// The gateway error codes agentwire produces.
+///
+/// ```
+/// use agentwire::gateway::reply::{GatewayCode, GatewayError};
+/// let error = GatewayError::args_invalid("tool_view requires string 'tool_id'.");
+/// assert_eq!(error.code, GatewayCode::ArgsInvalid);
+/// assert_eq!(error.code.as_str(), "ARGS_INVALID");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GatewayCode {
@@ -33,6 +40,11 @@ pub enum GatewayCode {
 
 impl GatewayCode {
     /// The wire code.
+    ///
+    /// ```
+    /// use agentwire::gateway::reply::GatewayCode;
+    /// assert_eq!(GatewayCode::HydrateFailed.as_str(), "HYDRATE_FAILED");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             GatewayCode::PathInvalid => "PATH_INVALID",
@@ -46,6 +58,16 @@ impl GatewayCode {
 }
 
 /// One error reply of a meta-tool.
+///
+/// ```
+/// use agentwire::gateway::reply::{GatewayCode, GatewayError};
+/// let mut error = GatewayError::new(GatewayCode::ArgsInvalid, "'path' is a required property", "fs:read@1");
+/// error.details.insert("path".into(), agentwire::json::Value::Array(Vec::new()));
+/// assert_eq!(
+///     error.wire_json(),
+///     r#"{"error": "ARGS_INVALID", "message": "'path' is a required property", "path": "fs:read@1", "retryable": false, "details": {"path": []}}"#
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GatewayError {
@@ -61,6 +83,12 @@ pub struct GatewayError {
 
 impl GatewayError {
     /// A reply with no details.
+    ///
+    /// ```
+    /// use agentwire::gateway::reply::{GatewayCode, GatewayError};
+    /// let error = GatewayError::new(GatewayCode::SchemaInvalid, "bad schema", "fs:read@1");
+    /// assert_eq!((error.path.as_str(), error.details.is_empty()), ("fs:read@1", true));
+    /// ```
     pub fn new(
         code: GatewayCode,
         message: impl Into<String>,
@@ -75,6 +103,14 @@ impl GatewayError {
     }
 
     /// `PATH_INVALID` for a path grammar error.
+    ///
+    /// ```
+    /// use agentwire::gateway::{path::parse_path, reply::GatewayError};
+    /// let err = parse_path("/fs/").unwrap_err();
+    /// let reply = GatewayError::path_invalid(&err, "/fs/");
+    /// assert!(reply.message.starts_with("[CW_PATH_INVALID] path must not end with '/' (got '/fs/') (hint: "));
+    /// assert_eq!(reply.path, "/fs/");
+    /// ```
     pub fn path_invalid(error: &Error, path: &str) -> GatewayError {
         GatewayError::new(
             GatewayCode::PathInvalid,
@@ -88,6 +124,14 @@ impl GatewayError {
 
     /// `PATH_NOT_FOUND`; `walked` is the prefix that failed to resolve, `None` for an empty
     /// catalog.
+    ///
+    /// ```
+    /// use agentwire::gateway::reply::{GatewayCode, GatewayError};
+    /// let reply = GatewayError::path_not_found(Some("/fs/x"), "/fs/x/y");
+    /// assert_eq!(reply.code, GatewayCode::PathNotFound);
+    /// assert!(reply.message.starts_with("[CW_PATH_NOT_FOUND] path /fs/x does not resolve in the catalog (hint: "));
+    /// assert!(GatewayError::path_not_found(None, "/").message.contains("No catalog registered."));
+    /// ```
     pub fn path_not_found(walked: Option<&str>, path: &str) -> GatewayError {
         let message = match walked {
             Some(walked) => alloc::format!("path {walked} does not resolve in the catalog"),
@@ -101,6 +145,13 @@ impl GatewayError {
     }
 
     /// `HYDRATE_FAILED` for an unknown tool id.
+    ///
+    /// ```
+    /// use agentwire::gateway::reply::GatewayError;
+    /// let reply = GatewayError::item_not_found("fs:nope@1");
+    /// assert!(reply.message.starts_with("[CW_ITEM_NOT_FOUND] Item not found: 'fs:nope@1' (hint: "));
+    /// assert_eq!(reply.path, "fs:nope@1");
+    /// ```
     pub fn item_not_found(tool_id: &str) -> GatewayError {
         GatewayError::new(
             GatewayCode::HydrateFailed,
@@ -113,11 +164,24 @@ impl GatewayError {
     }
 
     /// `ARGS_INVALID` about the meta-tool call itself.
+    ///
+    /// ```
+    /// use agentwire::gateway::reply::GatewayError;
+    /// let reply = GatewayError::args_invalid("tool_browse requires exactly one of 'query' or 'path'.");
+    /// assert_eq!((reply.code.as_str(), reply.path.as_str()), ("ARGS_INVALID", ""));
+    /// ```
     pub fn args_invalid(message: impl Into<String>) -> GatewayError {
         GatewayError::new(GatewayCode::ArgsInvalid, message, "")
     }
 
     /// `GatewayError.to_dict()`.
+    ///
+    /// ```
+    /// use agentwire::gateway::reply::GatewayError;
+    /// let value = GatewayError::args_invalid("no").to_value();
+    /// assert_eq!(value.get("retryable"), Some(&agentwire::json::Value::Bool(false)));
+    /// assert_eq!(value.get("details"), None); // omitted when empty
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("error".into(), self.code.as_str().into());
@@ -131,6 +195,14 @@ impl GatewayError {
     }
 
     /// `json.dumps(to_dict())`, the text of the MCP error reply.
+    ///
+    /// ```
+    /// use agentwire::gateway::reply::GatewayError;
+    /// assert_eq!(
+    ///     GatewayError::args_invalid("bad 'top_k' → 1..50").wire_json(),
+    ///     r#"{"error": "ARGS_INVALID", "message": "bad 'top_k' \u2192 1..50", "path": "", "retryable": false}"#
+    /// );
+    /// ```
     pub fn wire_json(&self) -> String {
         let mut out = String::new();
         write_python_json(&self.to_value(), &mut out);

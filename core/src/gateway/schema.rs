@@ -7,6 +7,24 @@ use alloc::vec::Vec;
 use crate::json::Value;
 
 /// One failing argument: the validator's message and where in the arguments it failed.
+///
+/// ```
+/// use agentwire::gateway::schema::{ArgsValidator, ArgsViolation, SchemaCheck};
+/// use agentwire::json::Value;
+/// // A validator that only checks for a required `path` argument.
+/// struct NeedsPath;
+/// impl ArgsValidator for NeedsPath {
+///     fn check(&self, _schema: &Value, args: &Value) -> SchemaCheck {
+///         match args.get("path") {
+///             Some(_) => SchemaCheck::Valid,
+///             None => SchemaCheck::Invalid(ArgsViolation { message: "'path' is a required property".into(), path: Vec::new() }),
+///         }
+///     }
+/// }
+/// let check = NeedsPath.check(&Value::Null, &agentwire::json::parse("{}")?);
+/// assert!(matches!(check, SchemaCheck::Invalid(v) if v.path.is_empty()));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ArgsViolation {
@@ -17,6 +35,20 @@ pub struct ArgsViolation {
 }
 
 /// The outcome of checking arguments against a schema.
+///
+/// ```
+/// use agentwire::gateway::schema::{ArgsViolation, SchemaCheck};
+/// // What a gateway makes of each outcome.
+/// fn reply(check: SchemaCheck) -> String {
+///     match check {
+///         SchemaCheck::Valid => "forward upstream".into(),
+///         SchemaCheck::Invalid(v) => format!("ARGS_INVALID: {}", v.message),
+///         SchemaCheck::SchemaInvalid(m) => format!("SCHEMA_INVALID: {m}"),
+///     }
+/// }
+/// let violation = ArgsViolation { message: "'path' is a required property".into(), path: Vec::new() };
+/// assert_eq!(reply(SchemaCheck::Invalid(violation)), "ARGS_INVALID: 'path' is a required property");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum SchemaCheck {
     /// The arguments conform.
@@ -28,8 +60,38 @@ pub enum SchemaCheck {
 }
 
 /// Checks tool arguments against a tool's JSON Schema.
+///
+/// ```
+/// use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid};
+/// use agentwire::gateway::schema::{ArgsValidator, SchemaCheck};
+/// use agentwire::json::{self, Map, Value};
+/// /// Accepts every argument object (a host without a JSON Schema library).
+/// struct AcceptAll;
+/// impl ArgsValidator for AcceptAll {
+///     fn check(&self, _schema: &Value, _args: &Value) -> SchemaCheck {
+///         SchemaCheck::Valid
+///     }
+/// }
+/// let mut gateway = Gateway::new(GatewayOptions::default());
+/// let tool = json::parse(r#"{"name":"fs.read","description":"Reads.","inputSchema":{"type":"object"},"_meta":{"version":"1"}}"#)?;
+/// gateway.register_mcp_tools(&[tool], None, OnInvalid::Raise)?;
+/// assert!(gateway.execute("fs:read@1", &Map::new(), &AcceptAll).is_ok());
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub trait ArgsValidator {
     /// The first violation of `schema` by `args`, as the reference's `iter_errors` gives it.
+    ///
+    /// ```
+    /// use agentwire::gateway::schema::{ArgsValidator, SchemaCheck};
+    /// use agentwire::json::Value;
+    /// struct AcceptAll;
+    /// impl ArgsValidator for AcceptAll {
+    ///     fn check(&self, _schema: &Value, _args: &Value) -> SchemaCheck {
+    ///         SchemaCheck::Valid
+    ///     }
+    /// }
+    /// assert_eq!(AcceptAll.check(&Value::Null, &Value::Null), SchemaCheck::Valid);
+    /// ```
     fn check(&self, schema: &Value, args: &Value) -> SchemaCheck;
 }
 
@@ -55,6 +117,17 @@ mod validator {
     /// Validation with the `jsonschema` crate: the draft comes from `$schema` (2020-12 when
     /// absent), the schema is checked against its meta-schema, and the first error of the
     /// iteration is reported. Compiled schemas are cached by their JSON text.
+    ///
+    /// ```
+    /// use agentwire::gateway::schema::{ArgsValidator, JsonSchemaValidator, SchemaCheck};
+    /// use agentwire::json::{self, Value};
+    /// let validator = JsonSchemaValidator::new();
+    /// let schema = json::parse(r#"{"type":"object","properties":{"ids":{"type":"array","items":{"type":"integer"}}}}"#)?;
+    /// assert_eq!(validator.check(&schema, &json::parse(r#"{"ids":[1,2]}"#)?), SchemaCheck::Valid);
+    /// let SchemaCheck::Invalid(violation) = validator.check(&schema, &json::parse(r#"{"ids":[1,"x"]}"#)?) else { panic!() };
+    /// assert_eq!(violation.path, [Value::from("ids"), json::parse("1")?]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     #[derive(Default)]
     pub struct JsonSchemaValidator {
         cache: Mutex<HashMap<String, Arc<jsonschema::Validator>>>,
@@ -125,6 +198,14 @@ mod validator {
 
     impl JsonSchemaValidator {
         /// A validator with an empty cache.
+        ///
+        /// ```
+        /// use agentwire::gateway::schema::{ArgsValidator, JsonSchemaValidator, SchemaCheck};
+        /// let validator = JsonSchemaValidator::new();
+        /// let bad_schema = agentwire::json::parse(r#"{"type":"no-such-type"}"#)?;
+        /// assert!(matches!(validator.check(&bad_schema, &agentwire::json::Value::Null), SchemaCheck::SchemaInvalid(_)));
+        /// # Ok::<(), agentwire::Error>(())
+        /// ```
         pub fn new() -> JsonSchemaValidator {
             JsonSchemaValidator::default()
         }

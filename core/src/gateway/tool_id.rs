@@ -13,9 +13,27 @@ use crate::json::Value;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// Longest tool id, in code points.
+///
+/// ```
+/// use agentwire::gateway::tool_id::{parse_tool_id, MAX_TOOL_ID_CHARS};
+/// let long = format!("ns:{}#0123abcd", "n".repeat(MAX_TOOL_ID_CHARS));
+/// assert_eq!(parse_tool_id(&long).unwrap_err().code(), "TOOL_ID_TOO_LONG");
+/// ```
 pub const MAX_TOOL_ID_CHARS: usize = 240;
 
 /// The parts of a tool id.
+///
+/// ```
+/// use agentwire::gateway::{format_tool_id, ToolIdParts};
+/// let parts = ToolIdParts {
+///     namespace: "github".into(),
+///     name: "create_issue".into(),
+///     version: None,
+///     hash8: Some("1f27b247".into()),
+/// };
+/// assert_eq!(format_tool_id(&parts)?, "github:create_issue#1f27b247");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToolIdParts {
@@ -94,6 +112,16 @@ fn grammar(kind: ErrorKind, part: &str, value: &str) -> Error {
 
 /// Checks the parts in the reference's order (namespace, name, version, hash8, then "hash8
 /// required") and joins them (`format_tool_id`).
+///
+/// ```
+/// use agentwire::gateway::{format_tool_id, ToolIdParts};
+/// let mut parts = ToolIdParts { namespace: "fs".into(), name: "read".into(), version: Some("2".into()), hash8: None };
+/// assert_eq!(format_tool_id(&parts)?, "fs:read@2");
+/// // Without a version, a hash8 is required.
+/// parts.version = None;
+/// assert_eq!(format_tool_id(&parts).unwrap_err().code(), "TOOL_ID_HASH8_REQUIRED");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn format_tool_id(parts: &ToolIdParts) -> Result<String> {
     check_parts(parts)?;
     let mut id = String::with_capacity(64);
@@ -142,6 +170,16 @@ fn check_parts(parts: &ToolIdParts) -> Result<()> {
 
 /// Parses a tool id (`parse_tool_id`): length, then `:`, then `#hash8` and `@version` split
 /// from the right, then the format checks. Errors point at the failing part.
+///
+/// ```
+/// use agentwire::gateway::parse_tool_id;
+/// let parts = parse_tool_id("everything:getTinyImage@1.0#1f27b247")?;
+/// assert_eq!((parts.name.as_str(), parts.version.as_deref(), parts.hash8.as_deref()), ("getTinyImage", Some("1.0"), Some("1f27b247")));
+/// // Errors point at the failing part (here the name, column 4).
+/// let err = parse_tool_id("fs:9lives@1").unwrap_err();
+/// assert_eq!((err.code(), err.column()), ("TOOL_ID_NAME_GRAMMAR", Some(4)));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parse_tool_id(id: &str) -> Result<ToolIdParts> {
     let chars = id.chars().count();
     if chars > MAX_TOOL_ID_CHARS {
@@ -189,6 +227,15 @@ pub fn parse_tool_id(id: &str) -> Result<ToolIdParts> {
 }
 
 /// `parse_tool_id` of any JSON value: a non-string is `TOOL_ID_NOT_A_STRING`.
+///
+/// ```
+/// use agentwire::gateway::tool_id::parse_tool_id_value;
+/// use agentwire::json::Value;
+/// assert_eq!(parse_tool_id_value(&Value::from("fs:read@1"))?.namespace, "fs");
+/// let err = parse_tool_id_value(&Value::Bool(true)).unwrap_err();
+/// assert_eq!((err.code(), err.message()), ("TOOL_ID_NOT_A_STRING", "tool_id must be a string, got bool"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parse_tool_id_value(value: &Value) -> Result<ToolIdParts> {
     match value {
         Value::String(id) => parse_tool_id(id),
@@ -200,6 +247,14 @@ pub fn parse_tool_id_value(value: &Value) -> Result<ToolIdParts> {
 }
 
 /// Python's type name of a decoded JSON value (for "got int" messages).
+///
+/// ```
+/// use agentwire::gateway::tool_id::python_type;
+/// let value = agentwire::json::parse(r#"[1, 1.5, null, {}]"#)?;
+/// let names: Vec<&str> = value.as_array().unwrap().iter().map(python_type).collect();
+/// assert_eq!(names, ["int", "float", "NoneType", "dict"]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn python_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "NoneType",
@@ -214,6 +269,14 @@ pub fn python_type(value: &Value) -> &'static str {
 
 /// `infer_namespace`: the prefix before the first `.`, else before the first `/`, else the
 /// first `_`-part of a name with three or more, else `mcp`. No lower-casing.
+///
+/// ```
+/// use agentwire::gateway::tool_id::infer_namespace;
+/// assert_eq!(infer_namespace("github.create_issue"), "github");
+/// assert_eq!(infer_namespace("slack/post"), "slack");
+/// assert_eq!(infer_namespace("jira_get_issue"), "jira");
+/// assert_eq!(infer_namespace("get_issue"), "mcp");
+/// ```
 pub fn infer_namespace(name: &str) -> &str {
     for separator in ['.', '/'] {
         if let Some((prefix, _)) = name.split_once(separator) {
@@ -232,6 +295,13 @@ pub fn infer_namespace(name: &str) -> &str {
 
 /// `_derive_tool_id_name`: what follows the first `.` (or `/`) when both sides are non-empty,
 /// else the whole name.
+///
+/// ```
+/// use agentwire::gateway::tool_id::derive_name;
+/// assert_eq!(derive_name("github.create_issue"), "create_issue");
+/// assert_eq!(derive_name("a.b.c"), "b.c");
+/// assert_eq!(derive_name("plain_name"), "plain_name");
+/// ```
 pub fn derive_name(name: &str) -> &str {
     for separator in ['.', '/'] {
         if let Some((prefix, rest)) = name.split_once(separator) {
@@ -250,6 +320,14 @@ fn malformed(message: impl Into<String>) -> Error {
 /// The canonical schema shape hashed after the name:
 /// `{"properties":[sorted keys],"required":[sorted names]}` in `json.dumps(ensure_ascii)` form.
 /// A non-object schema, non-object `properties` or non-string `required` entries are malformed.
+///
+/// ```
+/// use agentwire::gateway::tool_id::canonical_shape;
+/// let schema = agentwire::json::parse(r#"{"type":"object","properties":{"b":{},"a":{}},"required":["b"]}"#)?;
+/// assert_eq!(canonical_shape(Some(&schema))?, r#"{"properties":["a","b"],"required":["b"]}"#);
+/// assert_eq!(canonical_shape(None)?, r#"{"properties":[],"required":[]}"#);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn canonical_shape(input_schema: Option<&Value>) -> Result<String> {
     let empty = crate::json::Map::new();
     let schema = match input_schema {
@@ -312,6 +390,12 @@ pub fn canonical_shape(input_schema: Option<&Value>) -> Result<String> {
 }
 
 /// The first 8 hex digits of sha256(`hash_input`).
+///
+/// ```
+/// use agentwire::gateway::tool_id::hash8;
+/// // sha256("") = e3b0c442 98fc1c14 …
+/// assert_eq!(hash8(""), "e3b0c442");
+/// ```
 pub fn hash8(hash_input: &str) -> String {
     let digest = Sha256::digest(hash_input.as_bytes());
     let mut out = String::with_capacity(8);
@@ -322,6 +406,16 @@ pub fn hash8(hash_input: &str) -> String {
 }
 
 /// Everything `mcp_tool_to_selectable` computes on the way to the id, for inspection.
+///
+/// ```
+/// use agentwire::gateway::tool_id::derive;
+/// let tool = agentwire::json::parse(r#"{"name":"read_file","inputSchema":{"properties":{"path":{}},"required":["path"]}}"#)?;
+/// let derivation = derive(tool.as_object().unwrap(), Some("fs"))?;
+/// assert_eq!(derivation.upstream_name, "fs.read_file");
+/// assert_eq!(derivation.hash_input, "fs.read_file\n{\"properties\":[\"path\"],\"required\":[\"path\"]}");
+/// assert_eq!(derivation.tool_id()?, "fs:read_file#7c3e638f");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Derivation {
@@ -362,6 +456,15 @@ fn meta_version(tool: &crate::json::Map) -> Result<Option<String>> {
 }
 
 /// Computes the derivation of an MCP tool definition (`name` as given, even empty).
+///
+/// ```
+/// use agentwire::gateway::tool_id::derive;
+/// let tool = agentwire::json::parse(r#"{"name":"search","_meta":{"version":3}}"#)?;
+/// let derivation = derive(tool.as_object().unwrap(), None)?;
+/// assert_eq!((derivation.inferred_namespace.as_str(), derivation.version.as_deref()), ("mcp", Some("3")));
+/// assert_eq!(derivation.tool_id()?, "mcp:search@3");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn derive(tool: &crate::json::Map, server_name: Option<&str>) -> Result<Derivation> {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("");
     let upstream_name = match server_name {
@@ -383,6 +486,15 @@ pub fn derive(tool: &crate::json::Map, server_name: Option<&str>) -> Result<Deri
 
 impl Derivation {
     /// The canonical id: `ns:name@version` with a version, else `ns:name#hash8`.
+    ///
+    /// ```
+    /// use agentwire::gateway::tool_id::derive;
+    /// let tool = agentwire::json::parse(r#"{"name":"github.list_repos"}"#)?;
+    /// let parts = derive(tool.as_object().unwrap(), None)?.parts();
+    /// assert_eq!((parts.namespace.as_str(), parts.name.as_str()), ("github", "list_repos"));
+    /// assert_eq!((parts.version, parts.hash8.map(|h| h.len())), (None, Some(8)));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn parts(&self) -> ToolIdParts {
         ToolIdParts {
             namespace: self.inferred_namespace.clone(),
@@ -393,12 +505,27 @@ impl Derivation {
     }
 
     /// [`format_tool_id`] of [`parts`](Self::parts).
+    ///
+    /// ```
+    /// use agentwire::gateway::tool_id::derive;
+    /// let tool = agentwire::json::parse(r#"{"name":"read_file","_meta":{"version":"1.2"}}"#)?;
+    /// assert_eq!(derive(tool.as_object().unwrap(), Some("fs"))?.tool_id()?, "fs:read_file@1.2");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn tool_id(&self) -> Result<String> {
         format_tool_id(&self.parts())
     }
 }
 
 /// JSON form of parts: `{"namespace", "name", "version", "hash8"}` (null when absent).
+///
+/// ```
+/// use agentwire::gateway::{parse_tool_id, tool_id::parts_to_value};
+/// use agentwire::json::{self, WriteOptions};
+/// let value = parts_to_value(&parse_tool_id("fs:read@1")?);
+/// assert_eq!(json::to_string(&value, WriteOptions::PLAIN)?, r#"{"namespace":"fs","name":"read","version":"1","hash8":null}"#);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parts_to_value(parts: &ToolIdParts) -> Value {
     let opt = |v: &Option<String>| v.as_deref().map_or(Value::Null, Value::from);
     let mut map = crate::json::Map::new();
@@ -410,6 +537,14 @@ pub fn parts_to_value(parts: &ToolIdParts) -> Value {
 }
 
 /// Reads parts from `{"namespace", "name", "version"?, "hash8"?}` (null = absent).
+///
+/// ```
+/// use agentwire::gateway::{format_tool_id, tool_id::parts_from_value};
+/// let value = agentwire::json::parse(r#"{"namespace":"fs","name":"read","hash8":"0123abcd"}"#)?;
+/// assert_eq!(format_tool_id(&parts_from_value(&value)?)?, "fs:read#0123abcd");
+/// assert_eq!(parts_from_value(&agentwire::json::Value::Null).unwrap_err().code(), "INVALID_ARGUMENT");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parts_from_value(value: &Value) -> Result<ToolIdParts> {
     let map = value.as_object().ok_or_else(|| {
         Error::new(

@@ -6,6 +6,13 @@ use crate::text::{go_quote_char, has_byte, has_byte_below, skip_words};
 use crate::{Error, ErrorKind, Position, Result};
 
 /// Limits for [`parse_with`].
+///
+/// ```
+/// use agentwire::json::{self, ParseOptions};
+/// let options = ParseOptions { max_depth: 2, ..ParseOptions::default() };
+/// assert!(json::parse_with("[[1]]", &options).is_ok());
+/// assert_eq!(json::parse_with("[[[1]]]", &options).unwrap_err().code(), "JSON_DEPTH");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseOptions {
     /// Deepest allowed nesting of arrays and objects (default [`DEFAULT_MAX_DEPTH`], 512):
@@ -19,6 +26,13 @@ pub struct ParseOptions {
 }
 
 /// The default nesting limit of JSON input.
+///
+/// ```
+/// use agentwire::json::{ParseOptions, DEFAULT_MAX_DEPTH};
+/// assert_eq!(ParseOptions::default().max_depth, DEFAULT_MAX_DEPTH);
+/// let deep = "[".repeat(DEFAULT_MAX_DEPTH + 1) + &"]".repeat(DEFAULT_MAX_DEPTH + 1);
+/// assert_eq!(agentwire::json::parse(&deep).unwrap_err().code(), "JSON_DEPTH");
+/// ```
 pub const DEFAULT_MAX_DEPTH: usize = 512;
 
 /// The highest nesting limit the JSON options (`maxDepth`) accept. The parser itself is not
@@ -26,6 +40,14 @@ pub const DEFAULT_MAX_DEPTH: usize = 512;
 /// inside a 1 MiB stack (wasm's default) in optimized builds and a 2 MiB one (Rust test
 /// threads) in debug builds. A Rust caller may set [`ParseOptions::max_depth`] higher at its
 /// own risk.
+///
+/// ```
+/// use agentwire::json::{self, ParseOptions, MAX_DEPTH_CEILING};
+/// let options = ParseOptions { max_depth: MAX_DEPTH_CEILING, ..ParseOptions::default() };
+/// let deep = "[".repeat(600) + &"]".repeat(600);
+/// assert!(json::parse(&deep).is_err());
+/// assert!(json::parse_with(&deep, &options).is_ok());
+/// ```
 pub const MAX_DEPTH_CEILING: usize = 1024;
 
 impl Default for ParseOptions {
@@ -38,11 +60,27 @@ impl Default for ParseOptions {
 }
 
 /// Parses JSON text with the default limits (see [`parse_with`]).
+///
+/// ```
+/// use agentwire::json::{self, Value};
+/// let value = json::parse(r#"{"name": "fs", "tools": 3}"#)?;
+/// assert_eq!(value.get("name").and_then(Value::as_str), Some("fs"));
+/// assert_eq!(json::parse("[1,]").unwrap_err().code(), "JSON_SYNTAX");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parse(text: &str) -> Result<Value> {
     parse_with(text, &ParseOptions::default())
 }
 
 /// Parses JSON bytes: invalid UTF-8 is an [`ErrorKind::InvalidUtf8`] error at its position.
+///
+/// ```
+/// use agentwire::json::{self, ParseOptions, Value};
+/// assert_eq!(json::parse_bytes(b"\"ok\"", &ParseOptions::default())?, Value::from("ok"));
+/// let err = json::parse_bytes(b"[\"a\xff\"]", &ParseOptions::default()).unwrap_err();
+/// assert_eq!((err.code(), err.offset()), ("INVALID_UTF8", Some(3)));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parse_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Value> {
     match core::str::from_utf8(bytes) {
         Ok(text) => parse_with(text, options),
@@ -60,6 +98,18 @@ pub fn parse_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Value> {
 /// every other number, `-0` included, is the correctly rounded `f64` (out of range: ±Infinity,
 /// which encoders then reject as Go does). Duplicate keys: the last value wins. Lone surrogate
 /// escapes become U+FFFD, as in Go's `encoding/json`.
+///
+/// ```
+/// use agentwire::json::{self, ParseOptions, Value};
+/// let typed = json::parse_with("[7, 1.50, -0]", &ParseOptions::default())?;
+/// let n: Vec<_> = typed.as_array().unwrap().iter().map(|v| match v { Value::Number(n) => n.clone(), _ => unreachable!() }).collect();
+/// assert_eq!((n[0].as_u64(), n[1].as_f64(), n[2].is_integer()), (Some(7), 1.5, false));
+/// // Literal numbers keep their source text.
+/// let options = ParseOptions { literal_numbers: true, ..ParseOptions::default() };
+/// let literal = json::parse_with("1.50", &options)?;
+/// assert_eq!(json::to_string(&literal, json::WriteOptions::PLAIN)?, "1.50");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn parse_with(text: &str, options: &ParseOptions) -> Result<Value> {
     Parser {
         bytes: text.as_bytes(),

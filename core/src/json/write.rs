@@ -5,6 +5,14 @@ use crate::text::{cmp_text, has_byte, has_byte_below, has_non_ascii, skip_words,
 use crate::Result;
 
 /// How [`write`](fn@write) renders a value.
+///
+/// ```
+/// use agentwire::json::{self, WriteOptions};
+/// let value = json::parse(r#"{"b":"<i>","a":1}"#)?;
+/// let options = WriteOptions { sort_keys: true, escape_html: false };
+/// assert_eq!(json::to_string(&value, options)?, r#"{"a":1,"b":"<i>"}"#);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
     /// Sort object members by key bytes (Go `encoding/json` of a map) instead of input order.
@@ -15,11 +23,25 @@ pub struct WriteOptions {
 
 impl WriteOptions {
     /// Go `json.Marshal` of a `map[string]any`: sorted keys, HTML escaping.
+    ///
+    /// ```
+    /// use agentwire::json::{self, WriteOptions};
+    /// let value = json::parse(r#"{"q":"a&b","id":7}"#)?;
+    /// assert_eq!(json::to_string(&value, WriteOptions::GO)?, r#"{"id":7,"q":"a\u0026b"}"#);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub const GO: WriteOptions = WriteOptions {
         sort_keys: true,
         escape_html: true,
     };
     /// Compact JSON in input order without HTML escaping.
+    ///
+    /// ```
+    /// use agentwire::json::{self, WriteOptions};
+    /// let value = json::parse(r#"{"q":"a&b","id":7}"#)?;
+    /// assert_eq!(json::to_string(&value, WriteOptions::PLAIN)?, r#"{"q":"a&b","id":7}"#);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub const PLAIN: WriteOptions = WriteOptions {
         sort_keys: false,
         escape_html: false,
@@ -29,6 +51,16 @@ impl WriteOptions {
 /// Appends `value` as compact JSON. Strings are escaped as Go's `encoding/json` does
 /// (`\b \f \n \r \t` short forms, other controls as `\u00XX`, U+2028/U+2029 escaped);
 /// numbers use Go's float rule; NaN and ±Infinity are an error.
+///
+/// ```
+/// use agentwire::json::{self, Number, Value, WriteOptions};
+/// let mut out = String::from("data: ");
+/// json::write(&mut out, &json::parse("[1e21, \"tab\\there\"]")?, WriteOptions::PLAIN)?;
+/// assert_eq!(out, r#"data: [1e+21,"tab\there"]"#);
+/// let nan = Value::Number(Number::from_f64(f64::NAN));
+/// assert_eq!(json::write(&mut out, &nan, WriteOptions::PLAIN).unwrap_err().code(), "NON_FINITE_NUMBER");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn write(out: &mut String, value: &Value, options: WriteOptions) -> Result<()> {
     write_value(out, value, options, Backslash::Single)
 }
@@ -126,6 +158,13 @@ fn write_member(
 const SMALL_OBJECT: usize = 32;
 
 /// Compact JSON text of `value` (see [`write`](fn@write)).
+///
+/// ```
+/// use agentwire::json::{self, Value, WriteOptions};
+/// let value = Value::Array(vec![Value::from("x"), Value::Bool(false), Value::Null]);
+/// assert_eq!(json::to_string(&value, WriteOptions::PLAIN)?, r#"["x",false,null]"#);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn to_string(value: &Value, options: WriteOptions) -> Result<String> {
     let mut out = String::new();
     write(&mut out, value, options)?;
@@ -151,6 +190,12 @@ const MAY_ESCAPE: [bool; 256] = {
 };
 
 /// Appends `s` as a JSON string literal with Go's escaping.
+///
+/// ```
+/// let mut out = String::new();
+/// agentwire::json::write_string(&mut out, "a<b>\n\u{2028}", true);
+/// assert_eq!(out, r#""a\u003cb\u003e\n\u2028""#);
+/// ```
 pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
     write_string_escaped(out, s, escape_html, Backslash::Single);
 }
@@ -266,6 +311,14 @@ fn write_string_escaped(out: &mut String, s: &str, escape_html: bool, backslash:
 }
 
 /// The length of what [`write_string`] writes for `s` (quotes included), without writing it.
+///
+/// ```
+/// use agentwire::json::{string_len, write_string};
+/// let mut out = String::new();
+/// write_string(&mut out, "é\t<", true);
+/// assert_eq!(string_len("é\t<", true), out.len());
+/// assert_eq!(string_len("é\t<", false), 7);
+/// ```
 pub fn string_len(s: &str, escape_html: bool) -> usize {
     let bytes = s.as_bytes();
     let mut len = bytes.len() + 2;
