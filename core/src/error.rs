@@ -107,7 +107,10 @@ impl Position {
     }
 
     /// The position of byte `at` of `line_text`, a line that starts at byte `line_offset` of the
-    /// input and has 1-based number `line`. `at` is clamped to the line and to a char boundary.
+    /// input and has 1-based number `line`. `at` is clamped to the line. Columns count
+    /// characters by their lead bytes, so a byte inside a character is in the column after the
+    /// character's start, and invalid UTF-8 (whose first bad byte is often such a byte) keeps
+    /// its exact offset.
     ///
     /// ```
     /// // Byte 4 of line 7, a line that starts at byte 120 of the input.

@@ -636,8 +636,7 @@ impl Gateway {
         &self.catalog
     }
 
-    /// Replaces the catalog (a refresh): the cache-stable state is cleared. On error the
-    /// previous catalog and state stay as they were.
+    /// Replaces the catalog (a refresh): the cache-stable state is cleared.
     ///
     /// ```
     /// use agentwire::gateway::runtime::{Catalog, Gateway, GatewayOptions};
@@ -657,7 +656,8 @@ impl Gateway {
         self.frozen.clear();
     }
 
-    /// [`Catalog::from_mcp_tools`] then [`register`](Self::register).
+    /// [`Catalog::from_mcp_tools`] then [`register`](Self::register). On error the previous
+    /// catalog and state stay as they were.
     ///
     /// ```
     /// use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid};
