@@ -412,10 +412,15 @@ pub(super) fn content<'t>(line: &Line<'t>) -> Option<&'t str> {
 ///
 /// ```
 /// use agentwire::gcf::v3::graph;
-/// let text = "GCF profile=graph tool=t symbols=2 edges=1\n## targets\n@0 fn a.F 0.90 lsp\n\
-///             ## related\n@1 type a.T 0.50 lsp\n## edges [1]\n@0<@1 calls\n";
+/// let text = concat!(
+///     "GCF profile=graph tool=t symbols=2 edges=1\n",
+///     "## targets\n@0 fn a.F 0.90 lsp\n",
+///     "## related\n@1 type a.T 0.50 lsp\n",
+///     "## edges [1]\n@0<@1 calls\n",
+/// );
 /// let view = graph::decode_view(text)?;
 /// assert_eq!((view.symbols[0].qualified_name, view.symbols[0].kind), ("a.F", "function"));
+/// assert_eq!((view.symbols[1].qualified_name, view.symbols[1].distance), ("a.T", 1));
 /// let edge = &view.edges[0];
 /// assert_eq!((view.symbols[edge.source].qualified_name, edge.edge_type), ("a.T", "calls"));
 /// assert_eq!(view.to_payload(), agentwire::gcf::v3::decode_graph(text)?);
