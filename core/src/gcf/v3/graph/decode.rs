@@ -412,10 +412,15 @@ pub(super) fn content<'t>(line: &Line<'t>) -> Option<&'t str> {
 ///
 /// ```
 /// use agentwire::gcf::v3::graph;
-/// let text = "GCF profile=graph tool=t symbols=2 edges=1\n## targets\n@0 fn a.F 0.90 lsp\n\
-///             ## related\n@1 type a.T 0.50 lsp\n## edges [1]\n@0<@1 calls\n";
+/// let text = concat!(
+///     "GCF profile=graph tool=t symbols=2 edges=1\n",
+///     "## targets\n@0 fn a.F 0.90 lsp\n",
+///     "## related\n@1 type a.T 0.50 lsp\n",
+///     "## edges [1]\n@0<@1 calls\n",
+/// );
 /// let view = graph::decode_view(text)?;
 /// assert_eq!((view.symbols[0].qualified_name, view.symbols[0].kind), ("a.F", "function"));
+/// assert_eq!((view.symbols[1].qualified_name, view.symbols[1].distance), ("a.T", 1));
 /// let edge = &view.edges[0];
 /// assert_eq!((view.symbols[edge.source].qualified_name, edge.edge_type), ("a.T", "calls"));
 /// assert_eq!(view.to_payload(), agentwire::gcf::v3::decode_graph(text)?);
@@ -438,6 +443,21 @@ pub struct GraphView<'a> {
 }
 
 /// A symbol of a [`GraphView`].
+///
+/// ```
+/// use agentwire::gcf::v3::graph::{self, SymbolView};
+/// let view = graph::decode_view("GCF profile=graph symbols=1\n## related\n@7 fn a.F 0.25 lsp\n")?;
+/// let expected = SymbolView {
+///     id: 7,
+///     qualified_name: "a.F",
+///     kind: "function",
+///     score: 0.25,
+///     provenance: "lsp",
+///     distance: 1,
+/// };
+/// assert_eq!(view.symbols[0], expected);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SymbolView<'a> {
     /// The local id it is declared with (`@id`).
@@ -455,6 +475,17 @@ pub struct SymbolView<'a> {
 }
 
 /// An edge of a [`GraphView`]: endpoints as indices into [`GraphView::symbols`].
+///
+/// ```
+/// use agentwire::gcf::v3::graph::{self, EdgeView};
+/// let text = "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn a.F 0.90 lsp\n\
+///             @1 fn a.G 0.50 lsp\n## edges [1]\n@0<@1 calls added\n";
+/// let view = graph::decode_view(text)?;
+/// let edge = view.edges[0];
+/// assert_eq!(edge, EdgeView { source: 1, target: 0, edge_type: "calls", status: "added" });
+/// assert_eq!(view.symbols[edge.source].qualified_name, "a.G");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EdgeView<'a> {
     /// Index of the source symbol.
@@ -469,6 +500,21 @@ pub struct EdgeView<'a> {
 
 impl SymbolView<'_> {
     /// The owned symbol.
+    ///
+    /// ```
+    /// use agentwire::gcf::{v3::graph, Symbol};
+    /// let text = "GCF profile=graph symbols=1\n## targets\n@0 type a.T 0.50 ast\n";
+    /// let symbol = graph::decode_view(text)?.symbols[0].to_symbol();
+    /// let expected = Symbol {
+    ///     qualified_name: "a.T".into(),
+    ///     kind: "type".into(),
+    ///     score: 0.5,
+    ///     provenance: "ast".into(),
+    ///     ..Symbol::default()
+    /// };
+    /// assert_eq!(symbol, expected);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_symbol(&self) -> Symbol {
         Symbol {
             qualified_name: self.qualified_name.into(),
@@ -483,6 +529,17 @@ impl SymbolView<'_> {
 
 impl GraphView<'_> {
     /// The owned payload: edges name their endpoints by qualified name.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph;
+    /// let text = "GCF profile=graph tool=t symbols=2 edges=1\n## targets\n@0 fn a.F 0.90 lsp\n\
+    ///             @1 fn a.G 0.50 lsp\n## edges [1]\n@0<@1 calls\n";
+    /// let payload = graph::decode_view(text)?.to_payload();
+    /// assert_eq!(payload.tool, "t");
+    /// let edge = &payload.edges[0];
+    /// assert_eq!((edge.source.as_str(), edge.target.as_str()), ("a.G", "a.F"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn to_payload(&self) -> Payload {
         let name = |index: usize| {
             self.symbols
@@ -512,6 +569,16 @@ impl GraphView<'_> {
 /// Decodes a non-delta graph payload in place; see [`GraphView`]. Any other payload is
 /// [`ErrorKind::GcfUnknownProfile`]; otherwise the errors are those of
 /// [`decode_graph`](crate::gcf::v3::decode_graph).
+///
+/// ```
+/// use agentwire::gcf::v3::graph;
+/// let text = "GCF profile=graph tool=search symbols=1\n## targets\n@0 type a.T 0.75 ast\n";
+/// let view = graph::decode_view(text)?;
+/// assert_eq!((view.tool, view.symbols[0].qualified_name), ("search", "a.T"));
+/// let err = graph::decode_view("GCF profile=generic\n").unwrap_err();
+/// assert_eq!(err.code(), "GCF_UNKNOWN_PROFILE");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_view(text: &str) -> Result<GraphView<'_>> {
     let header = Header::parse(text)?;
     if header.profile != Profile::Graph || header.get("delta") == Some("true") {
@@ -1098,27 +1165,85 @@ pub struct GraphSessionDecoder {
 
 impl GraphSessionDecoder {
     /// A new session without symbols.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::GraphSessionDecoder;
+    /// let mut session = GraphSessionDecoder::new();
+    /// assert_eq!(session.len(), 0);
+    /// let text = "GCF profile=graph session=true\n## targets\n@0 fn a.F 0.90 lsp\n";
+    /// let payload = session.decode(text)?;
+    /// assert_eq!(payload.symbols[0].qualified_name, "a.F");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn new() -> GraphSessionDecoder {
         GraphSessionDecoder::default()
     }
 
     /// Number of symbols received.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::GraphSessionDecoder;
+    /// let mut session = GraphSessionDecoder::new();
+    /// let head = "GCF profile=graph session=true\n## targets\n";
+    /// session.decode(&format!("{head}@0 fn a.F 0.90 lsp\n@1 fn a.G 0.50 lsp\n"))?;
+    /// assert_eq!(session.len(), 2);
+    /// // A reference adds nothing; a new declaration does.
+    /// session.decode(&format!("{head}@0  # previously transmitted\n@2 fn a.H 0.40 lsp\n"))?;
+    /// assert_eq!(session.len(), 3);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.symbols.len()
     }
 
     /// True when nothing has been received.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::GraphSessionDecoder;
+    /// let mut session = GraphSessionDecoder::new();
+    /// assert!(session.is_empty());
+    /// session.decode("GCF profile=graph session=true\n## targets\n@0 fn a.F 0.90 lsp\n")?;
+    /// assert!(!session.is_empty());
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.symbols.is_empty()
     }
 
     /// Forgets every symbol.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::GraphSessionDecoder;
+    /// let mut session = GraphSessionDecoder::new();
+    /// session.decode("GCF profile=graph session=true\n## targets\n@0 fn a.F 0.90 lsp\n")?;
+    /// session.reset();
+    /// assert_eq!(session.len(), 0);
+    /// // `@0` now names nothing the session holds.
+    /// let err = session
+    ///     .decode("GCF profile=graph session=true\n## targets\n@0  # previously transmitted\n")
+    ///     .unwrap_err();
+    /// assert_eq!(err.code(), "GCF_INVALID_SYMBOL_ID");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn reset(&mut self) {
         self.symbols.clear();
     }
 
     /// Decodes the next graph payload of the session, references resolved (a reference takes
     /// the distance of the group it appears in).
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::GraphSessionDecoder;
+    /// let mut session = GraphSessionDecoder::new();
+    /// session.decode("GCF profile=graph session=true\n## targets\n@0 fn a.F 0.90 lsp\n")?;
+    /// let text = "GCF profile=graph session=true\n## related\n@0  # previously transmitted\n";
+    /// let next = session.decode(text)?;
+    /// assert_eq!((next.symbols[0].qualified_name.as_str(), next.symbols[0].distance), ("a.F", 1));
+    /// // A payload without `session=true` starts over.
+    /// session.decode("GCF profile=graph symbols=0\n")?;
+    /// assert!(session.is_empty());
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn decode(&mut self, text: &str) -> Result<Payload> {
         let header = Header::parse(text)?;
         if header.profile != Profile::Graph || header.get("delta") == Some("true") {

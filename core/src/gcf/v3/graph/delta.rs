@@ -19,6 +19,24 @@ use crate::gcf::{DeltaPayload, Edge, Payload, Symbol};
 use crate::{Error, ErrorKind, Result};
 
 /// A decoded graph delta payload (SPEC §10.1).
+///
+/// [`v3::decode`](crate::gcf::v3::decode) reads one as
+/// [`Document::GraphDelta`](crate::gcf::v3::Document::GraphDelta); [`apply_delta`] applies it.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, Document};
+/// let text = concat!(
+///     "GCF profile=graph delta=true base_root=sha256:aa new_root=sha256:bb savings=60%\n",
+///     "## removed\nfn a.Old\n",
+///     "## added\n@0 fn a.New 0.80 lsp 1\n",
+/// );
+/// let Document::GraphDelta(delta) = v3::decode(text.as_bytes())? else { unreachable!() };
+/// assert_eq!((delta.base_root.as_str(), delta.savings.as_str()), ("sha256:aa", "60%"));
+/// let removed = &delta.removed[0];
+/// assert_eq!((removed.kind.as_str(), removed.qualified_name.as_str()), ("function", "a.Old"));
+/// assert_eq!((delta.added[0].score, delta.added[0].distance), (0.8, 1));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GraphDelta {
@@ -71,6 +89,39 @@ fn push_delta_edges(out: &mut String, title: &str, edges: &[Edge]) -> Result<()>
 /// distance`, i from 0), `## edges_removed` and `## edges_added` (`source -> target type`), in
 /// input order. `savings` is `100 × (1 − deltaTokens / fullTokens)` with no decimals (ties to
 /// even), 0 when `fullTokens` is not positive. Both roots are required.
+///
+/// ```
+/// use agentwire::gcf::{v3::graph, DeltaPayload, Edge, Symbol};
+/// let added = Symbol {
+///     qualified_name: "a.New".into(),
+///     kind: "function".into(),
+///     score: 0.8,
+///     provenance: "lsp".into(),
+///     ..Symbol::default()
+/// };
+/// let delta = DeltaPayload {
+///     base_root: "sha256:aa".into(),
+///     new_root: "sha256:bb".into(),
+///     added: vec![added],
+///     added_edges: vec![Edge {
+///         source: "a.New".into(),
+///         target: "a.F".into(),
+///         edge_type: "calls".into(),
+///         status: String::new(),
+///     }],
+///     delta_tokens: 4,
+///     full_tokens: 10,
+///     ..DeltaPayload::default()
+/// };
+/// let expected = concat!(
+///     "GCF profile=graph delta=true base_root=sha256:aa new_root=sha256:bb",
+///     " tokens=4 savings=60%\n",
+///     "## added\n@0 fn a.New 0.80 lsp 0\n",
+///     "## edges_added\na.New -> a.F calls\n",
+/// );
+/// assert_eq!(graph::encode_delta(&delta)?, expected);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_delta(delta: &DeltaPayload) -> Result<String> {
     let mut out = start_header(&delta.tool)?;
     out.push_str(" delta=true");
@@ -350,6 +401,35 @@ type Live<'a, K> = BTreeMap<K, Vec<usize>>;
 /// never modified; on success the result holds the base's remaining symbols and edges in
 /// order, then the added ones, with `pack_root` set to the new root (tool, budget and tokens
 /// are the base's, the tool replaced by the delta's when it has one).
+///
+/// ```
+/// use agentwire::gcf::v3::graph::{self, GraphDelta};
+/// use agentwire::gcf::{Payload, Symbol};
+/// # let symbol = |name: &str| Symbol {
+/// #     qualified_name: name.into(),
+/// #     kind: "function".into(),
+/// #     score: 0.5,
+/// #     provenance: "lsp".into(),
+/// #     ..Symbol::default()
+/// # };
+/// // `symbol(name)`: a `function` symbol of that name.
+/// let base = Payload { symbols: vec![symbol("a.F"), symbol("a.Old")], ..Payload::default() };
+/// let next = vec![symbol("a.F"), symbol("a.New")];
+/// let delta = GraphDelta {
+///     base_root: graph::pack_root(&base.symbols, &[])?,
+///     new_root: graph::pack_root(&next, &[])?,
+///     removed: vec![symbol("a.Old")],
+///     added: vec![symbol("a.New")],
+///     ..GraphDelta::default()
+/// };
+/// let applied = graph::apply_delta(&base, &delta)?;
+/// assert_eq!(applied.symbols, next);
+/// assert_eq!(applied.pack_root, delta.new_root);
+/// // The delta applies to its base only.
+/// let err = graph::apply_delta(&applied, &delta).unwrap_err();
+/// assert_eq!(err.code(), "GCF_ROOT_MISMATCH");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn apply_delta(base: &Payload, delta: &GraphDelta) -> Result<Payload> {
     let computed = pack_root(&base.symbols, &base.edges)?;
     if computed != delta.base_root {
@@ -473,6 +553,14 @@ fn kept<T: Clone>(base: &[T], live: &[bool], added: &[T]) -> Vec<T> {
 // ---------------------------------------------------------------------------------------------
 
 /// The header-only answer when the consumer's `pack_root` still identifies the result.
+///
+/// ```
+/// use agentwire::gcf::v3::graph::{self, Unchanged};
+/// let unchanged = Unchanged { tool: "t".into(), pack_root: "sha256:aa".into(), symbols: 3 };
+/// let text = graph::encode_unchanged(&unchanged)?;
+/// assert_eq!(graph::decode_unchanged(&text)?, Some(unchanged));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Unchanged {
@@ -485,6 +573,19 @@ pub struct Unchanged {
 }
 
 /// `GCF profile=graph tool=… unchanged=true pack_root=… symbols=N` + LF.
+///
+/// ```
+/// use agentwire::gcf::v3::graph::{self, Unchanged};
+/// let unchanged = Unchanged { tool: "search".into(), pack_root: "sha256:aa".into(), symbols: 12 };
+/// assert_eq!(
+///     graph::encode_unchanged(&unchanged)?,
+///     "GCF profile=graph tool=search unchanged=true pack_root=sha256:aa symbols=12\n"
+/// );
+/// // The pack root is required.
+/// let err = graph::encode_unchanged(&Unchanged::default()).unwrap_err();
+/// assert_eq!(err.code(), "INVALID_ARGUMENT");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_unchanged(unchanged: &Unchanged) -> Result<String> {
     let mut out = start_header(&unchanged.tool)?;
     out.push_str(" unchanged=true");
@@ -497,6 +598,16 @@ pub fn encode_unchanged(unchanged: &Unchanged) -> Result<String> {
 
 /// Reads an unchanged response: `None` when `text` is a graph payload without
 /// `unchanged=true`. The response must carry `pack_root` and no body.
+///
+/// ```
+/// use agentwire::gcf::v3::graph;
+/// let text = "GCF profile=graph unchanged=true pack_root=sha256:aa symbols=3\n";
+/// let unchanged = graph::decode_unchanged(text)?.expect("an unchanged response");
+/// assert_eq!((unchanged.pack_root.as_str(), unchanged.symbols), ("sha256:aa", 3));
+/// // A full graph payload is not an unchanged response.
+/// assert_eq!(graph::decode_unchanged("GCF profile=graph symbols=0\n")?, None);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_unchanged(text: &str) -> Result<Option<Unchanged>> {
     let header = Header::parse(text)?;
     if header.profile != Profile::Graph {

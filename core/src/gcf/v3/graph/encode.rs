@@ -196,6 +196,30 @@ fn write_payload(payload: &Payload, nodes: &[Node<'_>], session: bool) -> Result
 /// and [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument) for a non-finite
 /// score, an empty field or one with whitespace, or a header value that is not printable
 /// ASCII.
+///
+/// ```
+/// use agentwire::gcf::{v3::graph, Payload, Symbol};
+/// let symbol = |name: &str, score, distance| Symbol {
+///     qualified_name: name.into(),
+///     kind: "type".into(),
+///     score,
+///     provenance: "ast".into(),
+///     distance,
+///     ..Symbol::default()
+/// };
+/// let payload = Payload {
+///     token_budget: 500,
+///     symbols: vec![symbol("a.B", 0.4, 0), symbol("a.C", 0.3, 3), symbol("a.A", 0.9, 0)],
+///     ..Payload::default()
+/// };
+/// let expected = concat!(
+///     "GCF profile=graph budget=500 symbols=3\n",
+///     "## targets\n@0 type a.A 0.90 ast\n@1 type a.B 0.40 ast\n",
+///     "## distance_3\n@2 type a.C 0.30 ast\n",
+/// );
+/// assert_eq!(graph::encode(&payload)?, expected);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode(payload: &Payload) -> Result<String> {
     let order = output_order(&payload.symbols)?;
     let nodes: Vec<Node<'_>> = order
@@ -259,12 +283,56 @@ impl Default for GraphSession {
 
 impl GraphSession {
     /// A new, empty session without a size limit.
+    ///
+    /// ```
+    /// use agentwire::gcf::{v3::GraphSession, Payload, Symbol};
+    /// let mut session = GraphSession::new();
+    /// assert_eq!(session.len(), 0);
+    /// let symbol = Symbol {
+    ///     qualified_name: "a.F".into(),
+    ///     kind: "function".into(),
+    ///     score: 0.5,
+    ///     provenance: "lsp".into(),
+    ///     ..Symbol::default()
+    /// };
+    /// let payload = Payload { symbols: vec![symbol], ..Payload::default() };
+    /// let expected = "GCF profile=graph symbols=1 session=true\n## targets\n@0 fn a.F 0.50 lsp\n";
+    /// assert_eq!(session.encode(&payload)?, expected);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn new() -> GraphSession {
         GraphSession::default()
     }
 
     /// A session that retains at most `max_symbols` symbols (SPEC §9.5): a call that would
     /// pass the limit resets the session and is written as a full non-session payload.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::GraphSession;
+    /// # use agentwire::gcf::{Payload, Symbol};
+    /// # let payload = |names: &[&str]| Payload {
+    /// #     symbols: names
+    /// #         .iter()
+    /// #         .map(|name| Symbol {
+    /// #             qualified_name: (*name).into(),
+    /// #             kind: "function".into(),
+    /// #             score: 0.5,
+    /// #             provenance: "lsp".into(),
+    /// #             ..Symbol::default()
+    /// #         })
+    /// #         .collect(),
+    /// #     ..Payload::default()
+    /// # };
+    /// // `payload(names)`: a payload of one `function` symbol per name.
+    /// let mut session = GraphSession::with_max_symbols(2);
+    /// let first = session.encode(&payload(&["a.F", "a.G"]))?;
+    /// assert!(first.starts_with("GCF profile=graph symbols=2 session=true\n"));
+    /// // A third symbol would pass the limit: a full payload, and the session starts over.
+    /// let second = session.encode(&payload(&["a.F", "a.G", "a.H"]))?;
+    /// assert!(second.starts_with("GCF profile=graph symbols=3\n"));
+    /// assert_eq!(session.len(), 0);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn with_max_symbols(max_symbols: usize) -> GraphSession {
         GraphSession {
             max_symbols,
@@ -273,16 +341,93 @@ impl GraphSession {
     }
 
     /// Number of symbols the session has sent.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::GraphSession;
+    /// # use agentwire::gcf::{Payload, Symbol};
+    /// # let payload = |names: &[&str]| Payload {
+    /// #     symbols: names
+    /// #         .iter()
+    /// #         .map(|name| Symbol {
+    /// #             qualified_name: (*name).into(),
+    /// #             kind: "function".into(),
+    /// #             score: 0.5,
+    /// #             provenance: "lsp".into(),
+    /// #             ..Symbol::default()
+    /// #         })
+    /// #         .collect(),
+    /// #     ..Payload::default()
+    /// # };
+    /// // `payload(names)`: a payload of one `function` symbol per name.
+    /// let mut session = GraphSession::new();
+    /// session.encode(&payload(&["a.F", "a.G"]))?;
+    /// assert_eq!(session.len(), 2);
+    /// // `a.G` was sent before: only `a.H` is new.
+    /// session.encode(&payload(&["a.G", "a.H"]))?;
+    /// assert_eq!(session.len(), 3);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// True when nothing has been sent yet.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::GraphSession;
+    /// # use agentwire::gcf::{Payload, Symbol};
+    /// # let payload = |names: &[&str]| Payload {
+    /// #     symbols: names
+    /// #         .iter()
+    /// #         .map(|name| Symbol {
+    /// #             qualified_name: (*name).into(),
+    /// #             kind: "function".into(),
+    /// #             score: 0.5,
+    /// #             provenance: "lsp".into(),
+    /// #             ..Symbol::default()
+    /// #         })
+    /// #         .collect(),
+    /// #     ..Payload::default()
+    /// # };
+    /// // `payload(names)`: a payload of one `function` symbol per name.
+    /// let mut session = GraphSession::new();
+    /// assert!(session.is_empty());
+    /// session.encode(&payload(&["a.F"]))?;
+    /// assert!(!session.is_empty());
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// Forgets every symbol; ids start again from 0.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::GraphSession;
+    /// # use agentwire::gcf::{Payload, Symbol};
+    /// # let payload = |names: &[&str]| Payload {
+    /// #     symbols: names
+    /// #         .iter()
+    /// #         .map(|name| Symbol {
+    /// #             qualified_name: (*name).into(),
+    /// #             kind: "function".into(),
+    /// #             score: 0.5,
+    /// #             provenance: "lsp".into(),
+    /// #             ..Symbol::default()
+    /// #         })
+    /// #         .collect(),
+    /// #     ..Payload::default()
+    /// # };
+    /// // `payload(names)`: a payload of one `function` symbol per name.
+    /// let mut session = GraphSession::new();
+    /// session.encode(&payload(&["a.F", "a.G"]))?;
+    /// session.reset();
+    /// assert_eq!(session.len(), 0);
+    /// // `a.G` is declared again in full, under id 0.
+    /// let text = session.encode(&payload(&["a.G"]))?;
+    /// assert!(text.ends_with("## targets\n@0 fn a.G 0.50 lsp\n"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn reset(&mut self) {
         let max_symbols = self.max_symbols;
         *self = GraphSession::with_max_symbols(max_symbols);
@@ -297,6 +442,28 @@ impl GraphSession {
     /// references. A (kind, qualified name) given twice in one payload is
     /// [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument); other errors as
     /// [`encode`]. On error the session is unchanged.
+    ///
+    /// ```
+    /// use agentwire::gcf::{v3::GraphSession, Payload, Symbol};
+    /// let payload = |score| Payload {
+    ///     symbols: vec![Symbol {
+    ///         qualified_name: "a.F".into(),
+    ///         kind: "function".into(),
+    ///         score,
+    ///         provenance: "lsp".into(),
+    ///         ..Symbol::default()
+    ///     }],
+    ///     ..Payload::default()
+    /// };
+    /// let mut session = GraphSession::new();
+    /// let head = "GCF profile=graph symbols=1 session=true\n## targets\n";
+    /// assert_eq!(session.encode(&payload(0.9))?, format!("{head}@0 fn a.F 0.90 lsp\n"));
+    /// // Sent before with the same score: a bare reference.
+    /// assert_eq!(session.encode(&payload(0.9))?, format!("{head}@0  # previously transmitted\n"));
+    /// // A new score: declared again under the same id.
+    /// assert_eq!(session.encode(&payload(0.5))?, format!("{head}@0 fn a.F 0.50 lsp\n"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn encode(&mut self, payload: &Payload) -> Result<String> {
         let order = output_order(&payload.symbols)?;
         let mut nodes = Vec::with_capacity(order.len());

@@ -22,6 +22,28 @@ use crate::{Error, ErrorKind, Result};
 /// ([`ErrorKind::InvalidArgument`]: an edge names its endpoints by qualified name, so the
 /// record could not say which symbol it means). A non-finite score is
 /// [`ErrorKind::GcfOutOfRange`].
+///
+/// ```
+/// use agentwire::gcf::{v3::graph, Edge, Symbol};
+/// let symbol = |name: &str, score| Symbol {
+///     qualified_name: name.into(),
+///     kind: "function".into(),
+///     score,
+///     provenance: "lsp".into(),
+///     ..Symbol::default()
+/// };
+/// let calls = Edge {
+///     source: "a.G".into(),
+///     target: "a.F".into(),
+///     edge_type: "calls".into(),
+///     status: String::new(),
+/// };
+/// let symbols = [symbol("a.G", 1.0), symbol("a.F", 0.78)];
+/// let canonical = graph::pack_root_canonical(&symbols, &[calls])?;
+/// let expected = "S\tfn\ta.F\t0.78\tlsp\t0\nS\tfn\ta.G\t1\tlsp\t0\nE\tfn\ta.G\tfn\ta.F\tcalls\n";
+/// assert_eq!(canonical, expected);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn pack_root_canonical(symbols: &[Symbol], edges: &[Edge]) -> Result<String> {
     let mut records: Vec<String> = Vec::with_capacity(symbols.len());
     // Qualified name → its kind, or the two kinds that make it ambiguous.

@@ -13,6 +13,24 @@ use crate::gcf::{Edge, Payload, Symbol};
 use crate::Result;
 
 /// Streaming-encoder options.
+///
+/// ```
+/// use agentwire::gcf::v3::graph::{self, StreamOptions};
+/// use agentwire::gcf::{Payload, Symbol};
+/// let symbol = Symbol {
+///     qualified_name: "a.F".into(),
+///     kind: "function".into(),
+///     score: 0.5,
+///     provenance: "lsp".into(),
+///     ..Symbol::default()
+/// };
+/// let payload = Payload { symbols: vec![symbol], ..Payload::default() };
+/// let positional = graph::encode_stream(&payload, &StreamOptions::default())?;
+/// assert!(positional.ends_with("##! summary symbols=1 edges=0 counts=1,0\n"));
+/// let labeled = graph::encode_stream(&payload, &StreamOptions { labeled_counts: true })?;
+/// assert!(labeled.ends_with("##! summary symbols=1 edges=0 counts=targets:1,edges:0\n"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StreamOptions {
@@ -65,6 +83,18 @@ pub struct GraphStreamEncoder {
 impl GraphStreamEncoder {
     /// Writes the header: `GCF profile=graph` with the `tool`, nonzero `budget` and `tokens`,
     /// and `pack_root` of `head` (its symbols and edges are not read), without counts.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::{GraphStreamEncoder, StreamOptions};
+    /// use agentwire::gcf::Payload;
+    /// let head = Payload { tool: "search".into(), token_budget: 800, ..Payload::default() };
+    /// let mut out = String::new();
+    /// let stream = GraphStreamEncoder::begin(&mut out, &head, &StreamOptions::default())?;
+    /// assert_eq!(out, "GCF profile=graph tool=search budget=800\n");
+    /// stream.finish(&mut out);
+    /// assert!(out.ends_with("\n##! summary symbols=0 edges=0 counts=0\n"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn begin(
         out: &mut String,
         head: &Payload,
@@ -91,6 +121,28 @@ impl GraphStreamEncoder {
     /// Writes a symbol (and a group header when its distance differs from the previous
     /// symbol's); returns its id. A symbol after the first edge, or one `encode` would
     /// refuse, is an error and writes nothing.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::{GraphStreamEncoder, StreamOptions};
+    /// use agentwire::gcf::{Payload, Symbol};
+    /// # let symbol = |name: &str, distance| Symbol {
+    /// #     qualified_name: name.into(),
+    /// #     kind: "function".into(),
+    /// #     score: 0.5,
+    /// #     provenance: "lsp".into(),
+    /// #     distance,
+    /// #     ..Symbol::default()
+    /// # };
+    /// // `symbol(name, distance)`: a `function` symbol of score 0.5.
+    /// let mut out = String::new();
+    /// let (head, options) = (Payload::default(), StreamOptions::default());
+    /// let mut stream = GraphStreamEncoder::begin(&mut out, &head, &options)?;
+    /// out.clear(); // the header was sent
+    /// assert_eq!(stream.symbol(&mut out, &symbol("a.F", 0))?, 0);
+    /// assert_eq!(stream.symbol(&mut out, &symbol("a.G", 1))?, 1);
+    /// assert_eq!(out, "## targets\n@0 fn a.F 0.50 lsp\n## related\n@1 fn a.G 0.50 lsp\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn symbol(&mut self, out: &mut String, symbol: &Symbol) -> Result<u64> {
         if self.edges_started {
             return Err(invalid(
@@ -124,6 +176,36 @@ impl GraphStreamEncoder {
 
     /// Writes an edge (the first one opens `## edges [?]`). Returns `false`, writing nothing,
     /// when an endpoint is not a symbol written earlier (SPEC §6).
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::{GraphStreamEncoder, StreamOptions};
+    /// use agentwire::gcf::{Edge, Payload, Symbol};
+    /// # let symbol = |name: &str, distance| Symbol {
+    /// #     qualified_name: name.into(),
+    /// #     kind: "function".into(),
+    /// #     score: 0.5,
+    /// #     provenance: "lsp".into(),
+    /// #     distance,
+    /// #     ..Symbol::default()
+    /// # };
+    /// // `symbol(name, distance)`: a `function` symbol of score 0.5.
+    /// let calls = |source: &str, target: &str| Edge {
+    ///     source: source.into(),
+    ///     target: target.into(),
+    ///     edge_type: "calls".into(),
+    ///     status: String::new(),
+    /// };
+    /// let mut out = String::new();
+    /// let (head, options) = (Payload::default(), StreamOptions::default());
+    /// let mut stream = GraphStreamEncoder::begin(&mut out, &head, &options)?;
+    /// stream.symbol(&mut out, &symbol("a.F", 0))?;
+    /// stream.symbol(&mut out, &symbol("a.G", 0))?;
+    /// out.clear(); // the header and the symbols were sent
+    /// assert!(stream.edge(&mut out, &calls("a.G", "a.F"))?);
+    /// assert!(!stream.edge(&mut out, &calls("a.G", "b.Unknown"))?);
+    /// assert_eq!(out, "## edges [?]\n@0<@1 calls\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn edge(&mut self, out: &mut String, edge: &Edge) -> Result<bool> {
         let (Some(&source), Some(&target)) = (
             self.ids.get(edge.source.as_str()),
@@ -143,6 +225,31 @@ impl GraphStreamEncoder {
     }
 
     /// Writes the trailer `##! summary symbols=N edges=M counts=…`.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::graph::{GraphStreamEncoder, StreamOptions};
+    /// use agentwire::gcf::{Payload, Symbol};
+    /// # let symbol = |name: &str, distance| Symbol {
+    /// #     qualified_name: name.into(),
+    /// #     kind: "function".into(),
+    /// #     score: 0.5,
+    /// #     provenance: "lsp".into(),
+    /// #     distance,
+    /// #     ..Symbol::default()
+    /// # };
+    /// // `symbol(name, distance)`: a `function` symbol of score 0.5.
+    /// let mut out = String::new();
+    /// let (head, options) = (Payload::default(), StreamOptions::default());
+    /// let mut stream = GraphStreamEncoder::begin(&mut out, &head, &options)?;
+    /// for (name, distance) in [("a.F", 0), ("a.G", 0), ("a.H", 2)] {
+    ///     stream.symbol(&mut out, &symbol(name, distance))?;
+    /// }
+    /// out.clear(); // the header and the symbols were sent
+    /// stream.finish(&mut out);
+    /// // Two in `## targets`, one in `## extended`, no edges.
+    /// assert_eq!(out, "##! summary symbols=3 edges=0 counts=2,1,0\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn finish(self, out: &mut String) {
         out.push_str("##! summary symbols=");
         crate::num::write_u64(out, self.next_id);
@@ -168,6 +275,34 @@ impl GraphStreamEncoder {
 /// Encodes a whole payload in streaming form (SPEC §8): symbols and edges in the given order
 /// (a stream does not sort), edges whose endpoints are not symbols of the payload left out.
 /// Errors as [`encode`](super::encode).
+///
+/// ```
+/// use agentwire::gcf::v3::{self, graph, StreamOptions};
+/// use agentwire::gcf::{Payload, Symbol};
+/// # let symbol = |name: &str, distance| Symbol {
+/// #     qualified_name: name.into(),
+/// #     kind: "function".into(),
+/// #     score: 0.5,
+/// #     provenance: "lsp".into(),
+/// #     distance,
+/// #     ..Symbol::default()
+/// # };
+/// // `symbol(name, distance)`: a `function` symbol of score 0.5.
+/// let payload = Payload {
+///     symbols: vec![symbol("a.G", 1), symbol("a.F", 0)],
+///     ..Payload::default()
+/// };
+/// let text = graph::encode_stream(&payload, &StreamOptions::default())?;
+/// let expected = concat!(
+///     "GCF profile=graph\n",
+///     "## related\n@0 fn a.G 0.50 lsp\n",
+///     "## targets\n@1 fn a.F 0.50 lsp\n",
+///     "##! summary symbols=2 edges=0 counts=1,1,0\n",
+/// );
+/// assert_eq!(text, expected);
+/// assert_eq!(v3::decode_graph(&text)?.symbols, payload.symbols);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_stream(payload: &Payload, options: &StreamOptions) -> Result<String> {
     let mut out = String::new();
     let mut stream = GraphStreamEncoder::begin(&mut out, payload, options)?;
