@@ -23,6 +23,26 @@ fn conflict(message: String) -> Error {
 /// Both sets must be valid, with the same `key` and the same `fields` in the same order;
 /// otherwise (a schema change, SPEC §10a.7) this is [`ErrorKind::InvalidArgument`] and the
 /// producer sends a full payload.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+/// use agentwire::ErrorKind;
+/// let mut base = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// base.rows = vec![vec!["bo".into(), "dev".into()], vec!["ada".into(), "dev".into()]];
+/// let mut current = base.clone();
+/// current.rows[0][1] = "ops".into();
+/// current.rows[1][1] = "admin".into();
+/// let delta = keyed::diff(&base, &current)?;
+/// // Sorted by identity, whatever the row order; nothing added or removed.
+/// let ids: Vec<_> = delta.changed.iter().map(|row| row[0].as_str()).collect();
+/// assert_eq!(ids, [Some("ada"), Some("bo")]);
+/// assert!(delta.added.is_empty() && delta.removed.is_empty());
+/// // A renamed column is a schema change, not a delta.
+/// let mut renamed = current.clone();
+/// renamed.fields[1] = "team".into();
+/// assert_eq!(keyed::diff(&base, &renamed).unwrap_err().kind(), ErrorKind::InvalidArgument);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn diff(base: &KeyedSet, current: &KeyedSet) -> Result<GenericDelta> {
     let base_checked = check(base)?;
     let current_checked = check(current)?;
@@ -94,6 +114,23 @@ pub(crate) fn same_schema(a: &KeyedSet, b: &KeyedSet) -> bool {
 /// 3. On a copy: removed rows go, changed rows replace theirs in place, added rows are
 ///    appended in delta order; every other row is kept.
 /// 4. The result's root must equal `delta.new_root` ([`ErrorKind::GcfRootMismatch`]).
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, GenericDelta, KeyedSet};
+/// let mut base = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// base.rows = vec![vec!["ada".into(), "dev".into()], vec!["bo".into(), "dev".into()]];
+/// let mut current = base.clone();
+/// current.rows.remove(0);
+/// let delta = keyed::diff(&base, &current)?;
+/// let applied = keyed::apply_delta(&base, &delta)?;
+/// assert_eq!(applied.rows, current.rows);
+/// // Applying it again: the set no longer has the delta's base root.
+/// assert_eq!(keyed::apply_delta(&applied, &delta).unwrap_err().code(), "GCF_ROOT_MISMATCH");
+/// // Removing an identity the base lacks is a conflict, found before anything changes.
+/// let unknown = GenericDelta { removed: vec!["cy".into()], ..delta };
+/// assert_eq!(keyed::apply_delta(&base, &unknown).unwrap_err().code(), "GCF_DELTA_CONFLICT");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn apply_delta(base: &KeyedSet, delta: &GenericDelta) -> Result<KeyedSet> {
     let checked = check(base)?;
     let base_root = checked.root();

@@ -18,6 +18,23 @@ use crate::json::Value;
 use crate::{Error, ErrorKind, Result};
 
 /// A decoded keyed-set payload: one of the three outcomes of SPEC §10a.4.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedPayload};
+/// use agentwire::json::Value;
+/// let unchanged = "GCF profile=generic unchanged=true pack_root=sha256:ab count=3\n";
+/// let expected = KeyedPayload::Unchanged { pack_root: "sha256:ab".into(), count: Some(3) };
+/// assert_eq!(keyed::decode_keyed(unchanged)?, expected);
+/// let text = concat!(
+///     "GCF profile=generic delta=true base_root=sha256:ab new_root=sha256:cd key=id\n",
+///     "## removed [1]{@id}\n",
+///     "bo\n",
+/// );
+/// let KeyedPayload::Delta(delta) = keyed::decode_keyed(text)? else { panic!("not a delta") };
+/// assert_eq!((delta.key.as_str(), delta.new_root.as_str()), ("id", "sha256:cd"));
+/// assert_eq!(delta.removed, [Value::from("bo")]);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum KeyedPayload {
@@ -46,6 +63,21 @@ impl KeyedPayload {
     /// set; a delta is applied atomically ([`apply_delta`]); an unchanged answer keeps the held
     /// set after checking its root and row count. A delta or unchanged answer without a held
     /// set, or for another root, is [`ErrorKind::GcfRootMismatch`]: ask for a full payload.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// set.rows = vec![vec!["ada".into(), "admin".into()]];
+    /// // First contact: a full payload needs no held set.
+    /// let held = keyed::decode_keyed(&keyed::encode_full(&set, None)?)?.apply_to(None)?;
+    /// assert_eq!(held, set);
+    /// // An unchanged answer keeps the held set once its root is checked...
+    /// let unchanged = keyed::decode_keyed(&keyed::encode_unchanged(&set, None)?)?;
+    /// assert_eq!(unchanged.clone().apply_to(Some(&held))?, held);
+    /// // ...and without one the consumer must ask for a full payload.
+    /// assert_eq!(unchanged.apply_to(None).unwrap_err().code(), "GCF_ROOT_MISMATCH");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn apply_to(self, held: Option<&KeyedSet>) -> Result<KeyedSet> {
         let no_base = || {
             Error::new(
@@ -82,6 +114,19 @@ impl KeyedPayload {
 /// Full payloads: identity values must be unique ([`ErrorKind::GcfDuplicateKey`]) and a
 /// `pack_root=` must be the rows' root ([`ErrorKind::GcfRootMismatch`]). Rows are flat: `~`
 /// is [`ErrorKind::GcfInvalidMissing`], `^` / `^{…}` [`ErrorKind::GcfInvalidAttachmentMarker`].
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedPayload};
+/// let text = "GCF profile=generic key=id\n## users [2]{@id,role}\nada|admin\nbo|dev\n";
+/// let KeyedPayload::Full { set, pack_root } = keyed::decode_keyed(text)? else { panic!() };
+/// assert_eq!((set.name.as_str(), set.key.as_str(), set.len()), ("users", "id", 2));
+/// assert_eq!(set.rows[1][1].as_str(), Some("dev"));
+/// assert_eq!(pack_root, set.pack_root()?);
+/// // Identity values are unique: the second `ada` row (line 4) is rejected.
+/// let err = keyed::decode_keyed(&text.replace("bo|", "ada|")).unwrap_err();
+/// assert_eq!((err.code(), err.line()), ("GCF_DUPLICATE_KEY", Some(4)));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_keyed(text: &str) -> Result<KeyedPayload> {
     let header = Header::parse(text)?;
     let first = header_line(text);

@@ -94,6 +94,20 @@ fn write_section(
 /// The delta-participating full payload of `set` (SPEC §10a):
 /// `GCF profile=generic [tool=…] pack_root=… key=…` then `## <name> [N]{…@key…}` and the rows
 /// in `set` order. An empty name writes `rows`.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedPayload, KeyedSet};
+/// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// set.rows = vec![vec!["ada".into(), "admin".into()], vec!["bo".into(), "-".into()]];
+/// let wire = keyed::encode_full(&set, Some("list_users"))?;
+/// let root = set.pack_root()?;
+/// let header = format!("GCF profile=generic tool=list_users pack_root={root} key=id\n");
+/// // The string "-" is quoted: a bare `-` is null.
+/// assert_eq!(wire, header + "## users [2]{@id,role}\nada|admin\nbo|\"-\"\n");
+/// let decoded = keyed::decode_keyed(&wire)?;
+/// assert_eq!(decoded, KeyedPayload::Full { set, pack_root: root });
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_full(set: &KeyedSet, tool: Option<&str>) -> Result<String> {
     let root = check(set)?.root();
     let mut out = String::from("GCF profile=generic");
@@ -114,6 +128,19 @@ pub fn encode_full(set: &KeyedSet, tool: Option<&str>) -> Result<String> {
 
 /// The header-only answer when the consumer's root is current (SPEC §10a.4):
 /// `GCF profile=generic [tool=…] unchanged=true pack_root=… count=N`.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedPayload, KeyedSet};
+/// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// set.rows = vec![vec!["ada".into(), "admin".into()]];
+/// let wire = keyed::encode_unchanged(&set, Some("list_users"))?;
+/// let root = set.pack_root()?;
+/// let expected = format!("GCF profile=generic tool=list_users unchanged=true pack_root={root}");
+/// assert_eq!(wire, expected + " count=1\n");
+/// let decoded = keyed::decode_keyed(&wire)?;
+/// assert_eq!(decoded, KeyedPayload::Unchanged { pack_root: root, count: Some(1) });
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_unchanged(set: &KeyedSet, tool: Option<&str>) -> Result<String> {
     let root = check(set)?.root();
     let mut out = String::from("GCF profile=generic");
@@ -132,6 +159,28 @@ pub fn encode_unchanged(set: &KeyedSet, tool: Option<&str>) -> Result<String> {
 /// new_root=… key=… [savings=…]`, then the non-empty sections in the order added, changed,
 /// removed (`## removed [N]{@key}`, one identity per line). Rows are written in the order
 /// given; [`diff`](super::diff) sorts them by identity.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+/// let mut base = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// base.rows = vec![vec!["ada".into(), "dev".into()], vec!["bo".into(), "dev".into()]];
+/// let mut current = base.clone();
+/// current.rows = vec![vec!["ada".into(), "admin".into()], vec!["cy".into(), "ops".into()]];
+/// let mut delta = keyed::diff(&base, &current)?;
+/// delta.tool = Some("list_users".into());
+/// delta.savings = keyed::savings_percent(40, 100);
+/// let wire = keyed::encode_delta(&delta)?;
+/// let roots = format!("base_root={} new_root={}", delta.base_root, delta.new_root);
+/// let header = format!("GCF profile=generic tool=list_users delta=true {roots} key=id");
+/// let body = concat!(
+///     " savings=60%\n",
+///     "## added [1]{@id,role}\ncy|ops\n",
+///     "## changed [1]{@id,role}\nada|admin\n",
+///     "## removed [1]{@id}\nbo\n",
+/// );
+/// assert_eq!(wire, header + body);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_delta(delta: &GenericDelta) -> Result<String> {
     let mut out = String::from("GCF profile=generic");
     if let Some(tool) = &delta.tool {
@@ -176,6 +225,15 @@ pub fn encode_delta(delta: &GenericDelta) -> Result<String> {
 /// `savings=` for a delta of `delta_tokens` replacing a full payload of `full_tokens`:
 /// `100 × (1 − delta/full)` rounded half to even, as `81%` (negative when the delta is
 /// larger). `None` when `full_tokens` is 0.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::savings_percent;
+/// assert_eq!(savings_percent(30, 160).as_deref(), Some("81%")); // 81.25
+/// assert_eq!(savings_percent(5, 8).as_deref(), Some("38%")); // 37.5: ties go to even
+/// assert_eq!(savings_percent(7, 8).as_deref(), Some("12%")); // 12.5
+/// assert_eq!(savings_percent(12, 10).as_deref(), Some("-20%")); // the delta is larger
+/// assert_eq!(savings_percent(3, 0), None);
+/// ```
 pub fn savings_percent(delta_tokens: u64, full_tokens: u64) -> Option<String> {
     if full_tokens == 0 {
         return None;

@@ -53,6 +53,24 @@ pub use session::{
 ///
 /// Rows hold one cell per entry of `fields`, in that order; cells are scalars. Every operation
 /// checks these invariants and reports a violation as [`ErrorKind::InvalidArgument`].
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+/// use agentwire::ErrorKind;
+/// let set = KeyedSet {
+///     name: "users".into(),
+///     key: "id".into(),
+///     fields: vec!["id".into(), "role".into()],
+///     rows: vec![vec!["ada".into(), "admin".into()], vec!["bo".into(), "dev".into()]],
+/// };
+/// let wire = keyed::encode_full(&set, None)?;
+/// assert!(wire.ends_with(" key=id\n## users [2]{@id,role}\nada|admin\nbo|dev\n"));
+/// // Identity values must be unique.
+/// let mut twice = set.clone();
+/// twice.rows.push(vec!["ada".into(), "dev".into()]);
+/// assert_eq!(keyed::encode_full(&twice, None).unwrap_err().kind(), ErrorKind::InvalidArgument);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KeyedSet {
@@ -68,6 +86,26 @@ pub struct KeyedSet {
 
 /// A generic delta (SPEC §10a.2): what turns the set with root `base_root` into the set with
 /// root `new_root`.
+///
+/// [`diff`] builds one, [`encode_delta`] writes it, [`decode_keyed`] reads it back and
+/// [`apply_delta`] (or [`KeyedSet::apply`]) applies it.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+/// use agentwire::json::Value;
+/// let mut base = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// base.rows = vec![vec!["ada".into(), "dev".into()], vec!["bo".into(), "dev".into()]];
+/// let mut current = base.clone();
+/// current.rows[0][1] = "admin".into();
+/// current.rows.remove(1);
+/// current.rows.push(vec!["cy".into(), "ops".into()]);
+/// let delta = keyed::diff(&base, &current)?;
+/// assert_eq!(delta.added, [vec![Value::from("cy"), "ops".into()]]);
+/// assert_eq!(delta.changed, [vec![Value::from("ada"), "admin".into()]]);
+/// assert_eq!(delta.removed, [Value::from("bo")]);
+/// assert_eq!((delta.base_root, delta.new_root), (base.pack_root()?, current.pack_root()?));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GenericDelta {
@@ -98,6 +136,15 @@ fn invalid(message: impl Into<String>) -> Error {
 
 impl KeyedSet {
     /// An empty set with the given name, identity field and columns.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+    /// let set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// assert_eq!((set.name.as_str(), set.key.as_str(), set.len()), ("users", "id", 0));
+    /// let wire = keyed::encode_full(&set, None)?;
+    /// assert!(wire.ends_with(" key=id\n## users [0]{@id,role}\n"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn new(name: impl Into<String>, key: impl Into<String>, fields: Vec<String>) -> KeyedSet {
         KeyedSet {
             name: name.into(),
@@ -108,21 +155,67 @@ impl KeyedSet {
     }
 
     /// Number of rows.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::KeyedSet;
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into()]);
+    /// set.rows.push(vec!["ada".into()]);
+    /// set.rows.push(vec!["bo".into()]);
+    /// assert_eq!(set.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.rows.len()
     }
 
     /// True when the set has no rows.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::KeyedSet;
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into()]);
+    /// assert!(set.is_empty());
+    /// set.rows.push(vec!["ada".into()]);
+    /// assert!(!set.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
 
     /// The canonical `gcf-pack-root-v1` root of the set (SPEC §10a.3).
+    ///
+    /// Row order and column order do not change the root; any cell does.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::KeyedSet;
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// set.rows = vec![vec!["ada".into(), "admin".into()], vec!["bo".into(), "dev".into()]];
+    /// let root = set.pack_root()?;
+    /// let hex = "e90d354a2fe5713df4965c9fd1a6899d26fd3922db6ec3ab1f9f278b35be1359";
+    /// assert_eq!(root, format!("sha256:{hex}"));
+    /// let mut reordered = set.clone();
+    /// reordered.rows.reverse();
+    /// assert_eq!(reordered.pack_root()?, root);
+    /// set.rows[1][1] = "ops".into();
+    /// assert_ne!(set.pack_root()?, root);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn pack_root(&self) -> Result<String> {
         pack_root(self)
     }
 
     /// The consumer side of SPEC §10a.5: applies `delta` atomically (see [`apply_delta`]).
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+    /// let mut base = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// base.rows = vec![vec!["ada".into(), "dev".into()], vec!["bo".into(), "dev".into()]];
+    /// let mut current = base.clone();
+    /// current.rows[1][1] = "ops".into();
+    /// let delta = keyed::diff(&base, &current)?;
+    /// assert_eq!(base.apply(&delta)?, current);
+    /// // The delta is for `base` only: applied to another set it is a root mismatch.
+    /// assert_eq!(current.apply(&delta).unwrap_err().code(), "GCF_ROOT_MISMATCH");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn apply(&self, delta: &GenericDelta) -> Result<KeyedSet> {
         apply_delta(self, delta)
     }
@@ -130,6 +223,19 @@ impl KeyedSet {
 
 impl GenericDelta {
     /// True when the delta changes nothing.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// set.rows = vec![vec!["ada".into(), "dev".into()], vec!["bo".into(), "dev".into()]];
+    /// let mut reordered = set.clone();
+    /// reordered.rows.reverse();
+    /// assert!(keyed::diff(&set, &reordered)?.is_empty());
+    /// let mut promoted = set.clone();
+    /// promoted.rows[0][1] = "admin".into();
+    /// assert!(!keyed::diff(&set, &promoted)?.is_empty());
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.added.is_empty() && self.changed.is_empty() && self.removed.is_empty()
     }

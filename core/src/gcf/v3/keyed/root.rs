@@ -151,11 +151,43 @@ fn record(fields: &[String], order: &[usize], row: &[Value]) -> Result<String> {
 /// `R<TAB>field<TAB>value…<LF>` with fields in unsigned byte order and canonical values,
 /// records sorted by bytes, SHA-256 of their concatenation as `sha256:<64 hex>`. Independent
 /// of row order and of column order.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+/// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// set.rows = vec![vec!["ada".into(), "admin".into()]];
+/// let root = keyed::pack_root(&set)?;
+/// let hex = "169a47fcb9a17e58d50652913477dc467afb2bd0cc1fa08b090cf4485dda1e0c";
+/// assert_eq!(root, format!("sha256:{hex}"));
+/// // The same table with its columns swapped: records list fields in byte order.
+/// let mut swapped = KeyedSet::new("users", "id", vec!["role".into(), "id".into()]);
+/// swapped.rows = vec![vec!["admin".into(), "ada".into()]];
+/// assert_eq!(keyed::pack_root(&swapped)?, root);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn pack_root(set: &KeyedSet) -> Result<String> {
     Ok(check(set)?.root())
 }
 
 /// The sorted canonical records whose concatenation [`pack_root`] hashes.
+///
+/// Fields come in byte order; strings are always quoted and null is `-`, so the string
+/// `"-"` and null stay distinct.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+/// use agentwire::json::{Number, Value};
+/// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into(), "age".into()]);
+/// set.rows = vec![
+///     vec!["bo".into(), Value::Null, Number::from_i64(7).into()],
+///     vec!["ada".into(), "-".into(), Number::from_i64(36).into()],
+/// ];
+/// let records = keyed::canonical_records(&set)?;
+/// assert_eq!(records.len(), 2);
+/// assert_eq!(records[0], "R\tage\t36\tid\t\"ada\"\trole\t\"-\"\n");
+/// assert_eq!(records[1], "R\tage\t7\tid\t\"bo\"\trole\t-\n");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn canonical_records(set: &KeyedSet) -> Result<Vec<String>> {
     let mut records = check(set)?.records;
     records.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));

@@ -29,6 +29,18 @@ pub const DEFAULT_REANCHOR_TURNS: usize = 15;
 pub const SIZE_GUARD_PERCENT: usize = 60;
 
 /// Which of the three payloads was produced.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedSet, PayloadKind};
+/// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// set.rows = vec![vec!["ada".into(), "admin".into()]];
+/// let root = set.pack_root()?;
+/// assert_eq!(keyed::respond(&set, None, None, None)?.kind, PayloadKind::Full);
+/// assert_eq!(keyed::respond(&set, Some(&root), None, None)?.kind, PayloadKind::Unchanged);
+/// // A root the producer no longer holds: full again.
+/// assert_eq!(keyed::respond(&set, Some("sha256:00"), None, None)?.kind, PayloadKind::Full);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PayloadKind {
     /// A full payload (`pack_root=`, `key=`, the whole table).
@@ -40,6 +52,16 @@ pub enum PayloadKind {
 }
 
 /// One payload to send.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, Emission, KeyedSet, PayloadKind};
+/// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// set.rows = vec![vec!["ada".into(), "admin".into()]];
+/// let emission = keyed::respond(&set, None, None, Some("list_users"))?;
+/// let wire = keyed::encode_full(&set, Some("list_users"))?;
+/// assert_eq!(emission, Emission { wire, kind: PayloadKind::Full });
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Emission {
     /// The payload text.
@@ -50,6 +72,16 @@ pub struct Emission {
 
 impl Emission {
     /// True for a full payload (an anchor).
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{self, KeyedSet};
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// set.rows = vec![vec!["ada".into(), "admin".into()]];
+    /// assert!(keyed::respond(&set, None, None, None)?.is_full());
+    /// let root = set.pack_root()?;
+    /// assert!(!keyed::respond(&set, Some(&root), None, None)?.is_full());
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn is_full(&self) -> bool {
         self.kind == PayloadKind::Full
     }
@@ -62,6 +94,27 @@ impl Emission {
 ///    with the same schema, and the delta is smaller than [`SIZE_GUARD_PERCENT`] of the full
 ///    payload (bytes) → the delta (with `tool`, without `savings`);
 /// 3. otherwise (no echo, unknown or expired root, schema change, delta too large) → full.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, KeyedSet, PayloadKind};
+/// use agentwire::json::Number;
+/// let mut base = KeyedSet::new("orders", "id", vec!["id".into(), "status".into()]);
+/// for id in 0..60 {
+///     base.rows.push(vec![Number::from_i64(id).into(), "open".into()]);
+/// }
+/// let mut current = base.clone();
+/// current.rows[7][1] = "shipped".into();
+/// // The consumer echoes the root of `base`, which the producer still holds.
+/// let answer = keyed::respond(&current, Some(&base.pack_root()?), Some(&base), None)?;
+/// assert_eq!(answer.kind, PayloadKind::Delta);
+/// assert!(answer.wire.ends_with("\n## changed [1]{@id,status}\n7|shipped\n"));
+/// // Echoing the current root: unchanged. No echo: the full payload.
+/// let same = keyed::respond(&current, Some(&current.pack_root()?), None, None)?;
+/// assert_eq!(same.kind, PayloadKind::Unchanged);
+/// let first = keyed::respond(&current, None, None, None)?;
+/// assert_eq!(first.wire, keyed::encode_full(&current, None)?);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn respond(
     current: &KeyedSet,
     echoed_root: Option<&str>,
@@ -94,6 +147,21 @@ pub fn respond(
 /// including one forced by a schema change); `unchanged` turns add nothing. (gcf 3.1.0 counts
 /// `FixedN` turns from the session start instead, and sends an empty delta rather than
 /// `unchanged`; the two agree until a schema change or an unchanged turn.)
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, DeltaSession, KeyedSet, ReanchorPolicy};
+/// assert_eq!(ReanchorPolicy::default(), ReanchorPolicy::FixedN(keyed::DEFAULT_REANCHOR_TURNS));
+/// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// set.rows = vec![vec!["ada".into(), "dev".into()]];
+/// let mut guarded = DeltaSession::new(set.clone(), None, ReanchorPolicy::SizeGuard)?;
+/// let mut fixed = DeltaSession::new(set.clone(), None, ReanchorPolicy::FixedN(3))?;
+/// set.rows[0][1] = "ops".into();
+/// // On a one-row set the delta (two roots in its header) outweighs the full payload:
+/// // `SizeGuard` re-anchors at once, `FixedN` sends the delta anyway.
+/// assert!(guarded.emit(set.clone())?.is_full());
+/// assert!(!fixed.emit(set)?.is_full());
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReanchorPolicy {
     /// Every `n`-th changed turn is a full payload (`n` ≥ 1; `FixedN(3)`: delta, delta,
@@ -116,6 +184,23 @@ impl Default for ReanchorPolicy {
 /// A producer's delta session over one keyed set: it holds the snapshot the consumer has and
 /// turns each new snapshot into a delta or, on the policy's schedule, a full re-anchor.
 /// Deltas carry no `tool` and no `savings`; full payloads carry `tool`, `pack_root` and `key`.
+///
+/// ```
+/// use agentwire::gcf::v3::keyed::{self, DeltaSession, KeyedSet, PayloadKind, ReanchorPolicy};
+/// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+/// set.rows = vec![vec!["ada".into(), "dev".into()], vec!["bo".into(), "dev".into()]];
+/// let tool = Some("list_users".into());
+/// let mut session = DeltaSession::new(set.clone(), tool, ReanchorPolicy::default())?;
+/// // The consumer starts from the full payload...
+/// let mut held = keyed::decode_keyed(&session.full()?)?.apply_to(None)?;
+/// // ...and applies whatever each later turn sends.
+/// set.rows[1][1] = "ops".into();
+/// let emission = session.emit(set.clone())?;
+/// assert_eq!(emission.kind, PayloadKind::Delta);
+/// held = keyed::decode_keyed(&emission.wire)?.apply_to(Some(&held))?;
+/// assert_eq!(held, set);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct DeltaSession {
     base: KeyedSet,
@@ -129,6 +214,20 @@ pub struct DeltaSession {
 impl DeltaSession {
     /// A session anchored on `base`; send [`full`](Self::full) first. An invalid set or
     /// `FixedN(0)` is [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument).
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{DeltaSession, KeyedSet, ReanchorPolicy};
+    /// use agentwire::ErrorKind;
+    /// let set = KeyedSet::new("users", "id", vec!["id".into()]);
+    /// let session = DeltaSession::new(set.clone(), None, ReanchorPolicy::SizeGuard)?;
+    /// assert_eq!(session.base(), &set);
+    /// let zero = DeltaSession::new(set.clone(), None, ReanchorPolicy::FixedN(0));
+    /// assert_eq!(zero.unwrap_err().kind(), ErrorKind::InvalidArgument);
+    /// // The tool goes into the header, where a value has no spaces.
+    /// let spaced = DeltaSession::new(set, Some("list users".into()), ReanchorPolicy::SizeGuard);
+    /// assert_eq!(spaced.unwrap_err().kind(), ErrorKind::InvalidArgument);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn new(base: KeyedSet, tool: Option<String>, policy: ReanchorPolicy) -> Result<Self> {
         if policy == ReanchorPolicy::FixedN(0) {
             return Err(invalid("ReanchorPolicy::FixedN needs n >= 1"));
@@ -148,16 +247,53 @@ impl DeltaSession {
     }
 
     /// The full payload of the held snapshot (the initial payload; also a manual re-anchor).
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{self, DeltaSession, KeyedSet, ReanchorPolicy};
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// set.rows = vec![vec!["ada".into(), "admin".into()]];
+    /// let tool = Some("list_users".into());
+    /// let session = DeltaSession::new(set.clone(), tool, ReanchorPolicy::default())?;
+    /// assert_eq!(session.full()?, keyed::encode_full(&set, Some("list_users"))?);
+    /// assert!(session.full()?.ends_with(" key=id\n## users [1]{@id,role}\nada|admin\n"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn full(&self) -> Result<String> {
         encode_full(&self.base, self.tool.as_deref())
     }
 
     /// The snapshot the consumer holds.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{DeltaSession, KeyedSet, ReanchorPolicy};
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// set.rows = vec![vec!["ada".into(), "dev".into()]];
+    /// let mut session = DeltaSession::new(set.clone(), None, ReanchorPolicy::default())?;
+    /// assert_eq!(session.base(), &set);
+    /// set.rows[0][1] = "admin".into();
+    /// session.emit(set.clone())?;
+    /// assert_eq!(session.base().rows[0][1].as_str(), Some("admin"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn base(&self) -> &KeyedSet {
         &self.base
     }
 
     /// Its root.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{DeltaSession, KeyedSet, ReanchorPolicy};
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// set.rows = vec![vec!["ada".into(), "dev".into()]];
+    /// let mut session = DeltaSession::new(set.clone(), None, ReanchorPolicy::default())?;
+    /// assert_eq!(session.root(), set.pack_root()?);
+    /// // A failed emit (here a duplicate identity) leaves the session as it was.
+    /// let mut twice = set.clone();
+    /// twice.rows.push(vec!["ada".into(), "ops".into()]);
+    /// assert!(session.emit(twice).is_err());
+    /// assert_eq!(session.root(), set.pack_root()?);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn root(&self) -> &str {
         &self.base_root
     }
@@ -167,6 +303,23 @@ impl DeltaSession {
     /// change (other key or fields, SPEC §10a.7) or when the policy re-anchors; a delta
     /// otherwise. An invalid `next` (duplicate identities, nested cells, …) is an error and
     /// leaves the session as it was.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::keyed::{DeltaSession, KeyedSet, PayloadKind, ReanchorPolicy};
+    /// let mut set = KeyedSet::new("users", "id", vec!["id".into(), "role".into()]);
+    /// set.rows = vec![vec!["ada".into(), "dev".into()]];
+    /// let mut session = DeltaSession::new(set.clone(), None, ReanchorPolicy::FixedN(2))?;
+    /// set.rows[0][1] = "ops".into();
+    /// let delta = session.emit(set.clone())?;
+    /// assert_eq!(delta.kind, PayloadKind::Delta);
+    /// assert!(delta.wire.ends_with(" key=id\n## changed [1]{@id,role}\nada|ops\n"));
+    /// // The same rows again: unchanged, which does not count as a turn.
+    /// assert_eq!(session.emit(set.clone())?.kind, PayloadKind::Unchanged);
+    /// // The second changed turn under `FixedN(2)` re-anchors.
+    /// set.rows[0][1] = "admin".into();
+    /// assert_eq!(session.emit(set)?.kind, PayloadKind::Full);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn emit(&mut self, next: KeyedSet) -> Result<Emission> {
         let next_checked = check(&next)?;
         let next_root = next_checked.root();
