@@ -183,7 +183,8 @@ impl Default for ReanchorPolicy {
 
 /// A producer's delta session over one keyed set: it holds the snapshot the consumer has and
 /// turns each new snapshot into a delta or, on the policy's schedule, a full re-anchor.
-/// Deltas carry no `tool` and no `savings`; full payloads carry `tool`, `pack_root` and `key`.
+/// Deltas carry no `tool` and no `savings`; full payloads carry `tool`, `pack_root` and `key`,
+/// and `unchanged` answers `tool` too, as [`respond`]'s do.
 ///
 /// ```
 /// use agentwire::gcf::v3::keyed::{self, DeltaSession, KeyedSet, PayloadKind, ReanchorPolicy};
@@ -199,6 +200,9 @@ impl Default for ReanchorPolicy {
 /// assert_eq!(emission.kind, PayloadKind::Delta);
 /// held = keyed::decode_keyed(&emission.wire)?.apply_to(Some(&held))?;
 /// assert_eq!(held, set);
+/// // The same rows again: unchanged, named like `respond`'s answer.
+/// let same = session.emit(set.clone())?;
+/// assert_eq!(same.wire, keyed::respond(&set, Some(&set.pack_root()?), None, Some("list_users"))?.wire);
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -325,7 +329,7 @@ impl DeltaSession {
         let next_root = next_checked.root();
         let tool = self.tool.as_deref();
         let (wire, kind) = if next_root == self.base_root && same_schema(&self.base, &next) {
-            (encode_unchanged(&next, None)?, PayloadKind::Unchanged)
+            (encode_unchanged(&next, tool)?, PayloadKind::Unchanged)
         } else if !same_schema(&self.base, &next) {
             (encode_full(&next, tool)?, PayloadKind::Full)
         } else {
