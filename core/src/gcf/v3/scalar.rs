@@ -816,6 +816,14 @@ fn constant_len(b: &[u8]) -> usize {
     b.len()
 }
 
+/// A decimal count read as a u64 (`None` past it), held as a usize: a count past usize (32-bit
+/// wasm) saturates, so every platform reports the same error for it (no input holds that many
+/// items, so it is a count mismatch).
+pub(crate) fn count_from_u64(digits: &str) -> Option<usize> {
+    let count: u64 = digits.parse().ok()?;
+    Some(usize::try_from(count).unwrap_or(usize::MAX))
+}
+
 /// A `[count]` bracket: `[N]`, `[?]`, `[N:]` or `[?:]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Count {
@@ -845,7 +853,7 @@ pub(crate) fn parse_count(s: &str) -> Result<(Count, usize)> {
         "?" => None,
         "0" => Some(0),
         d if !d.is_empty() && !d.starts_with('0') && d.bytes().all(|c| c.is_ascii_digit()) => {
-            Some(d.parse::<usize>().map_err(|_| invalid("count too large"))?)
+            Some(count_from_u64(d).ok_or_else(|| invalid("count too large"))?)
         }
         d => {
             return Err(invalid(&alloc::format!(

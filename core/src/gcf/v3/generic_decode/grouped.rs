@@ -56,7 +56,7 @@ impl<'a> Parser<'a> {
             if src.level > block.level {
                 return Err(unexpected_indent(src));
             }
-            let (value, written, rows) = layout.subheader(src)?;
+            let (value, written, rows, digits) = layout.subheader(src)?;
             // Each record copies the constants and the group value.
             let record_cost = cost_of(&written).saturating_add(constant_cost);
             if !groups.insert(written) {
@@ -79,7 +79,7 @@ impl<'a> Parser<'a> {
                                 src.text,
                                 ErrorKind::GcfCountMismatch,
                                 format!(
-                                    "count_mismatch: the group declares {rows} rows, fewer follow"
+                                    "count_mismatch: the group declares {digits} rows, fewer follow"
                                 ),
                             )
                         })
@@ -158,8 +158,9 @@ impl Layout {
     }
 
     /// Reads a subheader `<group>=<value> [count]` (SPEC §7.4.8.3): the value, its written
-    /// form (for duplicate checks) and the count.
-    fn subheader(&self, src: Src<'_>) -> Result<(Value, String, usize)> {
+    /// form (for duplicate checks), the count and its digits (for messages: a count past
+    /// usize saturates).
+    fn subheader<'s>(&self, src: Src<'s>) -> Result<(Value, String, usize, &'s str)> {
         let text = src.text;
         let bad = |at: &str, kind: ErrorKind, what: &str| src.error(at, kind, String::from(what));
         let shape = "invalid_group_header: a subheader is `<group>=<value> [count]`";
@@ -200,7 +201,7 @@ impl Layout {
         let value = scalar::parse_constant(token).map_err(|e| src.place(token, e))?;
         let mut written = String::new();
         scalar::write_scalar(&mut written, &value, SpecVersion::V3_6_0)?;
-        Ok((value, written, rows))
+        Ok((value, written, rows, digits))
     }
 
     /// Reads one row of the group whose value is `group`; `keys` holds the keys read so far.

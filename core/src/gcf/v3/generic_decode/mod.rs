@@ -255,7 +255,7 @@ fn read_summary(src: Src<'_>) -> Result<Summary<'_>> {
 fn count_value(text: &str) -> Option<usize> {
     let canonical = text == "0"
         || (!text.starts_with('0') && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()));
-    canonical.then(|| text.parse().ok()).flatten()
+    canonical.then(|| scalar::count_from_u64(text)).flatten()
 }
 
 /// What may follow a block at its own level once its declared rows are read.
