@@ -313,45 +313,24 @@ fn events_conformance_and_commands() {
 #[test]
 fn gcf_generic_versions_and_the_grouped_form() {
     let rows = br#"[{"id":1,"dept":"eng","site":"ber"},{"id":2,"dept":"ops","site":"ber"}]"#;
-    let encode = |args: &[&str]| {
-        let out = agentwire(args, rows);
-        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    // `agentwire gcf encode --profile generic` with more arguments.
+    let generic = |more: &[&str]| {
+        let args = [&["gcf", "encode", "--profile", "generic"][..], more].concat();
+        agentwire(&args, rows)
+    };
+    let encode = |more: &[&str]| {
+        let out = generic(more);
+        assert!(out.status.success(), "{more:?}: {}", text(&out.stderr));
         String::from(text(&out.stdout))
     };
     let v3_6 = "GCF profile=generic\n## [2]{id,dept,site=ber}\n1|eng\n2|ops\n";
-    assert_eq!(encode(&["gcf", "encode", "--profile", "generic"]), v3_6);
+    assert_eq!(encode(&[]), v3_6);
+    assert_eq!(encode(&["--gcf-version", "3.6.0"]), v3_6);
     assert_eq!(
-        encode(&[
-            "gcf",
-            "encode",
-            "--profile",
-            "generic",
-            "--gcf-version",
-            "3.6.0"
-        ]),
-        v3_6
-    );
-    assert_eq!(
-        encode(&[
-            "gcf",
-            "encode",
-            "--profile",
-            "generic",
-            "--gcf-version",
-            "3.5.3"
-        ]),
+        encode(&["--gcf-version", "3.5.3"]),
         "GCF profile=generic\n## [2]{id,dept,site}\n1|eng|ber\n2|ops|ber\n"
     );
-    let grouped = encode(&[
-        "gcf",
-        "encode",
-        "--profile",
-        "generic",
-        "--group",
-        "dept",
-        "--key",
-        "id",
-    ]);
+    let grouped = encode(&["--group", "dept", "--key", "id"]);
     assert_eq!(
         grouped,
         "GCF profile=generic\n## [2]{@id,dept,site=ber} group=dept\ndept=eng [1]\n1\ndept=ops [1]\n2\n"
@@ -365,27 +344,8 @@ fn gcf_generic_versions_and_the_grouped_form() {
         text(&out.stdout)
     );
     // --group needs --key (clap), the generic profile and 3.6.0.
-    assert!(!agentwire(
-        &["gcf", "encode", "--profile", "generic", "--group", "dept"],
-        rows
-    )
-    .status
-    .success());
-    let out = agentwire(
-        &[
-            "gcf",
-            "encode",
-            "--profile",
-            "generic",
-            "--gcf-version",
-            "3.5.3",
-            "--group",
-            "dept",
-            "--key",
-            "id",
-        ],
-        rows,
-    );
+    assert!(!generic(&["--group", "dept"]).status.success());
+    let out = generic(&["--gcf-version", "3.5.3", "--group", "dept", "--key", "id"]);
     assert!(
         text(&out.stderr).contains("INVALID_ARGUMENT"),
         "{}",

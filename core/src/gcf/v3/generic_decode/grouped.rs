@@ -13,9 +13,7 @@ use crate::{ErrorKind, Result};
 
 use super::scalar::{self, FieldDecl, Scalar};
 use super::table::Block;
-use super::{
-    constant_cost as cost_of, count_value, fail, unexpected_indent, Parser, SpecVersion, Src,
-};
+use super::{constant_cost, count_value, fail, Parser, SpecVersion, Src};
 
 /// A grouped section's declaration, compiled.
 struct Layout {
@@ -31,34 +29,24 @@ struct Layout {
 
 impl<'a> Parser<'a> {
     /// The records of a grouped section whose header (`block.head`, declaration `decl` with
-    /// its constants, `clause` after `group=`) was just consumed. Returns them and their
-    /// number.
+    /// its constants, which cost `constants_cost` to copy into a record, `clause` after
+    /// `group=`) was just consumed. Returns them and their number.
     pub(super) fn grouped(
         &mut self,
         block: Block<'a>,
         decl: FieldDecl<'a>,
         constants: Vec<(usize, Value)>,
-        constant_cost: usize,
+        constants_cost: usize,
         clause: &'a str,
     ) -> Result<(Value, usize)> {
         let layout = Layout::new(block.head, decl, constants, clause)?;
         let mut records = Vec::new();
         let mut groups: BTreeSet<String> = BTreeSet::new();
         let mut keys: BTreeSet<String> = BTreeSet::new();
-        loop {
-            if block.count == Some(records.len()) {
-                break;
-            }
-            let Some(src) = self.peek() else { break };
-            if src.level < block.level || src.text.starts_with("##") {
-                break;
-            }
-            if src.level > block.level {
-                return Err(unexpected_indent(src));
-            }
+        while let Some(src) = self.next_row_line(&block, records.len())? {
             let (value, written, rows, digits) = layout.subheader(src)?;
             // Each record copies the constants and the group value.
-            let record_cost = cost_of(&written).saturating_add(constant_cost);
+            let record_cost = constant_cost(&written).saturating_add(constants_cost);
             if !groups.insert(written) {
                 return fail(|| {
                     src.error(
@@ -70,20 +58,16 @@ impl<'a> Parser<'a> {
             }
             self.pos += 1;
             for _ in 0..rows {
-                let row = match self.peek() {
-                    Some(row) if row.level > block.level => return Err(unexpected_indent(row)),
-                    Some(row) if row.level == block.level && !row.text.starts_with("##") => row,
-                    _ => {
-                        return fail(|| {
-                            src.error(
-                                src.text,
-                                ErrorKind::GcfCountMismatch,
-                                format!(
-                                    "count_mismatch: the group declares {digits} rows, fewer follow"
-                                ),
-                            )
-                        })
-                    }
+                let Some(row) = self.row_line(block.level)? else {
+                    return fail(|| {
+                        src.error(
+                            src.text,
+                            ErrorKind::GcfCountMismatch,
+                            format!(
+                                "count_mismatch: the group declares {digits} rows, fewer follow"
+                            ),
+                        )
+                    });
                 };
                 self.enter(row, block.depth + 1)?;
                 self.charge(row, record_cost)?;
@@ -92,18 +76,7 @@ impl<'a> Parser<'a> {
             }
         }
         let read = records.len();
-        if let Some(declared) = block.count {
-            if read != declared {
-                return fail(|| {
-                    block.head.error(
-                        block.bracket,
-                        ErrorKind::GcfCountMismatch,
-                        format!("count_mismatch: {read} records but [{declared}] declared"),
-                    )
-                });
-            }
-            self.check_no_surplus(&block, false)?;
-        }
+        self.check_rows_read(&block, read, "records", false)?;
         Ok((Value::Array(records), read))
     }
 }

@@ -333,17 +333,7 @@ impl<'a> Parser<'a> {
         let mut members = Members::default();
         let mut read = 0;
         let mut last_positional = false;
-        loop {
-            if block.count == Some(read) {
-                break;
-            }
-            let Some(src) = self.peek() else { break };
-            if src.level < block.level || src.text.starts_with("##") {
-                break;
-            }
-            if src.level > block.level {
-                return Err(unexpected_indent(src));
-            }
+        while let Some(src) = self.next_row_line(&block, read)? {
             let mut row = read_row(src, read, &block, schema, &mut state)?;
             self.enter(src, block.depth + 1)?;
             if schema.constant_cost > 0 {
@@ -366,18 +356,7 @@ impl<'a> Parser<'a> {
             }
             read += 1;
         }
-        if let Some(declared) = block.count {
-            if read != declared {
-                return fail(|| {
-                    block.head.error(
-                        block.bracket,
-                        ErrorKind::GcfCountMismatch,
-                        format!("count_mismatch: {read} rows but [{declared}] declared"),
-                    )
-                });
-            }
-            self.check_no_surplus(&block, last_positional)?;
-        }
+        self.check_rows_read(&block, read, "rows", last_positional)?;
         let value = if keyed {
             Value::Object(members.into_map())
         } else {
@@ -386,9 +365,52 @@ impl<'a> Parser<'a> {
         Ok((value, read))
     }
 
+    /// The line that starts the next row of `block` after `read` rows; `None` once the
+    /// declared count is read or the block ends.
+    pub(super) fn next_row_line(&self, block: &Block<'a>, read: usize) -> Result<Option<Src<'a>>> {
+        if block.count == Some(read) {
+            return Ok(None);
+        }
+        self.row_line(block.level)
+    }
+
+    /// The next line when it is a row line at `level` (not `##`); `None` when a dedent, a
+    /// `##` line or the end comes first.
+    pub(super) fn row_line(&self, level: usize) -> Result<Option<Src<'a>>> {
+        match self.peek() {
+            Some(src) if src.level > level => Err(unexpected_indent(src)),
+            Some(src) if src.level == level && !src.text.starts_with("##") => Ok(Some(src)),
+            _ => Ok(None),
+        }
+    }
+
+    /// A block with a declared count read exactly that many `what` (rows, records), and
+    /// nothing follows that could be one more (see [`Parser::check_no_surplus`]).
+    pub(super) fn check_rows_read(
+        &self,
+        block: &Block<'a>,
+        read: usize,
+        what: &str,
+        last_positional: bool,
+    ) -> Result<()> {
+        let Some(declared) = block.count else {
+            return Ok(());
+        };
+        if read != declared {
+            return fail(|| {
+                block.head.error(
+                    block.bracket,
+                    ErrorKind::GcfCountMismatch,
+                    format!("count_mismatch: {read} {what} but [{declared}] declared"),
+                )
+            });
+        }
+        self.check_no_surplus(block, last_positional)
+    }
+
     /// After the declared rows, a line at the rows' level must belong to the enclosing
     /// object; anything else is a surplus row, or a positional body without a marker.
-    pub(super) fn check_no_surplus(&self, block: &Block<'a>, last_positional: bool) -> Result<()> {
+    fn check_no_surplus(&self, block: &Block<'a>, last_positional: bool) -> Result<()> {
         let Some(next) = self
             .peek()
             .filter(|s| s.level == block.level && !s.text.starts_with("##"))

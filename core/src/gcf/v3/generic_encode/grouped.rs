@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::super::{scalar, SpecVersion};
-use super::table::field_union;
+use super::table::{constant_value, field_union};
 use crate::json::{Map, Value};
 use crate::num::write_u64;
 use crate::{Error, ErrorKind, Result};
@@ -83,32 +83,10 @@ pub fn encode_generic_grouped(value: &Value, key: &str, group: &str) -> Result<S
     // Constant columns: every record holds the same scalar (key and group excluded).
     let mut constants: Vec<Option<String>> = alloc::vec![None; union.len()];
     if records.len() >= 2 {
-        let mut cell = String::new();
         for (field, constant) in constants.iter_mut().enumerate() {
             let name = union.name(field);
-            if name == key || name == group {
-                continue;
-            }
-            let mut first: Option<String> = None;
-            let mut same = true;
-            for record in &records {
-                let Some(value) = record.get(name) else {
-                    same = false;
-                    break;
-                };
-                cell.clear();
-                scalar::write_constant(&mut cell, value)?;
-                match &first {
-                    None => first = Some(cell.clone()),
-                    Some(first) if *first == cell => {}
-                    Some(_) => {
-                        same = false;
-                        break;
-                    }
-                }
-            }
-            if same {
-                *constant = first;
+            if name != key && name != group {
+                *constant = constant_value(records.iter().map(|r| Some(*r)), name)?;
             }
         }
     }

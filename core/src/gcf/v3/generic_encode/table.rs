@@ -128,6 +128,33 @@ impl Table<'_> {
     }
 }
 
+/// The header value of column `name` (`value` of `name=value`) when every row holds the same
+/// scalar there, compared as written; `None` otherwise (a row without it, a container, two
+/// values). A row that is not an object (`None`) has no such scalar.
+pub(super) fn constant_value<'a>(
+    rows: impl Iterator<Item = Option<&'a Map>>,
+    name: &str,
+) -> Result<Option<String>> {
+    let mut first: Option<String> = None;
+    let mut cell = String::new();
+    for row in rows {
+        let value = row.and_then(|row| row.get(name));
+        let Some(value @ (Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_))) =
+            value
+        else {
+            return Ok(None);
+        };
+        cell.clear();
+        scalar::write_constant(&mut cell, value)?;
+        match &first {
+            None => first = Some(cell.clone()),
+            Some(first) if *first == cell => {}
+            Some(_) => return Ok(None),
+        }
+    }
+    Ok(first)
+}
+
 /// The field union of `rows` (first-observed order).
 pub(super) fn field_union<'a>(rows: &[&'a Map]) -> FieldUnion<'a> {
     let mut union = FieldUnion::new();
@@ -150,37 +177,13 @@ pub(super) fn constant_columns(table: &Table<'_>, items: &[Value]) -> Result<Vec
     }
     let mut constants: Vec<Option<String>> = alloc::vec![None; table.union.len()];
     let mut found = false;
-    let mut cell = String::new();
     for &field in &table.columns {
         if !matches!(table.kinds[field], FieldKind::Plain { .. }) {
             continue;
         }
-        let name = table.union.name(field);
-        let mut first: Option<String> = None;
-        let mut constant = true;
-        for item in items {
-            let value = item.as_object().and_then(|row| row.get(name));
-            let Some(value @ (Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_))) =
-                value
-            else {
-                constant = false;
-                break;
-            };
-            cell.clear();
-            scalar::write_constant(&mut cell, value)?;
-            match &first {
-                None => first = Some(cell.clone()),
-                Some(first) if *first == cell => {}
-                Some(_) => {
-                    constant = false;
-                    break;
-                }
-            }
-        }
-        if constant {
-            constants[field] = first;
-            found = true;
-        }
+        let rows = items.iter().map(|item| item.as_object());
+        constants[field] = constant_value(rows, table.union.name(field))?;
+        found |= constants[field].is_some();
     }
     if !found {
         return Ok(Vec::new());
