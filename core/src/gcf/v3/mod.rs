@@ -59,6 +59,7 @@ pub use keyed::GenericDelta;
 ///     "GCF profile=generic\n## [2]{id,type}\n1|entity\n2|entity\n"
 /// );
 /// assert_eq!(SpecVersion::from_name("3.5.3"), Some(SpecVersion::V3_5_3));
+/// assert_eq!(SpecVersion::default().as_str(), "3.6.0");
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

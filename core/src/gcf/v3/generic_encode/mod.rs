@@ -90,6 +90,19 @@ use table::{FieldKind, SharedSchema, Table};
 pub(crate) const MAX_DEPTH: usize = 512;
 
 /// Options of the generic encoder.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, EncodeOptions, SpecVersion};
+/// use agentwire::json;
+/// // Records whose arrays hold a `>`-named field: the crate's shared schema is unreadable.
+/// let value = json::parse(r#"[{"id":1,"f":[{"a":1,"x>y":2}]},{"id":2,"f":[{"a":3,"x>y":4}]}]"#)?;
+/// assert!(v3::decode_generic(&v3::encode_generic(&value)?).is_err());
+/// let lossless = EncodeOptions { lossless: true, ..EncodeOptions::default() };
+/// assert_eq!(lossless.version, SpecVersion::V3_6_0);
+/// let text = v3::encode_generic_with(&value, &lossless)?;
+/// assert!(v3::round_trip_equal(&value, &v3::decode_generic(&text)?));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EncodeOptions {
