@@ -18,7 +18,7 @@ WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
-        build build-cli build-wasm build-native npm-build lint test-rust test-no-std test-doc \
+        build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-no-std test-doc \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
         test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-memory bench-mcp fuzz-smoke clean
 
@@ -32,7 +32,7 @@ help:
 demo:
 	$(CARGO) run -q --release -p agentwire-cli -- scorecard
 
-test: setup lint test-rust test-no-std test-doc npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
+test: setup lint test-rust test-gcf-diff test-no-std test-doc npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
 	@echo "== make test: all passed"
 
 # ---- installs -------------------------------------------------------------------------------
@@ -194,6 +194,16 @@ test-rust:
 	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 conformance/fixtures/gcb1
 	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway conformance/fixtures/gateway | tail -n 1
 	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events conformance/fixtures/events
+
+# GCF v3.6.0 against its reference, the gcf crate 3.1.0 (no v3.6.0 fixtures are published):
+# byte-identical encodes and equal decodes on the conformance inputs, the bench corpus and
+# seeded random tables (GCF36_CASES, default 4000), and the crate rejects every hand-written
+# error fixture (conformance/fixtures-local/gcf36). In agentwire-bench, built on its own: the
+# crate turns on serde_json's preserve_order, which must not reach the other test builds.
+test-gcf-diff:
+	@echo "== test: GCF v3.6.0 differential against the gcf crate 3.1.0"
+	node bench/corpus/generate.mjs
+	$(CARGO) test -q -p agentwire-bench --test gcf36_differential
 
 # Every benchmark, then bench/results/latest.{json,md} and the README's Speed table
 # (bench/report.mjs). Everything lives under bench/: rust/ (criterion crate agentwire-bench),

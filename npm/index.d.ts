@@ -376,21 +376,41 @@ export declare class GcfSession {
 export interface GcfDecodeOptions {
   /** `'error'` (default): `GCF_OUT_OF_RANGE`; `'string'`: decimal strings; `'number'`: approximate numbers. */
   largeInt?: 'error' | 'string' | 'number';
-  /** `decodeAny` only: read only this version (default: by the header, `GCF profile=` is 3.5.3). */
-  version?: 'auto' | '3.5.3' | '1.1';
+  /**
+   * `decodeAny` only: read only this version (default: by the header, `GCF profile=` is v3).
+   * `'3.6.0'` and `'3.5.3'` both read any v3 payload (one decoder reads both).
+   */
+  version?: 'auto' | '3.6.0' | '3.5.3' | '1.1';
+}
+
+/** GCF v3 generic encoding options. */
+export interface GcfEncodeOptions {
+  /** `'3.6.0'` (default: constant columns factored, byte-identical to the gcf crate 3.1.0) or `'3.5.3'` (the previous bytes). */
+  version?: '3.6.0' | '3.5.3';
+  /** Never write what no decoder reads back (default false: byte parity with the gcf crate, which can, in a corner of shared array schemas). */
+  lossless?: boolean;
+}
+
+/** The v3.6.0 grouped form: records clustered by one low-cardinality field. */
+export interface GcfGroupedOptions {
+  /** The records' unique key field (declared `@key`). */
+  key: string;
+  /** The field whose values group the records (`group=<field>`, one subheader per value). */
+  group: string;
 }
 
 /** What `gcf.decodeAny` read. */
 export interface GcfDocument {
-  version: '1.1' | '3.5.3';
+  /** For v3: `'3.6.0'` when the payload uses a 3.6.0 form (a constant column or a grouped section), else `'3.5.3'`. */
+  version: '1.1' | '3.5.3' | '3.6.0';
   profile: 'graph' | 'generic';
   kind: 'generic' | 'graph' | 'genericDelta' | 'graphDelta';
   value: unknown;
 }
 
-/** Graph encoding options: `version` is 3.5.3 by default; `stream` writes `## edges [?]` and the `##! summary` trailer. */
+/** Graph encoding options: `version` is v3 by default (its graph profile is the same in 3.5.3 and 3.6.0); `stream` writes `## edges [?]` and the `##! summary` trailer. */
 export interface GcfGraphEncodeOptions {
-  version?: '3.5.3' | '1.1';
+  version?: '3.6.0' | '3.5.3' | '1.1';
   stream?: boolean;
   /** The trailer's counts as `targets:2,edges:1` (stream only). */
   labeledCounts?: boolean;
@@ -425,7 +445,7 @@ export interface KeyedDelta {
   fullTokens?: number;
 }
 
-/** GCF v3.5.3 graph session: stable ids across calls, already-sent symbols as bare references. */
+/** GCF v3 graph session: stable ids across calls, already-sent symbols as bare references. */
 export declare class GcfGraphSession {
   encode(payload: GraphPayload): string;
   size(): number;
@@ -445,9 +465,9 @@ export declare class GcfKeyedSession {
 
 /**
  * GCF: v1.1 graph text (byte-identical to gcf-go v0.1.2: `encode`, `decode`, `encodeDelta`,
- * `createSession`) and GCF v3.5.3 (everything else: the generic profile, the v3 graph profile,
- * keyed-set deltas, and `decodeAny`, which reads both versions). In browsers call
- * `await gcf.load()` before the v3 functions.
+ * `createSession`) and GCF v3 (everything else: the generic profile, v3.6.0 by default and
+ * v3.5.3 on request, the v3 graph profile, keyed-set deltas, and `decodeAny`, which reads every
+ * version). In browsers call `await gcf.load()` before the v3 functions.
  */
 export declare const gcf: {
   encode(payload: GraphPayload): string;
@@ -460,19 +480,23 @@ export declare const gcf: {
   readonly Session: typeof GcfSession;
   /** Browsers: fetches the GCF v3 wasm module (Node: resolves at once). */
   load(input?: unknown): Promise<void>;
-  /** Any JSON value → GCF v3.5.3 generic text (JS numbers are doubles). */
-  encodeGeneric(value: unknown): string;
+  /** Any JSON value → GCF v3 generic text (JS numbers are doubles); v3.6.0 unless `{version: '3.5.3'}`. */
+  encodeGeneric(value: unknown, options?: GcfEncodeOptions): string;
   /** JSON text → generic text (integer lexemes are int64: `GCF_OUT_OF_RANGE` beyond). */
-  encodeGenericJson(json: string): string;
+  encodeGenericJson(json: string, options?: GcfEncodeOptions): string;
+  /** An array of flat records → the v3.6.0 grouped form (`## [N]{@key,…} group=<group>`). */
+  encodeGenericGrouped(records: unknown[], options: GcfGroupedOptions): string;
+  /** `encodeGenericGrouped` of JSON text (integer lexemes are int64). */
+  encodeGenericGroupedJson(json: string, options: GcfGroupedOptions): string;
   decodeGeneric(text: string | Uint8Array, options?: GcfDecodeOptions): unknown;
   /** Generic text → JSON text, members in payload order. */
   decodeGenericToJson(text: string | Uint8Array, options?: GcfDecodeOptions): string;
-  /** GCF v1.1 or v3.5.3, either profile: says which it read. */
+  /** GCF v1.1 or v3, either profile: says which version and profile it read. */
   decodeAny(input: string | Uint8Array | ArrayBuffer, options?: GcfDecodeOptions): GcfDocument;
   decodeAnyToJson(input: string | Uint8Array | ArrayBuffer, options?: GcfDecodeOptions): string;
   encodeGraph(payload: GraphPayload, options?: GcfGraphEncodeOptions): string;
   decodeGraph(text: string | Uint8Array, options?: GcfDecodeOptions): DecodedGraphPayload;
-  /** A v3.5.3 graph delta (`added` symbols carry their distance). */
+  /** A v3 graph delta (`added` symbols carry their distance). */
   encodeGraphDelta(delta: GraphDelta): string;
   /** Applies a delta (GCF text) to a base snapshot atomically, verifying `new_root`. */
   applyGraphDelta(base: GraphSnapshot, delta: string): DecodedGraphPayload;
@@ -792,7 +816,7 @@ export interface CompactResult {
 /** The most compact lossless encoding of a JSON document, never worse than the input. */
 export declare const compact: {
   /**
-   * Tries GCX1 (the tool's layout and the generic encoder), GCF v3.5.3 generic and minified
+   * Tries GCX1 (the tool's layout and the generic encoder), GCF v3 generic (v3.6.0) and minified
    * JSON; keeps only candidates that decode back to the input; returns the one with the
    * fewest tokens, or the input itself when none saves `minSavings`. `input` is JSON text or
    * a value (measured as `JSON.stringify(value)`).

@@ -74,6 +74,8 @@ crate::exports! {
         #[cfg(feature = "gcf3")]
         fn "gcf3EncodeGeneric" -> String = crate::js::gcf3::encode_generic;
         #[cfg(feature = "gcf3")]
+        fn "gcf3EncodeGenericGrouped" -> String = crate::js::gcf3::encode_generic_grouped;
+        #[cfg(feature = "gcf3")]
         fn "gcf3Decode" -> crate::call::Tape = crate::js::gcf3::decode;
         #[cfg(feature = "gcf3")]
         fn "gcf3DecodeToJson" -> String = crate::js::gcf3::decode_to_json;

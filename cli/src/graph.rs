@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gcf::v3::{self, keyed::KeyedSet, Document, StreamOptions};
+use agentwire::gcf::v3::{self, keyed::KeyedSet, Document, SpecVersion, StreamOptions};
 use agentwire::gcf::{self, v1, DeltaPayload, Payload};
 use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
 use agentwire::{gcb, Error, ErrorKind};
@@ -15,20 +15,32 @@ use clap::Subcommand;
 #[derive(Subcommand)]
 pub enum GcfCommand {
     /// JSON → GCF text. Without --profile/--gcf-version: a graph payload (camelCase keys) as
-    /// GCF v1.1. With --profile: GCF 3.5.3 unless --gcf-version 1.1 (graph only).
+    /// GCF v1.1. With --profile: GCF v3 (3.6.0 unless --gcf-version 3.5.3; 1.1 is graph only).
     Encode {
-        /// `generic` (any JSON value) or `graph` (a payload); setting it selects GCF 3.5.3.
+        /// `generic` (any JSON value) or `graph` (a payload); setting it selects GCF v3.
         #[arg(long)]
         profile: Option<Profile>,
-        /// `3.5.3` or `1.1` (graph only).
+        /// `3.6.0` (default for v3), `3.5.3` (the previous generic output, byte for byte; the
+        /// graph profile is the same in both) or `1.1` (graph only).
         #[arg(long = "gcf-version")]
         gcf_version: Option<GcfVersion>,
-        /// Graph, 3.5.3: streaming form (`## edges [?]` and the `##! summary` trailer).
+        /// Graph, v3: streaming form (`## edges [?]` and the `##! summary` trailer).
         #[arg(long)]
         stream: bool,
         /// With --stream: the trailer's counts in the labeled form (`targets:2,edges:1`).
         #[arg(long)]
         labeled_counts: bool,
+        /// Generic, 3.6.0: write an array of flat records grouped by this field (SPEC
+        /// §7.4.8, value grouping); needs --key.
+        #[arg(long, requires = "key")]
+        group: Option<String>,
+        /// With --group: the records' unique key field (the `@` column).
+        #[arg(long, requires = "group")]
+        key: Option<String>,
+        /// Generic: never write what no decoder reads back (by default the output is
+        /// byte-identical to the gcf crate 3.1.0, which can, in a corner of shared schemas).
+        #[arg(long)]
+        lossless: bool,
         /// Input file (default: stdin).
         file: Option<PathBuf>,
     },
@@ -42,9 +54,9 @@ pub enum GcfCommand {
         file: Option<PathBuf>,
     },
     /// Delta JSON (`baseRoot`, `newRoot`, `removed`, `added`, …) → GCF delta text (v1.1, or
-    /// 3.5.3 with --gcf-version 3.5.3).
+    /// v3 with --gcf-version 3.6.0 or 3.5.3: the graph delta is the same in both).
     EncodeDelta {
-        /// `1.1` (default) or `3.5.3`.
+        /// `1.1` (default), `3.6.0` or `3.5.3`.
         #[arg(long = "gcf-version")]
         gcf_version: Option<GcfVersion>,
         /// Input file (default: stdin).
@@ -67,10 +79,12 @@ pub enum Profile {
     Graph,
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum GcfVersion {
+    #[value(name = "3.6.0")]
+    V3_6_0,
     #[value(name = "3.5.3")]
-    V3,
+    V3_5_3,
     #[value(name = "1.1")]
     V1_1,
 }
@@ -163,6 +177,9 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
             gcf_version: None | Some(GcfVersion::V1_1),
             stream: false,
             labeled_counts: false,
+            group: None,
+            key: None,
+            lossless: false,
             file,
         } => {
             let payload = payload_from_json(&crate::read_input(file.as_ref())?)?;
@@ -173,30 +190,49 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
             gcf_version,
             stream,
             labeled_counts,
+            group,
+            key,
+            lossless,
             file,
         } => {
-            let out = match (profile.unwrap_or(Profile::Graph), gcf_version) {
+            let invalid = |message: &str| Err(Error::new(ErrorKind::InvalidArgument, message));
+            let profile = profile.unwrap_or(Profile::Graph);
+            if group.is_some() && !matches!(profile, Profile::Generic) {
+                return invalid("--group needs --profile generic");
+            }
+            let out = match (profile, gcf_version) {
                 (Profile::Generic, Some(GcfVersion::V1_1)) => {
-                    return Err(Error::new(
-                        ErrorKind::InvalidArgument,
-                        "--profile generic exists only in GCF 3.5.3",
-                    ))
+                    return invalid("--profile generic exists only in GCF v3");
                 }
-                (Profile::Generic, _) => {
+                (Profile::Generic, version) => {
                     // SPEC §2.3.2: every number lexeme decides its own type.
                     let options = ParseOptions {
                         literal_numbers: true,
                         ..ParseOptions::default()
                     };
-                    let text = crate::read_text(file.as_ref())?;
-                    v3::encode_generic(&json::parse_with(&text, &options)?)?
+                    let value = json::parse_with(&crate::read_text(file.as_ref())?, &options)?;
+                    match (group, key, version) {
+                        (Some(_), _, Some(GcfVersion::V3_5_3)) => {
+                            return invalid(
+                                "--group is a GCF 3.6.0 form (not --gcf-version 3.5.3)",
+                            );
+                        }
+                        (Some(group), Some(key), _) => {
+                            v3::encode_generic_grouped(&value, &key, &group)?
+                        }
+                        (_, _, version) => {
+                            let version = match version {
+                                Some(GcfVersion::V3_5_3) => SpecVersion::V3_5_3,
+                                _ => SpecVersion::V3_6_0,
+                            };
+                            let options = v3::EncodeOptions { version, lossless };
+                            v3::encode_generic_with(&value, &options)?
+                        }
+                    }
                 }
                 (Profile::Graph, Some(GcfVersion::V1_1)) => {
                     if stream || labeled_counts {
-                        return Err(Error::new(
-                            ErrorKind::InvalidArgument,
-                            "--stream and --labeled-counts need GCF 3.5.3",
-                        ));
+                        return invalid("--stream and --labeled-counts need GCF v3");
                     }
                     v1::encode(&payload_from_json(&crate::read_input(file.as_ref())?)?)?
                 }
@@ -243,7 +279,9 @@ pub fn run_gcf(command: GcfCommand) -> Result<ExitCode, Error> {
             let input = crate::read_input(file.as_ref())?;
             let delta = DeltaPayload::from_value(&json::parse_bytes(&input, &Default::default())?)?;
             match gcf_version {
-                Some(GcfVersion::V3) => write_out(v3::graph::encode_delta(&delta)?.as_bytes()),
+                Some(GcfVersion::V3_6_0 | GcfVersion::V3_5_3) => {
+                    write_out(v3::graph::encode_delta(&delta)?.as_bytes())
+                }
                 _ => write_out(v1::encode_delta(&delta).as_bytes()),
             }
         }

@@ -309,3 +309,52 @@ fn events_conformance_and_commands() {
         text(&out.stderr).starts_with("error[EVENTS_INVALID_TOOL_SPEC]: invalid --tool \"add\"")
     );
 }
+
+#[test]
+fn gcf_generic_versions_and_the_grouped_form() {
+    let rows = br#"[{"id":1,"dept":"eng","site":"ber"},{"id":2,"dept":"ops","site":"ber"}]"#;
+    // `agentwire gcf encode --profile generic` with more arguments.
+    let generic = |more: &[&str]| {
+        let args = [&["gcf", "encode", "--profile", "generic"][..], more].concat();
+        agentwire(&args, rows)
+    };
+    let encode = |more: &[&str]| {
+        let out = generic(more);
+        assert!(out.status.success(), "{more:?}: {}", text(&out.stderr));
+        String::from(text(&out.stdout))
+    };
+    let v3_6 = "GCF profile=generic\n## [2]{id,dept,site=ber}\n1|eng\n2|ops\n";
+    assert_eq!(encode(&[]), v3_6);
+    assert_eq!(encode(&["--gcf-version", "3.6.0"]), v3_6);
+    assert_eq!(
+        encode(&["--gcf-version", "3.5.3"]),
+        "GCF profile=generic\n## [2]{id,dept,site}\n1|eng|ber\n2|ops|ber\n"
+    );
+    let grouped = encode(&["--group", "dept", "--key", "id"]);
+    assert_eq!(
+        grouped,
+        "GCF profile=generic\n## [2]{@id,dept,site=ber} group=dept\ndept=eng [1]\n1\ndept=ops [1]\n2\n"
+    );
+    // decode says which version it read.
+    let out = agentwire(&["gcf", "decode", "--envelope"], grouped.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with(r#"{"version":"3.6.0","profile":"generic""#),
+        "{}",
+        text(&out.stdout)
+    );
+    // --group needs --key (clap), the generic profile and 3.6.0.
+    assert!(!generic(&["--group", "dept"]).status.success());
+    let out = generic(&["--gcf-version", "3.5.3", "--group", "dept", "--key", "id"]);
+    assert!(
+        text(&out.stderr).contains("INVALID_ARGUMENT"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = agentwire(&["gcf", "encode", "--group", "dept", "--key", "id"], rows);
+    assert!(
+        text(&out.stderr).contains("--profile generic"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -80,6 +80,7 @@ fn run(case: &J, input: &[u8]) -> agentwire::Result<String> {
         "gcx_encode_generic" => api::gcx_encode_generic(tool, text(input), &options),
         "gcx_encode_tool" => api::gcx_encode_tool(tool, text(input), &options),
         "gcf_decode" => api::gcf_decode(text(input), &options),
+        "gcf3_decode" => api::gcf_v3_decode(input, &options),
         "gcf_encode" => api::gcf_encode(text(input)),
         "gcb_decode" => api::gcb_decode(input, &options),
         "events_parse" => api::events_parse(input, &options),

@@ -387,6 +387,19 @@ error_kinds! {
     GcfRootMismatch => "GCF_ROOT_MISMATCH", Gcf;
     /// GCF v3: nesting deeper than the decoder's or encoder's depth limit.
     GcfTooDeep => "GCF_TOO_DEEP", Gcf;
+    /// GCF v3.6: a constant column or group subheader value that is not a scalar: empty, `~`,
+    /// or an attachment marker (`^`, `^{…}`).
+    GcfInvalidConstValue => "GCF_INVALID_CONST_VALUE", Gcf;
+    /// GCF v3.6: a field declaration whose every column is constant (a row must carry a
+    /// cell).
+    GcfNoBareColumn => "GCF_NO_BARE_COLUMN", Gcf;
+    /// GCF v3.6: a malformed grouped section: a bad `group=` clause, not exactly one `@` key
+    /// column, a group column that is undeclared, the key or a constant, a subheader that is
+    /// not `<group>=<value> [count]` for that column, or a grouped row with an attachment or
+    /// without its key.
+    GcfInvalidGroupHeader => "GCF_INVALID_GROUP_HEADER", Gcf;
+    /// GCF v3.6: two subheaders of one grouped section for the same value.
+    GcfDuplicateGroup => "GCF_DUPLICATE_GROUP", Gcf;
     /// GCB1: the input does not start with `GCB1`.
     GcbBadMagic => "GCB_BAD_MAGIC", Gcb;
     /// GCB1: a version byte other than 1.

@@ -25,13 +25,25 @@ test('a graph: every lossless candidate is counted, the fewest tokens win, the w
 });
 
 test('a GCX1 per-tool layout is a candidate when the result fits it, checked by mapping columns back', () => {
-  const results = Array.from({ length: 20 }, (_, i) => ({ id: `pkg/a.go::F${i}`, kind: 'function', name: `F${i}`, path: 'pkg/a.go', line: 10 + i, signature: `func F${i}()` }));
+  // No column holds one value throughout: GCF v3.6.0 would declare it once and win.
+  const kinds = ['function', 'method', 'type'];
+  const results = Array.from({ length: 20 }, (_, i) => ({ id: `pkg/a${i % 3}.go::F${i}`, kind: kinds[i % 3], name: `F${i}`, path: `pkg/a${i % 3}.go`, line: 10 + i, signature: `func F${i}()` }));
   const out = compactJson(pretty({ results, total: 20 }), { tool: 'search_symbols' });
   assert.equal(out.format, 'gcx1-layout');
   assert.match(out.text, /^GCX1 tool=search_symbols fields=id,kind,name,path,line,sig total=20\n/);
   // A field the layout does not carry: the layout does not fit, the generic candidates remain.
   const extra = compactJson(pretty({ results: results.map((r) => ({ ...r, extra: 1 })), total: 20 }), { tool: 'search_symbols' });
   assert.ok(!extra.candidates.some((c) => c.format === 'gcx1-layout' && c.lossless));
+});
+
+test('GCF v3.6.0 constant columns win where a column holds one value throughout', () => {
+  const results = Array.from({ length: 20 }, (_, i) => ({ id: `pkg/a.go::F${i}`, kind: 'function', name: `F${i}`, path: 'pkg/a.go', line: 10 + i, signature: `func F${i}()` }));
+  const out = compactJson(pretty({ results, total: 20 }), { tool: 'search_symbols' });
+  assert.equal(out.format, 'gcf-generic');
+  assert.match(out.text, /^GCF profile=generic\n## results \[20\]\{id,kind=function,name,path=pkg\/a\.go,line,signature\}\n/);
+  const layout = out.candidates.find((c) => c.format === 'gcx1-layout');
+  assert.ok(layout.lossless && layout.tokens > out.tokens, JSON.stringify(out.candidates));
+  assert.ok(deepEqual(decodeCompact(out.text), { results, total: 20 }));
 });
 
 test('--tokenizer o200k_base counts with o200k', () => {

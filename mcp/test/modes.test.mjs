@@ -375,16 +375,18 @@ describe('--mode gateway', () => {
   test('tool_view rows: reads row ranges of a GCX1 section', async () => {
     const dir = sampleTree();
     const files = Array.from({ length: 120 }, (_, i) => `module_${i % 6}/src/file_${i % 8}.txt`);
-    writeFileSync(join(dir, 'list.json'), JSON.stringify(files.map((path, i) => ({ path, size: i * 10, kind: 'file' })), null, 2));
+    // No column holds one value throughout (GCF v3.6.0 would declare it once and be chosen).
+    const kinds = ['file', 'dir', 'link'];
+    writeFileSync(join(dir, 'list.json'), JSON.stringify(files.map((path, i) => ({ path, size: i * 10, kind: kinds[i % 3] })), null, 2));
     const c = await track(gateway(['--mode', 'gateway', '--max-result-tokens', '200'], upstreams.filesystem(dir)));
     const id = await toolId(c, 'gateway', 'read_text_file');
     const body = JSON.parse(textOf(await c.callTool({ name: 'tool_execute', arguments: { tool_id: id, args: { path: join(dir, 'list.json') } } })));
     assert.equal(body.stored.format, 'gcx1');
     const rows = await c.callTool({ name: 'tool_view', arguments: { handle: body.stored.handle, selector: 'rows:3-5' } });
     assert.deepEqual(decodeCompact(textOf(rows)), [
-      { kind: 'file', path: files[2], size: 20 },
+      { kind: 'link', path: files[2], size: 20 },
       { kind: 'file', path: files[3], size: 30 },
-      { kind: 'file', path: files[4], size: 40 },
+      { kind: 'dir', path: files[4], size: 40 },
     ]);
   });
 });

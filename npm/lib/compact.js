@@ -1,7 +1,7 @@
 // compact: the most compact lossless form of a JSON document, never more tokens than the input.
 //
-// Candidates are codec outputs only (GCX1 per-tool layout, GCX1 generic, GCF v3.5.3 generic,
-// minified JSON); this file never writes a format itself. A candidate counts only when decoding
+// Candidates are codec outputs only (GCX1 per-tool layout, GCX1 generic, GCF v3 generic (v3.6.0,
+// constant columns factored), minified JSON); this file never writes a format itself. A candidate counts only when decoding
 // it with the codec gives back the input (structural equality); the winner is the one with the
 // fewest tokens, and it replaces the input only when it saves at least `minSavings`. The MCP
 // gateway (agentwire-mcp) compacts tool results with this same function.
@@ -117,7 +117,7 @@ export function makeCompact({ gcx, gcf, tokens }) {
         () => gcx.encodeTool(tool, parsed, { lossless: true }),
         (t) => readLayout(gcx.decode(t), tool, parsed),
       );
-      consider('gcf-generic', () => gcf.encodeGeneric(parsed), (t) => gcf.decodeGeneric(t));
+      consider('gcf-generic', () => gcf.encodeGeneric(parsed, { lossless: true }), (t) => gcf.decodeGeneric(t));
     }
 
     const report = candidates.map(({ format, tokens, lossless }) => ({ format, tokens, lossless }));

@@ -1,6 +1,7 @@
-// GCF v3.5.3 on the `gcf` namespace: the generic profile (any JSON value, lossless), the graph
+// GCF v3 on the `gcf` namespace: the generic profile (any JSON value, lossless; v3.6.0 by
+// default, `{version: '3.5.3'}` for the previous bytes; the v3.6.0 grouped form), the graph
 // profile (sessions, streaming, deltas, pack roots), keyed-set deltas, and `decodeAny`, which
-// reads GCF v1.1 and v3 and says which it read. In wasm it is its own module
+// reads GCF v1.1 and v3 and says which version it read. In wasm it is its own module
 // (`await gcf.load()` in browsers; Node loads it on first use).
 
 import { asyncLoad } from './load.js';
@@ -12,7 +13,7 @@ export function makeGcf3({ boundary, load }) {
   // JavaScript numbers are doubles: integers past 2^53 − 1 fail unless asked for otherwise.
   const decodeOptions = (options) => ({ largeInt: 'error', ...options });
 
-  /** GCF v3.5.3 graph session: stable ids across calls, sent symbols as bare references. */
+  /** GCF v3 graph session: stable ids across calls, sent symbols as bare references. */
   class GraphSession {
     #raw;
     constructor() {
@@ -86,13 +87,21 @@ export function makeGcf3({ boundary, load }) {
   return {
     /** Browsers: fetches the GCF v3 wasm module (Node: resolves at once). */
     load: asyncLoad(load),
-    /** Any JSON value → GCF v3.5.3 generic text (key order kept). */
-    encodeGeneric(generic) {
-      return call('gcf3EncodeGeneric', undefined, value(generic, 'value'));
+    /** Any JSON value → GCF v3 generic text (key order kept; `{version, lossless}`). */
+    encodeGeneric(generic, options) {
+      return call('gcf3EncodeGeneric', undefined, value(generic, 'value'), options);
     },
     /** JSON text → generic text; integer lexemes are int64 (`out_of_range` beyond). */
-    encodeGenericJson(jsonText) {
-      return call('gcf3EncodeGeneric', text(jsonText, 'json'));
+    encodeGenericJson(jsonText, options) {
+      return call('gcf3EncodeGeneric', text(jsonText, 'json'), options);
+    },
+    /** Records → the v3.6.0 grouped form (`{key, group}`: the unique key and the group field). */
+    encodeGenericGrouped(records, options) {
+      return call('gcf3EncodeGenericGrouped', undefined, value(records, 'value'), options);
+    },
+    /** `encodeGenericGrouped` of JSON text (integer lexemes are int64). */
+    encodeGenericGroupedJson(jsonText, options) {
+      return call('gcf3EncodeGenericGrouped', text(jsonText, 'json'), options);
     },
     /** Generic text → the JSON value (`{largeInt: 'error' | 'string' | 'number'}`). */
     decodeGeneric(gcfText, options) {
@@ -102,7 +111,8 @@ export function makeGcf3({ boundary, load }) {
     decodeGenericToJson(gcfText, options) {
       return call('gcf3DecodeToJson', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'generic' }));
     },
-    /** GCF v1.1 or v3 (text or bytes) → `{version, profile, kind, value}`. */
+    /** GCF v1.1 or v3 (text or bytes) → `{version, profile, kind, value}` (a v3 payload is
+     * '3.6.0' when it uses a constant column or a grouped section, '3.5.3' otherwise). */
     decodeAny(gcf, options) {
       return call('gcf3Decode', textOrBytes(gcf, 'input'), decodeOptions(options));
     },
@@ -110,15 +120,16 @@ export function makeGcf3({ boundary, load }) {
     decodeAnyToJson(gcf, options) {
       return call('gcf3DecodeToJson', textOrBytes(gcf, 'input'), decodeOptions(options));
     },
-    /** A graph payload → GCF (`{version: '3.5.3' | '1.1', stream, labeledCounts}`; 3.5.3 by default). */
+    /** A graph payload → GCF (`{version: '3.6.0' | '3.5.3' | '1.1', stream, labeledCounts}`;
+     * v3 by default, whose graph profile is the same in 3.5.3 and 3.6.0). */
     encodeGraph(payload, options) {
       return call('gcf3EncodeGraph', undefined, value(payload, 'payload'), options);
     },
-    /** GCF v3.5.3 graph text → the payload. */
+    /** GCF v3 graph text → the payload. */
     decodeGraph(gcfText, options) {
       return call('gcf3Decode', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'graph' }));
     },
-    /** A graph delta (added symbols with their distance) → GCF v3.5.3 delta text. */
+    /** A graph delta (added symbols with their distance) → GCF v3 delta text. */
     encodeGraphDelta(delta) {
       return call('gcf3EncodeGraphDelta', undefined, value(delta, 'delta'));
     },

@@ -1,6 +1,7 @@
-// GCF v3.5.3 through the native addon and the wasm build: the generic round trip is lossless on
-// random JSON (keys that look like numbers, deep nesting, every scalar edge case), both builds
-// write the same bytes, and the JavaScript number rules of SPEC §2.3.2 hold.
+// GCF v3 through the native addon and the wasm build: the generic round trip is lossless on
+// random JSON (keys that look like numbers, deep nesting, every scalar edge case) in v3.6.0 and
+// v3.5.3, both builds write the same bytes, the JavaScript number rules of SPEC §2.3.2 hold, and
+// the v3.6.0 forms (constant columns, the grouped encoder) and `decodeAny`'s version report.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readOrdered, sameOrdered } from '../scripts/conformance-gcf.mjs';
@@ -60,10 +61,55 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
   test(`generic round trip is lossless on random JSON (${runtime})`, () => {
     for (let seed = 1; seed <= 1500; seed += 1) {
       const json = randomJson(rng(seed), 6);
-      const text = api.gcf.encodeGenericJson(json);
-      const back = api.gcf.decodeGenericToJson(text, { largeInt: 'number' });
-      assert.ok(sameOrdered(readOrdered(json), readOrdered(back)), `seed ${seed}\n${json}\n${text}\n${back}`);
+      for (const version of ['3.6.0', '3.5.3']) {
+        const text = api.gcf.encodeGenericJson(json, { version, lossless: true });
+        const back = api.gcf.decodeGenericToJson(text, { largeInt: 'number' });
+        assert.ok(sameOrdered(readOrdered(json), readOrdered(back)), `seed ${seed} ${version}\n${json}\n${text}\n${back}`);
+      }
     }
+  });
+
+  test(`v3.6.0 by default: constant columns; 3.5.3 on request (${runtime})`, () => {
+    const graph = { entities: [{ name: 'Ada', type: 'entity' }, { name: 'Bo', type: 'entity' }] };
+    const v3_6 = 'GCF profile=generic\n## entities [2]{name,type=entity}\nAda\nBo\n';
+    const v3_5 = 'GCF profile=generic\n## entities [2]{name,type}\nAda|entity\nBo|entity\n';
+    assert.equal(api.gcf.encodeGeneric(graph), v3_6);
+    assert.equal(api.gcf.encodeGeneric(graph, { version: '3.6.0' }), v3_6);
+    assert.equal(api.gcf.encodeGeneric(graph, { version: '3.5.3' }), v3_5);
+    assert.equal(api.gcf.encodeGenericJson(JSON.stringify(graph), { version: '3.5.3' }), v3_5);
+    assert.deepEqual(api.gcf.decodeGeneric(v3_6), graph);
+    // `^{abc` is bare in 3.6.0 and reads back as a string.
+    assert.equal(api.gcf.encodeGeneric({ k: '^{abc' }), 'GCF profile=generic\nk=^{abc\n');
+    assert.equal(api.gcf.encodeGeneric({ k: '^{abc' }, { version: '3.5.3' }), 'GCF profile=generic\nk="^{abc"\n');
+    assert.deepEqual(api.gcf.decodeGeneric('GCF profile=generic\nk=^{abc\n'), { k: '^{abc' });
+    // The crate's unreadable corner, and `lossless`.
+    const corner = [{ id: 1, f: [{ a: 1, 'x>y': 2 }] }, { id: 2, f: [{ a: 3, 'x>y': 4 }] }];
+    assert.throws(() => api.gcf.decodeGeneric(api.gcf.encodeGeneric(corner)), { code: 'GCF_ROW_WIDTH_MISMATCH' });
+    assert.deepEqual(api.gcf.decodeGeneric(api.gcf.encodeGeneric(corner, { lossless: true })), corner);
+    assert.throws(() => api.gcf.encodeGeneric(graph, { version: '3.7' }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => api.gcf.encodeGeneric(graph, { lossless: 'yes' }), { code: 'INVALID_ARGUMENT' });
+  });
+
+  test(`the grouped encoder (${runtime})`, () => {
+    const people = [
+      { id: 1, dept: 'eng', site: 'ber' },
+      { id: 2, dept: 'ops', site: 'ber' },
+      { id: 3, dept: 'eng', site: 'ber' },
+    ];
+    const text = 'GCF profile=generic\n## [3]{@id,dept,site=ber} group=dept\ndept=eng [2]\n1\n3\ndept=ops [1]\n2\n';
+    assert.equal(api.gcf.encodeGenericGrouped(people, { key: 'id', group: 'dept' }), text);
+    assert.equal(api.gcf.encodeGenericGroupedJson(JSON.stringify(people), { key: 'id', group: 'dept' }), text);
+    assert.deepEqual(api.gcf.decodeGeneric(text), [people[0], people[2], people[1]]);
+    assert.deepEqual(api.gcf.decodeAny(text).version, '3.6.0');
+    assert.throws(() => api.gcf.encodeGenericGrouped(people, { key: 'id' }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => api.gcf.encodeGenericGrouped(people, { key: 'id', group: 'id' }), { code: 'INVALID_ARGUMENT' });
+    assert.throws(() => api.gcf.encodeGenericGrouped([...people, { id: 1, dept: 'x' }], { key: 'id', group: 'dept' }), {
+      code: 'GCF_DUPLICATE_KEY',
+    });
+    assert.throws(
+      () => api.gcf.decodeAny('GCF profile=generic\n## [1]{@id,dept} group=id\nid=1 [1]\na\n'),
+      (e) => e.code === 'GCF_INVALID_GROUP_HEADER' && e.line === 2 && e.column === 24,
+    );
   });
 
   test(`deep nesting and numeric-looking keys keep their order (${runtime})`, () => {
@@ -98,6 +144,12 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
     assert.equal(api.gcf.encodeGraph({ tool: 't', symbols: [] }, { version: '1.1' }), api.gcf.encode({ tool: 't', symbols: [] }));
     const generic = api.gcf.decodeAny(new TextEncoder().encode('GCF profile=generic\n=42\n'));
     assert.deepEqual(generic, { version: '3.5.3', profile: 'generic', kind: 'generic', value: 42 });
+    // A v3 payload is 3.6.0 when it uses a 3.6.0 form; either v3 version option reads both.
+    const constant = 'GCF profile=generic\n## [2]{id,kind=x}\n1\n2\n';
+    assert.equal(api.gcf.decodeAny(constant).version, '3.6.0');
+    assert.equal(api.gcf.decodeAny(constant, { version: '3.5.3' }).version, '3.6.0');
+    assert.equal(api.gcf.decodeAny('GCF profile=generic\n=42\n', { version: '3.6.0' }).version, '3.5.3');
+    assert.throws(() => api.gcf.decodeAny(constant, { version: '1.1' }), { code: 'GCF_MISSING_TOOL' });
     assert.throws(() => api.gcf.decodeGraph('GCF profile=generic\n=1\n'), { code: 'GCF_UNKNOWN_PROFILE' });
   });
 
@@ -121,5 +173,10 @@ test('native and wasm write the same bytes', () => {
   for (let seed = 5000; seed < 5300; seed += 1) {
     const json = randomJson(rng(seed), 5);
     assert.equal(native.gcf.encodeGenericJson(json), wasm.gcf.encodeGenericJson(json), json);
+    const pinned = { version: '3.5.3' };
+    assert.equal(native.gcf.encodeGenericJson(json, pinned), wasm.gcf.encodeGenericJson(json, pinned), json);
   }
+  const records = Array.from({ length: 20 }, (_, i) => ({ id: i, team: ['a', 'b', null][i % 3], on: true }));
+  const by = { key: 'id', group: 'team' };
+  assert.equal(native.gcf.encodeGenericGrouped(records, by), wasm.gcf.encodeGenericGrouped(records, by));
 });

@@ -77,6 +77,8 @@ function call(api, c, arg) {
       return api.gcf.decode(arg, options);
     case 'gcf.encodeJson':
       return api.gcf.encodeJson(arg);
+    case 'gcf.decodeAny':
+      return api.gcf.decodeAny(arg, options);
     case 'gcb.decode':
       return api.gcb.decode(arg, options);
     case 'events.parse':

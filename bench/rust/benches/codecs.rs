@@ -362,9 +362,10 @@ fn gcf3_graph(c: &mut Criterion) {
     group.finish();
 }
 
-/// GCF v3.5.3 generic profile against the gcf crate (3.1.0, which also factors constant
-/// columns, spec v3.6.0, so its text differs): the 500-symbol graph as plain JSON (tables) and
-/// the 20 bench responses as one array (mixed shapes). Throughput counts compact JSON bytes.
+/// GCF v3 generic profile (v3.6.0, the default) against the gcf crate 3.1.0, its reference:
+/// the same bytes (asserted here; tests/gcf36_differential.rs checks it widely), on the
+/// 500-symbol graph as plain JSON (tables) and the 20 bench responses as one array (mixed
+/// shapes). Throughput counts compact JSON bytes.
 fn gcf_generic(c: &mut Criterion) {
     let fixtures =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
@@ -389,6 +390,7 @@ fn gcf_generic(c: &mut Criterion) {
         let text = agentwire::gcf::v3::encode_generic(&value).unwrap();
         let peer_value: J = serde_json::from_str(json).unwrap();
         let peer_text = gcf::encode_generic(&peer_value).unwrap();
+        assert_eq!(text, peer_text, "{name}: the gcf crate writes other bytes");
         assert!(agentwire::gcf::v3::round_trip_equal(
             &value,
             &agentwire::gcf::v3::decode_generic(&text).unwrap()

@@ -1,8 +1,8 @@
-//! GCF v3.5.3 over JSON text: the generic and graph profiles, version detection, sessions,
-//! deltas and pack roots.
+//! GCF v3 over JSON text: the generic profile (v3.6.0 by default, v3.5.3 on request, and the
+//! grouped form), the graph profile, version detection, sessions, deltas and pack roots.
 
 use super::{options_value, to_json};
-use agentwire::gcf::v3::{self, Document};
+use agentwire::gcf::v3::{self, Document, SpecVersion};
 use agentwire::gcf::{self, Payload, Version};
 use agentwire::json::{self, Map, Number, ParseOptions, Value};
 use agentwire::{Error, ErrorKind, Result};
@@ -70,12 +70,40 @@ fn retype_host_numbers(value: &mut Value) {
     }
 }
 
-/// GCF v3.5.3 generic profile: encodes any JSON value (options: `{"numbers": "literal" |
-/// "host"}`; `literal`, the default, reads integer lexemes as int64 and rejects those outside
-/// it; `host` reads the text as JavaScript numbers).
+/// GCF v3 generic profile: encodes any JSON value (options: `{"version": "3.6.0" | "3.5.3"}`,
+/// default 3.6.0; `{"lossless": true}`: never what no decoder reads back, see
+/// [`v3::EncodeOptions::lossless`]; `{"numbers": "literal" | "host"}`: `literal`, the default, reads integer
+/// lexemes as int64 and rejects those outside it; `host` reads the text as JavaScript
+/// numbers).
 pub fn gcf_v3_encode_generic(json_text_in: &str, options_json: &str) -> Result<String> {
     let options = options_value(options_json)?;
-    let model = match string_option(&options, "numbers", &["literal", "host"])? {
+    let value = input_value(json_text_in, &options)?;
+    v3::encode_generic_with(&value, &encode_options(&options)?)
+}
+
+/// The generic encoder's options from `{"version": "3.6.0" | "3.5.3", "lossless": bool}`
+/// (default 3.6.0, byte parity with the gcf crate).
+pub fn encode_options(options: &Value) -> Result<v3::EncodeOptions> {
+    let version = match string_option(options, "version", &["3.6.0", "3.5.3"])? {
+        Some(name) => SpecVersion::from_name(name).unwrap_or_default(),
+        None => SpecVersion::default(),
+    };
+    let lossless = match options.get("lossless") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(invalid(format!(
+                "options.lossless: expected a boolean, got {}",
+                json_text(other)
+            )))
+        }
+    };
+    Ok(v3::EncodeOptions { version, lossless })
+}
+
+/// JSON text read as the encoders' input, numbers by the `numbers` option.
+pub fn input_value(json_text_in: &str, options: &Value) -> Result<Value> {
+    let model = match string_option(options, "numbers", &["literal", "host"])? {
         Some("host") => NumberModel::Host,
         _ => NumberModel::Literal,
     };
@@ -87,7 +115,28 @@ pub fn gcf_v3_encode_generic(json_text_in: &str, options_json: &str) -> Result<S
     if model == NumberModel::Host {
         retype_host_numbers(&mut value);
     }
-    v3::encode_generic(&value)
+    Ok(value)
+}
+
+/// GCF v3.6.0 value grouping: encodes an array of flat records grouped by one column
+/// (options: `{"key": field, "group": field}`, both required; `numbers` as for
+/// [`gcf_v3_encode_generic`]).
+pub fn gcf_v3_encode_generic_grouped(json_text_in: &str, options_json: &str) -> Result<String> {
+    let options = options_value(options_json)?;
+    let value = input_value(json_text_in, &options)?;
+    encode_generic_grouped(&value, &options)
+}
+
+/// [`gcf_v3_encode_generic_grouped`] of a value, options as a value.
+pub fn encode_generic_grouped(value: &Value, options: &Value) -> Result<String> {
+    let field = |name: &str| match options.get(name) {
+        Some(Value::String(s)) => Ok(s.as_str()),
+        other => Err(invalid(format!(
+            "options.{name}: expected the name of a field (a string), got {}",
+            other.map_or_else(|| "nothing".into(), json_text)
+        ))),
+    };
+    v3::encode_generic_grouped(value, field("key")?, field("group")?)
 }
 
 /// What decoded integers beyond ±(2^53 − 1) become in JSON output for a JavaScript host.
@@ -148,12 +197,14 @@ fn large_int_text(v: i64, policy: LargeInt) -> Result<Option<String>> {
     Ok(Some(digits))
 }
 
-/// Decodes GCF of either version and profile (options: `{"largeInt": "number" | "error" |
-/// "string"}`, default `number`; `{"version": "3.5.3" | "1.1"}` reads only that version,
-/// default `auto`: `GCF profile=` is 3.5.3, any other `GCF ` header 1.1). Returns `{"version": "1.1" | "3.5.3", "profile": "graph" |
-/// "generic", "kind": "generic" | "graph" | "genericDelta" | "graphDelta", "value": …}`, or
-/// with `{"expect": "generic" | "graph"}` only the value, when the payload is a v3.5.3 one of
-/// that kind (`GCF_UNKNOWN_PROFILE` otherwise).
+/// Decodes GCF of any version and profile (options: `{"largeInt": "number" | "error" |
+/// "string"}`, default `number`; `{"version": "3.6.0" | "3.5.3" | "1.1"}` reads only that
+/// version, where both v3 names read any v3 payload (one decoder reads both), default `auto`:
+/// `GCF profile=` is v3, any other `GCF ` header 1.1). Returns `{"version": "1.1" | "3.5.3" |
+/// "3.6.0", "profile": "graph" | "generic", "kind": "generic" | "graph" | "genericDelta" |
+/// "graphDelta", "value": …}` (a v3 payload is 3.6.0 when it uses a 3.6.0 form: a constant
+/// column or a grouped section), or with `{"expect": "generic" | "graph"}` only the value,
+/// when the payload is a v3 one of that kind (`GCF_UNKNOWN_PROFILE` otherwise).
 pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
     to_json(&decode(input, &options_value(options_json)?)?)
 }
@@ -183,8 +234,12 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
         Some("string") => LargeInt::String,
         _ => LargeInt::Number,
     };
-    let (version, document) = match string_option(options, "version", &["auto", "3.5.3", "1.1"])? {
-        Some("3.5.3") => (Version::V3, v3::decode(input)?),
+    let versions = ["auto", "3.6.0", "3.5.3", "1.1"];
+    let (version, document) = match string_option(options, "version", &versions)? {
+        Some("3.6.0" | "3.5.3") => {
+            let (version, document) = v3::decode_versioned(input, &Default::default())?;
+            (Version::V3(version), document)
+        }
         Some("1.1") => {
             let text = v3::utf8(input)?;
             (
@@ -196,7 +251,8 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
     };
     let profile = document.profile();
     let expect = string_option(options, "expect", &["generic", "graph"])?;
-    if let (Some("graph"), Version::V3, Document::Graph(payload)) = (expect, version, &document) {
+    if let (Some("graph"), Version::V3(_), Document::Graph(payload)) = (expect, version, &document)
+    {
         let integers = [payload.token_budget, payload.tokens_used]
             .into_iter()
             .chain(payload.symbols.iter().map(|s| s.distance));
@@ -220,11 +276,11 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
         apply_large_int(&mut value, large_int)?;
     }
     if let Some(expected) = expect {
-        if version != Version::V3 || kind != expected {
+        if version == Version::V1_1 || kind != expected {
             return Err(Error::new(
                 ErrorKind::GcfUnknownProfile,
                 format!(
-                    "unknown_profile: expected a GCF 3.5.3 {expected} payload, got {kind} (GCF {})",
+                    "unknown_profile: expected a GCF v3 {expected} payload, got {kind} (GCF {})",
                     version.as_str()
                 ),
             ));
@@ -239,18 +295,20 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
     Ok(Decoded::Value(Value::Object(map)))
 }
 
+/// The graph profile's version: v1.1, or v3 (its graph profile is the same in 3.5.3 and
+/// 3.6.0).
 fn graph_version(options: &Value) -> Result<Version> {
     Ok(
-        match string_option(options, "version", &["3.5.3", "3", "1.1"])? {
+        match string_option(options, "version", &["3.6.0", "3.5.3", "3", "1.1"])? {
             Some("1.1") => Version::V1_1,
-            _ => Version::V3,
+            _ => Version::V3(SpecVersion::default()),
         },
     )
 }
 
-/// Encodes a graph payload (JSON, camelCase keys). Options: `{"version": "3.5.3" | "1.1"}`
-/// (default 3.5.3), `{"stream": true}` for the streaming form and `{"labeledCounts": true}`
-/// for its labeled trailer (v3.5.3 only).
+/// Encodes a graph payload (JSON, camelCase keys). Options: `{"version": "3.6.0" | "3.5.3" |
+/// "1.1"}` (default v3, whose graph profile 3.6.0 left as 3.5.3 had it), `{"stream": true}`
+/// for the streaming form and `{"labeledCounts": true}` for its labeled trailer (v3 only).
 pub fn gcf_v3_encode_graph(payload_json: &str, options_json: &str) -> Result<String> {
     encode_graph(&json::parse(payload_json)?, &options_value(options_json)?)
 }
@@ -265,17 +323,17 @@ pub fn encode_payload(payload: &Payload, options: &Value) -> Result<String> {
     let stream = matches!(options.get("stream"), Some(Value::Bool(true)));
     let labeled = matches!(options.get("labeledCounts"), Some(Value::Bool(true)));
     match graph_version(options)? {
-        Version::V1_1 if stream || labeled => Err(invalid(
-            "options: stream and labeledCounts need version 3.5.3",
-        )),
+        Version::V1_1 if stream || labeled => {
+            Err(invalid("options: stream and labeledCounts need GCF v3"))
+        }
         Version::V1_1 => gcf::v1::encode(payload),
-        Version::V3 if stream => v3::graph::encode_stream(
+        Version::V3(_) if stream => v3::graph::encode_stream(
             payload,
             &v3::StreamOptions {
                 labeled_counts: labeled,
             },
         ),
-        Version::V3 => v3::graph::encode(payload),
+        Version::V3(_) => v3::graph::encode(payload),
     }
 }
 

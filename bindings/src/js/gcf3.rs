@@ -1,4 +1,5 @@
-//! GCF v3.5.3: the generic and graph profiles, `decodeAny`, sessions, deltas, pack roots.
+//! GCF v3: the generic profile (3.6.0 by default, 3.5.3 on request, grouped), the graph
+//! profile, `decodeAny`, sessions, deltas, pack roots.
 
 use agentwire::gcf::v3;
 use agentwire::Result;
@@ -7,14 +8,36 @@ use crate::api::gcf3::{self as api, GcfV3KeyedSession, KeyedDelta};
 use crate::api::to_json;
 use crate::call::{Call, Main, Tape};
 use crate::shapes::FromValue;
+use agentwire::json::Value;
 
-/// `gcf.encodeGeneric(value)`: numbers as JavaScript has them (a safe integer is an integer,
-/// any other number a double, a BigInt an exact integer). `gcf.encodeGenericJson(jsonText)`
-/// passes JSON text as the main input: integer lexemes are int64 (`out_of_range` beyond).
+/// `gcf.encodeGeneric(value, options)`: numbers as JavaScript has them (a safe integer is an
+/// integer, any other number a double, a BigInt an exact integer).
+/// `gcf.encodeGenericJson(jsonText, options)` passes JSON text as the main input: integer
+/// lexemes are int64 (`out_of_range` beyond). Options: `{version: '3.6.0' | '3.5.3'}`.
 pub fn encode_generic(call: &mut Call<'_>) -> Result<String> {
+    let (value, options) = input_and_options(call)?;
+    v3::encode_generic_with(&value, &api::encode_options(&options)?)
+}
+
+/// `gcf.encodeGenericGrouped(value, {key, group})` and `gcf.encodeGenericGroupedJson(jsonText,
+/// {key, group})`: the v3.6.0 grouped form, numbers as in [`encode_generic`].
+pub fn encode_generic_grouped(call: &mut Call<'_>) -> Result<String> {
+    let (value, options) = input_and_options(call)?;
+    api::encode_generic_grouped(&value, &options)
+}
+
+/// An encoder's input and options: JSON text as the main input (read by the `numbers`
+/// option) and the options argument, or the value argument and then the options.
+fn input_and_options(call: &mut Call<'_>) -> Result<(Value, Value)> {
     match call.main() {
-        Main::Text(json) => api::gcf_v3_encode_generic(json, ""),
-        _ => v3::encode_generic(&call.value()?),
+        Main::Text(json) => {
+            let options = call.value()?;
+            Ok((api::input_value(json, &options)?, options))
+        }
+        _ => {
+            let value = call.value()?;
+            Ok((value, call.value()?))
+        }
     }
 }
 

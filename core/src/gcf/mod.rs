@@ -3,8 +3,9 @@
 //!
 //! [`v1`] is GCF v1.1, byte-identical to gcf-go v0.1.2, with sessions and deltas; the payload
 //! model is shared with [`gcb`](crate::gcb) and the codec registry ([`crate::codec`]). [`v3`] is
-//! GCF v3.5.3, the current spec: the generic profile (any JSON value) and the v3 graph
-//! profile. [`decode_any`] reads either version and says which it read.
+//! GCF v3, the current spec (v3.6.0 by default, v3.5.3 on request): the generic profile (any
+//! JSON value) and the v3 graph profile. [`decode_any`] reads any version and says which it
+//! read.
 //!
 //! ```
 //! use agentwire::gcf::{self, Payload, Symbol};
@@ -35,25 +36,26 @@ pub use model::{
 pub enum Version {
     /// GCF v1.1 (`GCF tool=…`, gcf-go v0.1.2).
     V1_1,
-    /// GCF v3.5.3 (`GCF profile=…`).
-    V3,
+    /// GCF v3 (`GCF profile=…`): the lowest spec version whose forms the payload uses.
+    V3(v3::SpecVersion),
 }
 
 impl Version {
-    /// `1.1` or `3.5.3`.
+    /// `1.1`, `3.5.3` or `3.6.0`.
     pub fn as_str(self) -> &'static str {
         match self {
             Version::V1_1 => "1.1",
-            Version::V3 => "3.5.3",
+            Version::V3(version) => version.as_str(),
         }
     }
 }
 
 /// The version a payload's header announces: `GCF profile=` is v3, any other `GCF ` header
-/// v1.1. `None` when the input does not start with a GCF header.
+/// v1.1. `None` when the input does not start with a GCF header. A v3 header does not say
+/// which v3: this reports 3.5.3, and [`decode_any`] 3.6.0 when the body uses a 3.6.0 form.
 pub fn detect_version(input: &[u8]) -> Option<Version> {
     if input.starts_with(b"GCF profile=") {
-        Some(Version::V3)
+        Some(Version::V3(v3::SpecVersion::V3_5_3))
     } else if input.starts_with(b"GCF ") {
         Some(Version::V1_1)
     } else {
@@ -61,9 +63,19 @@ pub fn detect_version(input: &[u8]) -> Option<Version> {
     }
 }
 
-/// Decodes a GCF payload of either version and says which it read: v1.1 payloads decode to
-/// [`v3::Document::Graph`]. Input without a GCF header is a v3 `missing_header` error, and
-/// invalid UTF-8 is `GCF_INVALID_UTF8` in either version.
+/// Decodes a GCF payload of any version and says which it read: v1.1 payloads decode to
+/// [`v3::Document::Graph`]; a v3 payload is 3.6.0 when it uses a 3.6.0 form (a constant column
+/// or a grouped section), 3.5.3 otherwise ([`v3::decode_versioned`]). Input without a GCF
+/// header is a v3 `missing_header` error, and invalid UTF-8 is `GCF_INVALID_UTF8` in every
+/// version.
+///
+/// ```
+/// use agentwire::gcf::{self, v3::SpecVersion, Version};
+/// let (version, _) = gcf::decode_any(b"GCF profile=generic\n## [2]{id,kind=x}\n1\n2\n", &Default::default())?;
+/// assert_eq!(version, Version::V3(SpecVersion::V3_6_0));
+/// assert_eq!(version.as_str(), "3.6.0");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_any(input: &[u8], options: &DecodeOptions) -> crate::Result<(Version, v3::Document)> {
     match detect_version(input) {
         Some(Version::V1_1) => {
@@ -73,6 +85,9 @@ pub fn decode_any(input: &[u8], options: &DecodeOptions) -> crate::Result<(Versi
                 v3::Document::Graph(v1::decode(text, options)?.into_payload()),
             ))
         }
-        _ => Ok((Version::V3, v3::decode(input)?)),
+        _ => {
+            let (version, document) = v3::decode_versioned(input, &v3::DecodeOptions::default())?;
+            Ok((Version::V3(version), document))
+        }
     }
 }

@@ -25,6 +25,8 @@ import {
   type ToolIdParts,
   type DecodedGraphPayload,
   type GcfDocument,
+  type GcfEncodeOptions,
+  type GcfGroupedOptions,
   type GcfGraphSession,
   type GraphPayload,
   type Section,
@@ -166,6 +168,11 @@ export async function usage(): Promise<void> {
   const genericText: string = gcf.encodeGeneric({ rows: [{ id: 1 }, { id: 2 }] });
   const genericValue: unknown = gcf.decodeGeneric(genericText, { largeInt: 'string' });
   const document: GcfDocument = gcf.decodeAny(gcfText);
+  const readVersion: '1.1' | '3.5.3' | '3.6.0' = document.version;
+  const pinned: GcfEncodeOptions = { version: '3.5.3', lossless: true };
+  const v3_5_3Text: string = gcf.encodeGeneric({ rows: [{ id: 1 }] }, pinned) + gcf.encodeGenericJson('[]', { version: '3.6.0' });
+  const by: GcfGroupedOptions = { key: 'id', group: 'team' };
+  const groupedText: string = gcf.encodeGenericGrouped([{ id: 1, team: 'a' }], by) + gcf.encodeGenericGroupedJson('[{"id":1,"team":"a"}]', by);
   const v3Text: string = gcf.encodeGraph(graph, { version: '3.5.3', stream: true, labeledCounts: true });
   const root: string = gcf.graphPackRoot({ symbols: [], edges: [] }).root;
   const graphSession: GcfGraphSession = gcf.createGraphSession();
@@ -174,7 +181,7 @@ export async function usage(): Promise<void> {
   const keyedRoot: string = gcf.keyed.packRoot({ key: 'id', fields: ['id'], rows: [{ id: 1 }] }).root;
   const keyedSession = gcf.keyed.createSession({ tool: 't', policy: { mode: 'fixedN', n: 3 } });
   const emission: { isFull: boolean; wire: string } = keyedSession.emit({ key: 'id', fields: ['id'], rows: [] });
-  void [genericValue, document, v3Text, root, keyedRoot, emission];
+  void [genericValue, document, readVersion, v3_5_3Text, groupedText, v3Text, root, keyedRoot, emission];
   const viaCodec: string | Uint8Array = codecs.encode('gcf', graph);
   void [tool, version, cell, generic, text, b, w, codes, viaLayout, repo, code, constant, format, counted];
   void [signature, blast, sessionText, back, backText, viaCodec];

@@ -1,10 +1,16 @@
-//! GCF v3.5.3 (`GCF profile=…`): the generic profile (any JSON value, lossless) and the
-//! graph profile (symbols and edges, sessions, deltas, pack roots, streaming).
+//! GCF v3 (`GCF profile=…`): the generic profile (any JSON value, lossless) and the graph
+//! profile (symbols and edges, sessions, deltas, pack roots, streaming).
 //!
-//! [`decode`] reads either profile and says which it read; encoders are per profile. The
-//! decoder is strict (SPEC §16.5): every malformed input is an [`Error`] whose
-//! [`code`](Error::code) is `GCF_` + the upper-case SPEC category (`GCF_COUNT_MISMATCH` for
-//! `count_mismatch`), with a position.
+//! Two spec versions ([`SpecVersion`]): v3.6.0, the default, adds constant-column factoring
+//! and value grouping to the generic profile, byte-identical to the gcf crate 3.1.0; v3.5.3
+//! (pinned with [`EncodeOptions`]) is byte-identical to its 281 conformance fixtures. The graph
+//! profile is the same in both.
+//!
+//! [`decode`] reads either profile and both versions and says which profile it read
+//! ([`decode_versioned`] also the version). The decoder is strict (SPEC §16.5): every
+//! malformed input is an [`Error`] whose [`code`](Error::code) is `GCF_` + the upper-case
+//! SPEC category (`GCF_COUNT_MISMATCH` for `count_mismatch`; the v3.6.0 ones are the gcf
+//! crate's), with a position.
 //!
 //! ```
 //! use agentwire::gcf::v3;
@@ -30,9 +36,60 @@ pub mod keyed;
 pub(crate) mod scalar;
 
 pub use generic_decode::DecodeOptions;
-pub use generic_encode::{encode_generic, GenericStreamEncoder};
+pub use generic_encode::{
+    encode_generic, encode_generic_grouped, encode_generic_with, EncodeOptions,
+    GenericStreamEncoder,
+};
 pub use graph::{GraphDelta, GraphSession, StreamOptions};
 pub use keyed::GenericDelta;
+
+/// The v3 spec versions an encoder can write. They differ only in the generic profile:
+/// v3.6.0 adds constant-column factoring (SPEC §7.4.7, mandatory in the default encode path),
+/// value grouping (§7.4.8, [`encode_generic_grouped`]) and leaves a `^{`-prefixed string
+/// without its closing `}` bare. Decoders read both.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, EncodeOptions, SpecVersion};
+/// use agentwire::json;
+/// let value = json::parse(r#"[{"id":1,"type":"entity"},{"id":2,"type":"entity"}]"#)?;
+/// assert_eq!(v3::encode_generic(&value)?, "GCF profile=generic\n## [2]{id,type=entity}\n1\n2\n");
+/// let pinned = EncodeOptions { version: SpecVersion::V3_5_3, ..EncodeOptions::default() };
+/// assert_eq!(
+///     v3::encode_generic_with(&value, &pinned)?,
+///     "GCF profile=generic\n## [2]{id,type}\n1|entity\n2|entity\n"
+/// );
+/// assert_eq!(SpecVersion::from_name("3.5.3"), Some(SpecVersion::V3_5_3));
+/// assert_eq!(SpecVersion::default().as_str(), "3.6.0");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum SpecVersion {
+    /// SPEC v3.5.3: byte-identical to the 281 upstream conformance fixtures.
+    V3_5_3,
+    /// SPEC v3.6.0 (the default): byte-identical to the gcf crate 3.1.0.
+    #[default]
+    V3_6_0,
+}
+
+impl SpecVersion {
+    /// `3.5.3` or `3.6.0`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SpecVersion::V3_5_3 => "3.5.3",
+            SpecVersion::V3_6_0 => "3.6.0",
+        }
+    }
+
+    /// The version named `3.5.3` or `3.6.0`; `None` for anything else.
+    pub fn from_name(name: &str) -> Option<SpecVersion> {
+        match name {
+            "3.5.3" => Some(SpecVersion::V3_5_3),
+            "3.6.0" => Some(SpecVersion::V3_6_0),
+            _ => None,
+        }
+    }
+}
 
 /// The two v3 profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,16 +142,44 @@ pub fn decode(input: &[u8]) -> Result<Document> {
 
 /// Decodes a v3 payload of either profile. Invalid UTF-8 is [`ErrorKind::GcfInvalidUtf8`].
 pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Document> {
+    decode_versioned(input, options).map(|(_, document)| document)
+}
+
+/// Decodes a v3 payload of either profile and reports the lowest spec version whose forms
+/// it uses: [`SpecVersion::V3_6_0`] when a table has a constant column or is grouped (SPEC
+/// §7.4.7, §7.4.8), [`SpecVersion::V3_5_3`] for everything else (graph payloads and deltas
+/// included), which a 3.5.3 decoder reads as well.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, SpecVersion};
+/// let (version, _) = v3::decode_versioned(b"GCF profile=generic\n## [2]{id,kind=x}\n1\n2\n", &Default::default())?;
+/// assert_eq!(version, SpecVersion::V3_6_0);
+/// let (version, _) = v3::decode_versioned(b"GCF profile=generic\n## [2]{id,kind}\n1|x\n2|x\n", &Default::default())?;
+/// assert_eq!(version, SpecVersion::V3_5_3);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn decode_versioned(input: &[u8], options: &DecodeOptions) -> Result<(SpecVersion, Document)> {
     let text = utf8(input)?;
     let header = Header::parse(text)?;
     let delta = header.get("delta") == Some("true");
+    let older = SpecVersion::V3_5_3;
     Ok(match (header.profile, delta) {
         (Profile::Generic, false) => {
-            Document::Generic(generic_decode::decode(text, &header, options)?)
+            let (value, version) = generic_decode::decode(text, &header, options)?;
+            (version, Document::Generic(value))
         }
-        (Profile::Generic, true) => Document::GenericDelta(keyed::decode_delta(text, &header)?),
-        (Profile::Graph, false) => Document::Graph(graph::decode(text, &header, options)?),
-        (Profile::Graph, true) => Document::GraphDelta(graph::decode_delta(text, &header)?),
+        (Profile::Generic, true) => (
+            older,
+            Document::GenericDelta(keyed::decode_delta(text, &header)?),
+        ),
+        (Profile::Graph, false) => (
+            older,
+            Document::Graph(graph::decode(text, &header, options)?),
+        ),
+        (Profile::Graph, true) => (
+            older,
+            Document::GraphDelta(graph::decode_delta(text, &header)?),
+        ),
     })
 }
 

@@ -8,6 +8,7 @@ use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::SpecVersion;
 use crate::json::{Number, Value};
 use crate::{Error, ErrorKind, Result};
 
@@ -244,14 +245,28 @@ fn is_numeric_like(s: &[u8]) -> bool {
     }
 }
 
+/// True when `token` is a complete inline-schema marker, `^{…}`: it starts with `^{` and ends
+/// with `}`. A `^{`-prefixed token without the closing brace (`^{abc`) is a literal string
+/// (v3.6.0, gcf crate 3.1.0).
+pub(crate) fn is_inline_marker(token: &str) -> bool {
+    token.len() >= 3 && token.starts_with("^{") && token.ends_with('}')
+}
+
 /// True when the string `s` must be quoted (the quoting obligation, SPEC §2.4). Both
 /// delimiters, `|` and `,`, are quoted in every context, not only the active one: the
 /// fixtures pin it (`with_pipe="a|b"` in scalar/026, `x,"y|z"` in containers/008,
 /// `"hello, world"` in a cell in inline-schema/006), so one rule serves every context.
-pub(crate) fn needs_quote(s: &str) -> bool {
+///
+/// The versions differ on `^{…` strings: 3.5.3 output quotes every one, 3.6.0 (as the gcf
+/// crate 3.1.0) only a complete marker `^{…}`, so `^{abc` stays bare.
+pub(crate) fn needs_quote(s: &str, version: SpecVersion) -> bool {
     let b = s.as_bytes();
     let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
         return true;
+    };
+    let marker_like = match version {
+        SpecVersion::V3_5_3 => first == b'^' && b.get(1) == Some(&b'{'),
+        SpecVersion::V3_6_0 => is_inline_marker(s),
     };
     if matches!(s, "-" | "~" | "^" | "true" | "false")
         || first == b' '
@@ -259,8 +274,7 @@ pub(crate) fn needs_quote(s: &str) -> bool {
         || matches!(first, b'#' | b'@' | b'.')
         || is_json_number(s)
         || is_numeric_like(b)
-        // A decoder reads any `^{…` token as an inline-schema marker (or rejects it).
-        || (first == b'^' && b.get(1) == Some(&b'{'))
+        || marker_like
     {
         return true;
     }
@@ -339,8 +353,8 @@ pub(crate) fn write_quoted(out: &mut String, s: &str) {
 }
 
 /// Appends the string `s` bare when that reads back as the same string, quoted otherwise.
-pub(crate) fn write_string(out: &mut String, s: &str) {
-    if needs_quote(s) {
+pub(crate) fn write_string(out: &mut String, s: &str, version: SpecVersion) {
+    if needs_quote(s, version) {
         write_quoted(out, s);
     } else {
         out.push_str(s);
@@ -349,13 +363,13 @@ pub(crate) fn write_string(out: &mut String, s: &str) {
 
 /// Appends a scalar (null, boolean, number or string). Arrays and objects are not scalars:
 /// [`ErrorKind::InvalidArgument`].
-pub(crate) fn write_scalar(out: &mut String, value: &Value) -> Result<()> {
+pub(crate) fn write_scalar(out: &mut String, value: &Value, version: SpecVersion) -> Result<()> {
     match value {
         Value::Null => out.push('-'),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Number(n) => write_number(out, n)?,
-        Value::String(s) => write_string(out, s),
+        Value::String(s) => write_string(out, s, version),
         Value::Array(_) | Value::Object(_) => {
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
@@ -371,6 +385,19 @@ pub(crate) fn is_bare_key(s: &str) -> bool {
     let b = s.as_bytes();
     matches!(b.first(), Some(c) if c.is_ascii_alphabetic() || *c == b'_')
         && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Appends the value of a constant column (`name=value` in a field declaration, SPEC
+/// §7.4.7.2): a scalar as a cell writes it, and a string holding `}` quoted too, since the
+/// declaration would end there.
+pub(crate) fn write_constant(out: &mut String, value: &Value) -> Result<()> {
+    match value {
+        Value::String(s) if s.contains('}') => {
+            write_quoted(out, s);
+            Ok(())
+        }
+        _ => write_scalar(out, value, SpecVersion::V3_6_0),
+    }
 }
 
 /// Appends a key or field name: bare when it is a bare key, quoted otherwise.
@@ -425,7 +452,8 @@ pub(crate) fn trim_token(s: &str) -> &str {
 
 /// Reads one scalar token (already split from its delimiter), by the precedence of SPEC §2.1.
 /// `~`, `^` and `^{…}` are returned as such; rejecting them outside tabular cells is the
-/// caller's job (see [`parse_value_scalar`]).
+/// caller's job (see [`parse_value_scalar`]). A `^{` token without its closing `}` is a string
+/// (SPEC §2.1 rule 4 matches only a whole `^{…}`; v3.6.0 spells it out).
 pub(crate) fn parse_scalar(token: &str) -> Result<Scalar<'_>> {
     let token = trim_token(token);
     if token.starts_with('"') {
@@ -444,14 +472,15 @@ pub(crate) fn parse_scalar(token: &str) -> Result<Scalar<'_>> {
         "^" => Scalar::Attachment,
         "true" => Scalar::Bool(true),
         "false" => Scalar::Bool(false),
-        _ if token.starts_with("^{") => {
+        _ if is_inline_marker(token) => {
             let (fields, used) = parse_field_decl(&token[1..]).map_err(|e| {
                 Error::new(
                     ErrorKind::GcfInvalidAttachmentMarker,
                     alloc::format!("invalid_attachment_marker: {}", e.message()),
                 )
             })?;
-            if used + 1 != token.len() || fields.identity.is_some() {
+            if used + 1 != token.len() || fields.identity.is_some() || !fields.constants.is_empty()
+            {
                 return Err(Error::new(
                     ErrorKind::GcfInvalidAttachmentMarker,
                     "invalid_attachment_marker: malformed inline schema declaration",
@@ -464,6 +493,23 @@ pub(crate) fn parse_scalar(token: &str) -> Result<Scalar<'_>> {
             None => Scalar::String(Cow::Borrowed(token)),
         },
     })
+}
+
+/// Reads the value of a constant column or of a group subheader (SPEC §7.4.7.2, §7.4.8.3):
+/// a scalar. An empty token, `~` and an attachment marker (`^`, or `^{…}` with its closing
+/// brace: `^{abc` is a string) are [`ErrorKind::GcfInvalidConstValue`].
+pub(crate) fn parse_constant(token: &str) -> Result<Value> {
+    let problem = match token {
+        "" => "an empty value (the empty string is written `\"\"`)",
+        "~" => "`~` (absent) is not a value",
+        "^" => "an attachment marker is not a scalar",
+        _ if is_inline_marker(token) => "an attachment marker is not a scalar",
+        _ => return parse_value_scalar(token),
+    };
+    Err(Error::new(
+        ErrorKind::GcfInvalidConstValue,
+        alloc::format!("invalid_const_value: {problem}"),
+    ))
 }
 
 /// Reads a scalar outside tabular cells: `~` is [`ErrorKind::GcfInvalidMissing`], `^` and
@@ -675,20 +721,25 @@ pub(crate) fn parse_key(s: &str) -> Result<(Cow<'_, str>, usize)> {
     Ok((Cow::Borrowed(&s[..len]), len))
 }
 
-/// A tabular field declaration `{a,"b c",@id}`.
+/// A tabular field declaration `{a,"b c",@id,kind=entity}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct FieldDecl {
+pub(crate) struct FieldDecl<'a> {
     /// Field names in order (the identity field without its `@`).
     pub names: Vec<String>,
-    /// Index of the `@`-marked identity field (generic delta, SPEC §10a.1), if any.
+    /// Index of the `@`-marked field, if any: the identity column of a generic delta (SPEC
+    /// §10a.1) or the key column of a grouped section (SPEC §7.4.8).
     pub identity: Option<usize>,
+    /// Constant columns (`name=value`, SPEC §7.4.7): the field index and its value token,
+    /// unparsed (the caller reads it and places its errors).
+    pub constants: Vec<(usize, &'a str)>,
 }
 
 /// Reads the field declaration at the start of `s` (which starts with `{`). Returns it and
 /// the bytes used, `}` included. Duplicate names are [`ErrorKind::GcfDuplicateFieldName`];
 /// more than one `@` field, an empty name list or a malformed name is
-/// [`ErrorKind::GcfInvalidLine`].
-pub(crate) fn parse_field_decl(s: &str) -> Result<(FieldDecl, usize)> {
+/// [`ErrorKind::GcfInvalidLine`]. A constant's value runs to the next `,` or `}` outside
+/// quotes.
+pub(crate) fn parse_field_decl(s: &str) -> Result<(FieldDecl<'_>, usize)> {
     let bad = |what: &str| {
         Error::new(
             ErrorKind::GcfInvalidLine,
@@ -735,12 +786,42 @@ pub(crate) fn parse_field_decl(s: &str) -> Result<(FieldDecl, usize)> {
         }
         decl.names.push(name.into_owned());
         i += at + used;
+        if s.as_bytes().get(i) == Some(&b'=') {
+            let end = i + 1 + constant_len(&s.as_bytes()[i + 1..]);
+            decl.constants.push((decl.names.len() - 1, &s[i + 1..end]));
+            i = end;
+        }
         match s.as_bytes().get(i) {
             Some(b',') => i += 1,
             Some(b'}') => return Ok((decl, i + 1)),
             _ => return Err(bad("expected `,` or `}` after a field name")),
         }
     }
+}
+
+/// Length of a constant's value token at the start of `b`: up to the first `,` or `}`
+/// outside a quoted string (a `\` inside quotes escapes the next byte).
+fn constant_len(b: &[u8]) -> usize {
+    let mut quoted = false;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b',' | b'}' if !quoted => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// A decimal count read as a u64 (`None` past it), held as a usize: a count past usize (32-bit
+/// wasm) saturates, so every platform reports the same error for it (no input holds that many
+/// items, so it is a count mismatch).
+pub(crate) fn count_from_u64(digits: &str) -> Option<usize> {
+    let count: u64 = digits.parse().ok()?;
+    Some(usize::try_from(count).unwrap_or(usize::MAX))
 }
 
 /// A `[count]` bracket: `[N]`, `[?]`, `[N:]` or `[?:]`.
@@ -772,7 +853,7 @@ pub(crate) fn parse_count(s: &str) -> Result<(Count, usize)> {
         "?" => None,
         "0" => Some(0),
         d if !d.is_empty() && !d.starts_with('0') && d.bytes().all(|c| c.is_ascii_digit()) => {
-            Some(d.parse::<usize>().map_err(|_| invalid("count too large"))?)
+            Some(count_from_u64(d).ok_or_else(|| invalid("count too large"))?)
         }
         d => {
             return Err(invalid(&alloc::format!(
@@ -899,7 +980,9 @@ mod tests {
             "[[x]:",
             "a]b[c] \u{3000}:",
         ] {
-            assert!(needs_quote(s), "{s:?} must be quoted");
+            for version in [SpecVersion::V3_5_3, SpecVersion::V3_6_0] {
+                assert!(needs_quote(s, version), "{s:?} must be quoted");
+            }
         }
         for s in [
             "Alice Smith",
@@ -911,10 +994,19 @@ mod tests {
             "x]: [y",
             "[x] y:",
         ] {
-            assert!(!needs_quote(s), "{s:?} must stay bare");
+            for version in [SpecVersion::V3_5_3, SpecVersion::V3_6_0] {
+                assert!(!needs_quote(s, version), "{s:?} must stay bare");
+            }
         }
-        assert!(needs_quote("a|b"));
-        assert!(needs_quote("a,b"));
+        assert!(needs_quote("a|b", SpecVersion::V3_6_0));
+        assert!(needs_quote("a,b", SpecVersion::V3_6_0));
+        // `^{…` without its closing brace: quoted by 3.5.3 output, bare in 3.6.0 (a literal).
+        for s in ["^{", "^{abc", "^{a}b", "^{a;b"] {
+            assert!(needs_quote(s, SpecVersion::V3_5_3), "{s:?}");
+            assert!(!needs_quote(s, SpecVersion::V3_6_0), "{s:?}");
+        }
+        assert!(needs_quote("^{}", SpecVersion::V3_6_0));
+        assert!(needs_quote("^{a b}", SpecVersion::V3_6_0));
     }
 
     #[test]

@@ -28,8 +28,9 @@ use crate::json::{Map, Value};
 use crate::{Error, ErrorKind, Result};
 
 use super::scalar::{self, FieldDecl};
-use super::{body_lines, is_comment, Header, Line};
+use super::{body_lines, is_comment, Header, Line, SpecVersion};
 
+mod grouped;
 mod table;
 
 use table::{Block, Schema, SharedSchema};
@@ -48,21 +49,37 @@ pub struct DecodeOptions {
     /// stack (Rust test threads) in debug builds and a 1 MiB one (wasm) in release builds.
     /// Raise it only on a thread with a matching stack.
     pub max_depth: usize,
+    /// Most bytes that v3.6.0 constant columns and group values (SPEC §7.4.7, §7.4.8) may add
+    /// to the decoded value: each is declared once but copied into every row, so a short
+    /// payload could otherwise stand for gigabytes. Each copy counts its written size, at
+    /// least 8 bytes; past the limit decoding fails with [`ErrorKind::GcfPayloadTooLarge`]
+    /// at the row that crossed it. Default 64 MiB.
+    pub max_constant_bytes: usize,
 }
 
 /// The default [`DecodeOptions::max_depth`].
 const DEFAULT_MAX_DEPTH: usize = 256;
 
+/// The default [`DecodeOptions::max_constant_bytes`].
+const DEFAULT_MAX_CONSTANT_BYTES: usize = 64 << 20;
+
 impl Default for DecodeOptions {
     fn default() -> DecodeOptions {
         DecodeOptions {
             max_depth: DEFAULT_MAX_DEPTH,
+            max_constant_bytes: DEFAULT_MAX_CONSTANT_BYTES,
         }
     }
 }
 
-/// Decodes the body of a generic payload whose header is `header`.
-pub(crate) fn decode(text: &str, header: &Header<'_>, options: &DecodeOptions) -> Result<Value> {
+/// Decodes the body of a generic payload whose header is `header`. Returns the value and the
+/// lowest spec version whose forms it uses: 3.6.0 when a table has a constant column or is
+/// grouped, 3.5.3 otherwise.
+pub(crate) fn decode(
+    text: &str,
+    header: &Header<'_>,
+    options: &DecodeOptions,
+) -> Result<(Value, SpecVersion)> {
     let body = read_body(text, header)?;
     let mut parser = Parser {
         lines: body.lines,
@@ -70,12 +87,14 @@ pub(crate) fn decode(text: &str, header: &Header<'_>, options: &DecodeOptions) -
         max_depth: options.max_depth,
         identity: header.get("key").map(ToString::to_string),
         deferred: Vec::new(),
+        version: SpecVersion::V3_5_3,
+        constant_bytes_left: options.max_constant_bytes,
     };
     let value = parser.root()?;
     if let Some(summary) = body.summary {
         parser.check_summary(&summary)?;
     }
-    Ok(value)
+    Ok((value, parser.version))
 }
 
 /// One content line: not blank, not a comment.
@@ -236,7 +255,7 @@ fn read_summary(src: Src<'_>) -> Result<Summary<'_>> {
 fn count_value(text: &str) -> Option<usize> {
     let canonical = text == "0"
         || (!text.starts_with('0') && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()));
-    canonical.then(|| text.parse().ok()).flatten()
+    canonical.then(|| scalar::count_from_u64(text)).flatten()
 }
 
 /// What may follow a block at its own level once its declared rows are read.
@@ -248,12 +267,19 @@ enum Follow {
     Nothing,
 }
 
-/// An array header after its name: `[N]`, `[N]{fields}`, `[N]: values`, `[N:]{key,fields}`.
+/// An array header after its name: `[N]`, `[N]{fields}`, `[N]: values`, `[N:]{key,fields}`,
+/// `[N]{@key,fields} group=field`.
 struct ArraySpec<'a> {
     /// The declared count; `None` for `?`.
     count: Option<usize>,
     keyed: bool,
-    fields: Option<FieldDecl>,
+    fields: Option<FieldDecl<'a>>,
+    /// The values of the constant columns (SPEC §7.4.7), by field.
+    constants: Vec<(usize, Value)>,
+    /// What copying the constants into one row costs (see [`constant_cost`]).
+    constant_cost: usize,
+    /// The column after `group=` (SPEC §7.4.8), as written.
+    group: Option<&'a str>,
     /// The text after `:` of an inline array.
     inline: Option<&'a str>,
     /// The bracket, for count errors.
@@ -332,6 +358,10 @@ struct Parser<'a> {
     /// The header's `key=` (the `@field` identity column of SPEC §10a.1).
     identity: Option<String>,
     deferred: Vec<Deferred<'a>>,
+    /// 3.6.0 once a constant column or a grouped section is read.
+    version: SpecVersion,
+    /// What is left of [`DecodeOptions::max_constant_bytes`].
+    constant_bytes_left: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -506,6 +536,9 @@ impl<'a> Parser<'a> {
         let (count, used) = scalar::parse_count(bracket).map_err(|e| src.place(bracket, e))?;
         let mut rest = &bracket[used..];
         let mut fields = None;
+        let mut constants = Vec::new();
+        let mut cost = 0;
+        let mut group = None;
         if rest.starts_with('{') {
             let (decl, used) = scalar::parse_field_decl(rest).map_err(|e| {
                 let e = match e.kind() {
@@ -517,16 +550,35 @@ impl<'a> Parser<'a> {
                 };
                 src.place(rest, e)
             })?;
-            if let Some(i) = decl.identity {
-                if self.identity.as_deref() != Some(decl.names[i].as_str()) {
-                    return Err(src.invalid_line(
-                        rest,
-                        "an `@field` identity column needs `key=<field>` naming it in the header",
+            let decl_text = &rest[..used];
+            rest = &rest[used..];
+            group = rest.strip_prefix(" group=");
+            if group.is_some() {
+                rest = "";
+                if count.keyed {
+                    return Err(src.error(
+                        bracket,
+                        ErrorKind::GcfInvalidGroupHeader,
+                        "invalid_group_header: a keyed map `[N:]` cannot be grouped",
                     ));
                 }
             }
+            if let (Some(i), None) = (decl.identity, group) {
+                if self.identity.as_deref() != Some(decl.names[i].as_str()) {
+                    return Err(src.invalid_line(
+                        decl_text,
+                        "an `@field` identity column needs `key=<field>` naming it in the header \
+                         (or a `group=` clause)",
+                    ));
+                }
+            }
+            for &(field, token) in &decl.constants {
+                let value = scalar::parse_constant(token).map_err(|e| src.place(token, e))?;
+                cost = constant_cost(token).saturating_add(cost);
+                constants.push((field, value));
+            }
+            check_constant_columns(src, decl_text, &decl, count.keyed, group.is_some())?;
             fields = Some(decl);
-            rest = &rest[used..];
         }
         let inline = match rest.strip_prefix(':') {
             Some(values) => Some(values),
@@ -563,6 +615,9 @@ impl<'a> Parser<'a> {
             count: count.count,
             keyed: count.keyed,
             fields,
+            constants,
+            constant_cost: cost,
+            group,
             inline,
             bracket,
         })
@@ -582,6 +637,9 @@ impl<'a> Parser<'a> {
         shared: Option<&mut SharedSchema>,
     ) -> Result<Value> {
         self.enter(head, depth)?;
+        if !spec.constants.is_empty() || spec.group.is_some() {
+            self.version = SpecVersion::V3_6_0;
+        }
         let deferred = spec.count.is_none().then(|| {
             self.deferred.push(Deferred {
                 src: head,
@@ -598,11 +656,21 @@ impl<'a> Parser<'a> {
             depth,
             follow,
         };
-        let (value, actual) = match (spec.inline, spec.fields) {
-            (Some(values), _) => inline_array(&block, values)?,
-            (None, Some(decl)) => {
-                let schema = Schema::new(decl, spec.keyed, depth + 1, self.max_depth)
-                    .map_err(|e| head.place(spec.bracket, e))?;
+        let (value, actual) = match (spec.inline, spec.fields, spec.group) {
+            (Some(values), _, _) => inline_array(&block, values)?,
+            (None, Some(decl), Some(group)) => {
+                self.grouped(block, decl, spec.constants, spec.constant_cost, group)?
+            }
+            (None, Some(decl), None) => {
+                let schema = Schema::new(
+                    decl,
+                    spec.constants,
+                    spec.constant_cost,
+                    spec.keyed,
+                    depth + 1,
+                    self.max_depth,
+                )
+                .map_err(|e| head.place(spec.bracket, e))?;
                 match shared {
                     Some(slot) if !spec.keyed => {
                         // The first declaration of a column establishes its shared schema.
@@ -615,7 +683,7 @@ impl<'a> Parser<'a> {
                     _ => self.table(block, &schema)?,
                 }
             }
-            (None, None) => match shared
+            (None, None, _) => match shared
                 .and_then(|slot| slot.clone())
                 .filter(|_| !self.next_is_item(level))
             {
@@ -629,6 +697,24 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(value)
+    }
+
+    /// Takes `cost` bytes of constant copies for the row `src` from the budget.
+    fn charge(&mut self, src: Src<'a>, cost: usize) -> Result<()> {
+        match self.constant_bytes_left.checked_sub(cost) {
+            Some(left) => {
+                self.constant_bytes_left = left;
+                Ok(())
+            }
+            None => fail(|| {
+                src.error(
+                    src.text,
+                    ErrorKind::GcfPayloadTooLarge,
+                    "payload_too_large: the constant columns copied into the rows pass \
+                     max_constant_bytes",
+                )
+            }),
+        }
     }
 
     /// True when the next line, at `level`, is an expanded item (`@i =…`, `@i {}`, `@i […`):
@@ -776,6 +862,41 @@ fn inline_array<'a>(block: &Block<'a>, text: &'a str) -> Result<(Value, usize)> 
     let actual = items.len();
     check_count(block, actual, "values")?;
     Ok((Value::Array(items), actual))
+}
+
+/// What copying one constant (or group value) written as `token` into a row costs: its
+/// written size, at least 8 bytes.
+fn constant_cost(token: &str) -> usize {
+    token.len().max(8)
+}
+
+/// A declaration with constant columns (SPEC §7.4.7) must leave a column with cells, and a
+/// keyed map's key column is never constant (it holds each member's key).
+fn check_constant_columns(
+    src: Src<'_>,
+    decl_text: &str,
+    decl: &FieldDecl<'_>,
+    keyed: bool,
+    grouped: bool,
+) -> Result<()> {
+    let Some(&(first, token)) = decl.constants.first() else {
+        return Ok(());
+    };
+    if keyed && first == 0 {
+        return Err(src.error(
+            token,
+            ErrorKind::GcfInvalidConstValue,
+            "invalid_const_value: a keyed map's key column cannot be a constant",
+        ));
+    }
+    if !grouped && decl.constants.len() == decl.names.len() {
+        return Err(src.error(
+            decl_text,
+            ErrorKind::GcfNoBareColumn,
+            "no_bare_column: every column is a constant; a row must carry at least one cell",
+        ));
+    }
+    Ok(())
 }
 
 /// `[N]` against the number of items read (deferred counts are checked later).

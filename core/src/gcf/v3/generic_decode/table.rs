@@ -14,6 +14,7 @@ use crate::json::{Map, Value};
 use crate::{Error, ErrorKind, Result};
 
 use super::scalar::{self, FieldDecl, Scalar};
+use super::SpecVersion;
 use super::{
     fail, is_member_start, item_id, unexpected_indent, Follow, Head, Members, Parser, Src,
 };
@@ -36,6 +37,13 @@ pub(super) struct Block<'a> {
 /// A field declaration compiled for decoding rows.
 pub(super) struct Schema {
     names: Vec<String>,
+    /// Per column, the value of a constant column (SPEC §7.4.7), which has no cell; empty
+    /// when the declaration has none.
+    constants: Vec<Option<Value>>,
+    /// Cells per row: the columns that are not constant.
+    width: usize,
+    /// What copying the constants into a row costs ([`Parser::charge`]).
+    constant_cost: usize,
     /// First value column: 1 in a keyed map (column 0 holds the member key).
     first: usize,
     /// The `@` identity column (SPEC §10a.1).
@@ -78,14 +86,25 @@ fn path_conflict(name: &str) -> Error {
 }
 
 impl Schema {
-    /// Compiles `decl`; the row objects sit at `row_depth`.
+    /// Compiles `decl` with the values of its constant columns; the row objects sit at
+    /// `row_depth`.
     pub(super) fn new(
-        decl: FieldDecl,
+        decl: FieldDecl<'_>,
+        constant_values: Vec<(usize, Value)>,
+        constant_cost: usize,
         keyed: bool,
         row_depth: usize,
         max_depth: usize,
     ) -> Result<Schema> {
         let names = decl.names;
+        let width = names.len() - constant_values.len();
+        let mut constants: Vec<Option<Value>> = Vec::new();
+        if !constant_values.is_empty() {
+            constants.resize(names.len(), None);
+            for (column, value) in constant_values {
+                constants[column] = Some(value);
+            }
+        }
         let first = usize::from(keyed);
         let mut path = vec![false; names.len()];
         let mut layout = Vec::new();
@@ -96,8 +115,10 @@ impl Schema {
             let mut children: BTreeMap<(usize, &str), usize> = BTreeMap::new();
             for (column, name) in names.iter().enumerate().skip(first) {
                 let segments: Vec<&str> = name.split('>').collect();
-                if segments.len() < 2 || segments.iter().any(|s| s.is_empty()) {
+                let constant = constants.get(column).is_some_and(Option::is_some);
+                if constant || segments.len() < 2 || segments.iter().any(|s| s.is_empty()) {
                     // No `>`, or an empty segment: a literal field name (SPEC §7.4.6.2 rule 1).
+                    // A constant is a literal member too, as the gcf crate reads it.
                     if top.insert(name, layout.len()).is_some() {
                         return Err(path_conflict(name));
                     }
@@ -163,6 +184,9 @@ impl Schema {
         }
         literal.sort_by(|&a, &b| names[a].cmp(&names[b]));
         Ok(Schema {
+            constants,
+            width,
+            constant_cost,
             first,
             identity: decl.identity,
             path,
@@ -260,8 +284,11 @@ pub(super) type SharedSchema = Option<Rc<Schema>>;
 struct TableState<'a> {
     /// The inline object schema last declared by `^{fields}`.
     inline: BTreeMap<usize, Vec<String>>,
-    /// The shared array schemas.
+    /// The shared array schemas, by `^` column.
     shared: BTreeMap<usize, SharedSchema>,
+    /// The shared array schemas of bare `>`-named attachments, by name: encoders (the gcf
+    /// crate, agentwire) share their schemas across rows too.
+    detached: BTreeMap<String, SharedSchema>,
     /// Canonical identity values seen (SPEC §10a.1).
     identities: BTreeSet<String>,
     /// The cells of the row being read (one list for every row).
@@ -306,19 +333,12 @@ impl<'a> Parser<'a> {
         let mut members = Members::default();
         let mut read = 0;
         let mut last_positional = false;
-        loop {
-            if block.count == Some(read) {
-                break;
-            }
-            let Some(src) = self.peek() else { break };
-            if src.level < block.level || src.text.starts_with("##") {
-                break;
-            }
-            if src.level > block.level {
-                return Err(unexpected_indent(src));
-            }
+        while let Some(src) = self.next_row_line(&block, read)? {
             let mut row = read_row(src, read, &block, schema, &mut state)?;
             self.enter(src, block.depth + 1)?;
+            if schema.constant_cost > 0 {
+                self.charge(src, schema.constant_cost)?;
+            }
             self.pos += 1;
             self.attachments(&block, schema, &mut state, &mut row)?;
             check_attached(src, schema, &row)?;
@@ -336,24 +356,56 @@ impl<'a> Parser<'a> {
             }
             read += 1;
         }
-        if let Some(declared) = block.count {
-            if read != declared {
-                return fail(|| {
-                    block.head.error(
-                        block.bracket,
-                        ErrorKind::GcfCountMismatch,
-                        format!("count_mismatch: {read} rows but [{declared}] declared"),
-                    )
-                });
-            }
-            self.check_no_surplus(&block, last_positional)?;
-        }
+        self.check_rows_read(&block, read, "rows", last_positional)?;
         let value = if keyed {
             Value::Object(members.into_map())
         } else {
             Value::Array(rows)
         };
         Ok((value, read))
+    }
+
+    /// The line that starts the next row of `block` after `read` rows; `None` once the
+    /// declared count is read or the block ends.
+    pub(super) fn next_row_line(&self, block: &Block<'a>, read: usize) -> Result<Option<Src<'a>>> {
+        if block.count == Some(read) {
+            return Ok(None);
+        }
+        self.row_line(block.level)
+    }
+
+    /// The next line when it is a row line at `level` (not `##`); `None` when a dedent, a
+    /// `##` line or the end comes first.
+    pub(super) fn row_line(&self, level: usize) -> Result<Option<Src<'a>>> {
+        match self.peek() {
+            Some(src) if src.level > level => Err(unexpected_indent(src)),
+            Some(src) if src.level == level && !src.text.starts_with("##") => Ok(Some(src)),
+            _ => Ok(None),
+        }
+    }
+
+    /// A block with a declared count read exactly that many `what` (rows, records), and
+    /// nothing follows that could be one more (see [`Parser::check_no_surplus`]).
+    pub(super) fn check_rows_read(
+        &self,
+        block: &Block<'a>,
+        read: usize,
+        what: &str,
+        last_positional: bool,
+    ) -> Result<()> {
+        let Some(declared) = block.count else {
+            return Ok(());
+        };
+        if read != declared {
+            return fail(|| {
+                block.head.error(
+                    block.bracket,
+                    ErrorKind::GcfCountMismatch,
+                    format!("count_mismatch: {read} {what} but [{declared}] declared"),
+                )
+            });
+        }
+        self.check_no_surplus(block, last_positional)
     }
 
     /// After the declared rows, a line at the rows' level must belong to the enclosing
@@ -411,10 +463,11 @@ impl<'a> Parser<'a> {
                     Head::Scalar(value) => value,
                     Head::Object => Value::Object(self.object(src, level + 2, depth)?),
                     Head::Array(spec) => {
-                        let shared = attachment
-                            .column
-                            .map(|j| state.shared.entry(j).or_default());
-                        self.array(src, spec, level + 2, depth, Follow::Nothing, shared)?
+                        let shared = match attachment.column {
+                            Some(j) => state.shared.entry(j).or_default(),
+                            None => state.detached.entry(attachment.name.clone()).or_default(),
+                        };
+                        self.array(src, spec, level + 2, depth, Follow::Nothing, Some(shared))?
                     }
                 };
                 match attachment.column {
@@ -460,7 +513,7 @@ fn read_row<'a>(
     };
     let mut cells = mem::take(&mut state.cells);
     scalar::split_outside_quotes_into(body, b'|', &mut cells);
-    if cells.len() != schema.names.len() {
+    if cells.len() != schema.width {
         let declared = block.count.unwrap_or(0);
         if block.follow == Follow::Members && !has_id && declared > 0 && is_member_start(src.text) {
             return Err(block.head.error(
@@ -473,15 +526,22 @@ fn read_row<'a>(
                 ),
             ));
         }
-        return Err(src.error(
-            body,
-            ErrorKind::GcfRowWidthMismatch,
+        let constants = schema.names.len() - schema.width;
+        let message = if constants == 0 {
             format!(
                 "row_width_mismatch: {} cells but {} fields declared",
                 cells.len(),
+                schema.width
+            )
+        } else {
+            format!(
+                "row_width_mismatch: {} cells but {} fields declared, {constants} of them \
+                 constant (no cell)",
+                cells.len(),
                 schema.names.len()
-            ),
-        ));
+            )
+        };
+        return Err(src.error(body, ErrorKind::GcfRowWidthMismatch, message));
     }
     let mut slots = mem::take(&mut state.slots);
     slots.clear();
@@ -493,7 +553,19 @@ fn read_row<'a>(
         extras: Members::default(),
         positional: false,
     };
-    for (j, &cell) in cells.iter().enumerate() {
+    let mut next_cell = cells.iter();
+    let mut identity_cell = src.text;
+    for j in 0..schema.names.len() {
+        if let Some(Some(value)) = schema.constants.get(j) {
+            row.slots.push(Slot::Value(value.clone()));
+            continue;
+        }
+        let Some(&cell) = next_cell.next() else {
+            break; // the width check above makes this unreachable
+        };
+        if schema.identity == Some(j) {
+            identity_cell = cell;
+        }
         if j < schema.first {
             row.key = Some(member_key(src, cell)?);
             row.slots.push(Slot::Absent);
@@ -533,11 +605,11 @@ fn read_row<'a>(
     if let Some(j) = schema.identity.filter(|&j| j >= schema.first) {
         if let Slot::Value(value) = &row.slots[j] {
             let mut canonical = String::new();
-            if scalar::write_scalar(&mut canonical, value).is_ok()
+            if scalar::write_scalar(&mut canonical, value, SpecVersion::V3_6_0).is_ok()
                 && !state.identities.insert(canonical)
             {
                 return Err(src.error(
-                    cells[j],
+                    identity_cell,
                     ErrorKind::GcfDuplicateKey,
                     "duplicate_key: duplicate identity value in the `@` key column",
                 ));

@@ -369,7 +369,10 @@ fn whitespace_rules() {
 
 #[test]
 fn depth_limit() {
-    let options = DecodeOptions { max_depth: 3 };
+    let options = DecodeOptions {
+        max_depth: 3,
+        ..DecodeOptions::default()
+    };
     let decode = |text: &str| decode_with(body(text).as_bytes(), &options);
     assert!(decode("## a\n  ## b\n    c=1\n").is_ok());
     let e = decode("## a\n  ## b\n    ## c\n").unwrap_err();
@@ -388,7 +391,10 @@ fn depth_limit() {
             .kind(),
         ErrorKind::GcfTooDeep
     );
-    let zero = DecodeOptions { max_depth: 0 };
+    let zero = DecodeOptions {
+        max_depth: 0,
+        ..DecodeOptions::default()
+    };
     assert!(decode_with(body("=1\n").as_bytes(), &zero).is_ok());
     assert!(decode_with(body("a=1\n").as_bytes(), &zero).is_err());
 }
@@ -507,5 +513,149 @@ fn wide_inputs_stay_linear() {
     assert_eq!(
         root.get("r").and_then(Value::as_array).map(<[Value]>::len),
         Some(n + 1)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// v3.6.0: constant columns and grouped sections (the error cases with positions are
+// conformance/fixtures-local/gcf36/errors.json)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn constants_in_every_tabular_position() {
+    let rows = json(r#"[{"id":1,"kind":"x","n":null},{"id":2,"kind":"x","n":null}]"#);
+    // A root table, a member section, an attachment, an expanded item, a keyed map.
+    assert_eq!(ok("## [2]{id,kind=x,n=-}\n1\n2\n"), rows);
+    assert_eq!(
+        ok("## r [2]{id,kind=x,n=-}\n1\n2\nz=1\n"),
+        json(r#"{"r":[{"id":1,"kind":"x","n":null},{"id":2,"kind":"x","n":null}],"z":1}"#)
+    );
+    assert_eq!(
+        ok("## [1]{t}\n@0 ^\n.t [2]{id,kind=x,n=-}\n    1\n    2\n"),
+        json(r#"[{"t":[{"id":1,"kind":"x","n":null},{"id":2,"kind":"x","n":null}]}]"#)
+    );
+    assert_eq!(
+        ok("## [1]\n@0 [2]{id,kind=x,n=-}\n  1\n  2\n"),
+        Value::Array(alloc::vec![rows.clone()])
+    );
+    assert_eq!(
+        ok("## [2:]{key,v,kind=x}\na|1\nb|2\n"),
+        json(r#"{"a":{"v":1,"kind":"x"},"b":{"v":2,"kind":"x"}}"#)
+    );
+    // A shared array schema carries its constants to the later rows.
+    assert_eq!(
+        ok("## [2]{t}\n@0 ^\n.t [1]{a,k=1}\n    1\n@1 ^\n.t [1]\n    2\n"),
+        json(r#"[{"t":[{"a":1,"k":1}]},{"t":[{"a":2,"k":1}]}]"#)
+    );
+}
+
+#[test]
+fn constant_values_and_names() {
+    // Quoted names and values; `=` inside a bare value; a constant keeps its place among
+    // path columns; a `>`-named constant is a literal member (as the gcf crate reads it).
+    assert_eq!(
+        ok("## [1]{\"a b\"=\"x,}\",v=a=b,\"m>x\",\"p>q\"=1}\n2\n"),
+        json(r#"[{"a b":"x,}","v":"a=b","m":{"x":2},"p>q":1}]"#)
+    );
+    // `^{` without its closing brace is a string, as a constant, a cell or a value.
+    assert_eq!(
+        ok("## [2]{id,c=^{abc}\n1\n2\n"),
+        json(r#"[{"id":1,"c":"^{abc"},{"id":2,"c":"^{abc"}]"#)
+    );
+    assert_eq!(ok("## [1]{a}\n^{x\n"), json(r#"[{"a":"^{x"}]"#));
+    assert_eq!(ok("k=^{\n"), json(r#"{"k":"^{"}"#));
+    // A complete marker that is not a valid declaration is still rejected.
+    assert_eq!(
+        kind("## [1]{a}\n^{a b}\n"),
+        ErrorKind::GcfInvalidAttachmentMarker
+    );
+}
+
+#[test]
+fn grouped_sections() {
+    let text = "## [3]{@id,dept,site=ber} group=dept\ndept=eng [2]\n1\n3\ndept=\"a,b\" [1]\n2\n";
+    assert_eq!(
+        ok(text),
+        json(
+            r#"[{"id":1,"dept":"eng","site":"ber"},{"id":3,"dept":"eng","site":"ber"},
+                {"id":2,"dept":"a,b","site":"ber"}]"#
+        )
+    );
+    // As a member followed by others, in an attachment, with a deferred count.
+    assert_eq!(
+        ok("## g [1]{@id,d} group=d\nd=- [1]\n1\nz=1\n"),
+        json(r#"{"g":[{"id":1,"d":null}],"z":1}"#)
+    );
+    assert_eq!(
+        ok("## [1]{t}\n@0 ^\n.t [2]{@id,d} group=d\n    d=a [1]\n    1\n    d=b [1]\n    2\n"),
+        json(r#"[{"t":[{"id":1,"d":"a"},{"id":2,"d":"b"}]}]"#)
+    );
+    assert_eq!(
+        ok("## g [?]{@id,d} group=d\nd=a [2]\n1\n2\n##! summary counts=2\n"),
+        json(r#"{"g":[{"id":1,"d":"a"},{"id":2,"d":"a"}]}"#)
+    );
+    // `~` cells leave members out; `>`-named columns are literal and come last (the crate's
+    // member order).
+    assert_eq!(
+        ok("## [1]{\"a>b\",@id,d,v} group=d\nd=x [1]\n1|1|~\n"),
+        json(r#"[{"id":1,"d":"x","a>b":1}]"#)
+    );
+    // A keyed member of the same name as the group value's text is no subheader once the
+    // declared count is read.
+    assert_eq!(
+        ok("## g [1]{@id,d} group=d\nd=a [1]\n1\nd=a [1]\n"),
+        json(r#"{"g":[{"id":1,"d":"a"}],"d":"a [1]"}"#)
+    );
+}
+
+#[test]
+fn the_version_a_payload_uses() {
+    use crate::gcf::v3::{decode_versioned, SpecVersion};
+    let version = |text: &str| {
+        decode_versioned(body(text).as_bytes(), &DecodeOptions::default())
+            .unwrap()
+            .0
+    };
+    assert_eq!(version("## [2]{a,b}\n1|x\n2|x\n"), SpecVersion::V3_5_3);
+    assert_eq!(version("k=^{abc\n"), SpecVersion::V3_5_3);
+    assert_eq!(version("## [2]{a,b=x}\n1\n2\n"), SpecVersion::V3_6_0);
+    assert_eq!(
+        version("## [1]{@id,d} group=d\nd=a [1]\n1\n"),
+        SpecVersion::V3_6_0
+    );
+    assert_eq!(
+        version("## [1]{t}\n@0 ^\n.t [1]{a,b=1}\n    1\n"),
+        SpecVersion::V3_6_0
+    );
+}
+
+#[test]
+fn constant_copies_are_bounded() {
+    // 24 bytes of constants per row (three at least 8 each); 10 rows need 240.
+    let text = body("## [10]{id,a=1,b=2,c=3}\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n");
+    let limited = |max_constant_bytes: usize| {
+        let options = DecodeOptions {
+            max_constant_bytes,
+            ..DecodeOptions::default()
+        };
+        decode_with(text.as_bytes(), &options)
+    };
+    assert!(limited(240).is_ok());
+    let e = limited(239).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.line()),
+        (ErrorKind::GcfPayloadTooLarge, Some(12)) // the tenth row
+    );
+    // Group values count too (the group value and the constants, per record).
+    let grouped = body("## [2]{@id,d,k=1} group=d\nd=a [2]\n1\n2\n");
+    let options = DecodeOptions {
+        max_constant_bytes: 31,
+        ..DecodeOptions::default()
+    };
+    assert_eq!(
+        decode_with(grouped.as_bytes(), &options)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::GcfPayloadTooLarge
     );
 }

@@ -44,38 +44,122 @@
 //! * A row carries the `@i` prefix exactly when it has an attachment (markers, positional
 //!   bodies or `>` fields); attachments follow the row in column order, then the `>` fields in
 //!   union order.
+//!
+//! # v3.6.0 (the default)
+//!
+//! v3.6.0 output is byte-identical to the gcf crate 3.1.0, its reference (no v3.6.0 fixture
+//! set is published; `bench/rust/tests/gcf36_differential.rs` compares the two). Besides the
+//! new forms it follows the crate where the choices above were agentwire's own:
+//!
+//! * **Constant columns** (SPEC §7.4.7): in a table of at least two rows written as a section
+//!   (the root array or an object member, at any depth; not an attachment, an expanded item
+//!   or a keyed table), a plain column holding the same scalar in every row (compared as
+//!   written, so `1` and `1.0` match) is declared `name=value` and has no cells. A string
+//!   constant holding `}` is quoted. When every column qualifies, the last keeps its cells.
+//! * **Quoting**: a `^{`-prefixed string is quoted only when it is a complete marker `^{…}`.
+//! * **Flattening**: a field flattens unless some row's object has only null leaves; an inner
+//!   object of null leaves is fine (3.5.3 refuses it).
+//! * **Inline schemas**: rows may hold null next to the objects (a `-` cell).
+//! * **Shared array schemas**: only when every row's array (nulls aside) is a non-empty table
+//!   of scalars over the same field union as row 0's; the later rows then write a cell for
+//!   every union field. An expanded array attachment after a table attachment keeps the
+//!   table (3.5.3 expands it). [`EncodeOptions::lossless`] keeps full declarations where the
+//!   crate's rule writes what no decoder reads (`>`-named fields in the records).
+//! * **Value grouping** (SPEC §7.4.8) is its own API, [`encode_generic_grouped`].
 
 use alloc::collections::BTreeMap;
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::scalar;
+use super::{scalar, SpecVersion};
 use crate::json::{Map, Value};
 use crate::num::write_u64;
 use crate::{Error, ErrorKind, Result};
 
+mod grouped;
 mod stream;
 mod table;
 
+pub use grouped::encode_generic_grouped;
 pub use stream::GenericStreamEncoder;
 
-use table::{FieldKind, Table};
+use table::{FieldKind, SharedSchema, Table};
 
 /// Deepest nesting of arrays and objects the encoder accepts (the JSON parser's default).
 pub(crate) const MAX_DEPTH: usize = 512;
 
-/// Encodes a JSON value as a buffered generic-profile payload (SPEC §7), header included.
+/// Options of the generic encoder.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, EncodeOptions, SpecVersion};
+/// use agentwire::json;
+/// // Records whose arrays hold a `>`-named field: the crate's shared schema is unreadable.
+/// let value = json::parse(r#"[{"id":1,"f":[{"a":1,"x>y":2}]},{"id":2,"f":[{"a":3,"x>y":4}]}]"#)?;
+/// assert!(v3::decode_generic(&v3::encode_generic(&value)?).is_err());
+/// let lossless = EncodeOptions { lossless: true, ..EncodeOptions::default() };
+/// assert_eq!(lossless.version, SpecVersion::V3_6_0);
+/// let text = v3::encode_generic_with(&value, &lossless)?;
+/// assert!(v3::round_trip_equal(&value, &v3::decode_generic(&text)?));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct EncodeOptions {
+    /// The spec version to write: [`SpecVersion::V3_6_0`] by default; pin
+    /// [`SpecVersion::V3_5_3`] for the previous output, byte for byte.
+    pub version: SpecVersion,
+    /// Never write what no decoder reads back. The default (`false`) is byte parity with the
+    /// reference, quirks included: in 3.6.0 the gcf crate 3.1.0 shares an array schema across
+    /// rows even when the records hold a `>`-named field, and writes that field as a cell of
+    /// the later rows although row 0's declaration leaves it out (neither the crate nor
+    /// agentwire can decode that). With `lossless`, such attachments keep their full
+    /// declarations. No effect on 3.5.3 output, which never has the problem.
+    pub lossless: bool,
+}
+
+/// Encodes a JSON value as a buffered generic-profile payload (SPEC §7), header included, in
+/// the default version (v3.6.0: constant columns are factored).
 ///
 /// Integers outside int64 and non-finite doubles are [`ErrorKind::GcfOutOfRange`]; arrays and
 /// objects nested more than 512 levels deep are [`ErrorKind::GcfTooDeep`]. The output is
 /// canonical; how each value's form is selected (keyed tables, flattening, inline and shared
-/// schemas) is written down at the top of `gcf/v3/generic_encode/mod.rs`.
+/// schemas, constant columns) is written down at the top of `gcf/v3/generic_encode/mod.rs`.
+///
+/// ```
+/// use agentwire::gcf::v3;
+/// use agentwire::json;
+/// let value = json::parse(r#"{"entities":[{"name":"Ada","type":"entity"},{"name":"Bo","type":"entity"}]}"#)?;
+/// assert_eq!(
+///     v3::encode_generic(&value)?,
+///     "GCF profile=generic\n## entities [2]{name,type=entity}\nAda\nBo\n"
+/// );
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn encode_generic(value: &Value) -> Result<String> {
+    encode_generic_with(value, &EncodeOptions::default())
+}
+
+/// [`encode_generic`] in the version `options` names.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, EncodeOptions, SpecVersion};
+/// use agentwire::json;
+/// let value = json::parse(r#"[{"id":1,"ok":true},{"id":2,"ok":true}]"#)?;
+/// let v3_5_3 = EncodeOptions { version: SpecVersion::V3_5_3, ..EncodeOptions::default() };
+/// assert_eq!(
+///     v3::encode_generic_with(&value, &v3_5_3)?,
+///     "GCF profile=generic\n## [2]{id,ok}\n1|true\n2|true\n"
+/// );
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn encode_generic_with(value: &Value, options: &EncodeOptions) -> Result<String> {
     check_depth(value)?;
     let mut encoder = Encoder {
         out: String::from("GCF profile=generic\n"),
         forms: BTreeMap::new(),
+        version: options.version,
+        lossless: options.lossless,
     };
     encoder.value(Head::Root, value, 0)?;
     Ok(encoder.out)
@@ -157,6 +241,9 @@ struct Encoder<'a> {
     /// Array forms by the address of the array's first item, so that an array whose form a
     /// parent table needed (shared schemas) is analysed once.
     forms: BTreeMap<usize, ArrayForm<'a>>,
+    version: SpecVersion,
+    /// [`EncodeOptions::lossless`].
+    lossless: bool,
 }
 
 impl<'a> Encoder<'a> {
@@ -215,7 +302,7 @@ impl<'a> Encoder<'a> {
                     }
                 }
                 self.out.push('=');
-                scalar::write_scalar(&mut self.out, value)?;
+                scalar::write_scalar(&mut self.out, value, self.version)?;
                 self.out.push('\n');
                 Ok(())
             }
@@ -230,7 +317,7 @@ impl<'a> Encoder<'a> {
             self.out.push('\n');
             let rows: Vec<&'a Map> = map.iter().filter_map(|(_, v)| v.as_object()).collect();
             let keys: Vec<&'a str> = map.keys().collect();
-            return self.rows(&table, &rows, Some(&keys), head.body_depth(depth));
+            return self.rows(&table, &rows, Some(&keys), &[], head.body_depth(depth));
         }
         let members_depth = match head {
             Head::Root => depth,
@@ -294,16 +381,29 @@ impl<'a> Encoder<'a> {
                 self.out.push(':');
                 for (i, item) in items.iter().enumerate() {
                     self.out.push(if i == 0 { ' ' } else { ',' });
-                    scalar::write_scalar(&mut self.out, item)?;
+                    scalar::write_scalar(&mut self.out, item, self.version)?;
                 }
                 self.out.push('\n');
             }
             ArrayForm::Table(table) => {
                 self.container_head(head, depth);
                 self.count(items.len(), false);
-                self.out.push_str(&table.decl);
+                // Constant columns are factored in sections only, as the gcf crate does: not
+                // in attachments, expanded items or keyed tables.
+                let constants = match head {
+                    Head::Root | Head::Member(_) if self.version == SpecVersion::V3_6_0 => {
+                        table::constant_columns(&table, items)?
+                    }
+                    _ => Vec::new(),
+                };
+                if constants.is_empty() {
+                    self.out.push_str(&table.decl);
+                } else {
+                    self.out.push_str(&table.declaration(&constants));
+                }
                 self.out.push('\n');
-                self.table_body(&table, items, head.body_depth(depth))?;
+                let rows: Vec<&'a Map> = items.iter().filter_map(Value::as_object).collect();
+                self.rows(&table, &rows, None, &constants, head.body_depth(depth))?;
             }
             ArrayForm::Expanded => {
                 self.container_head(head, depth);
@@ -321,16 +421,17 @@ impl<'a> Encoder<'a> {
     /// The rows of an array table (every item is an object: the plan checked it).
     fn table_body(&mut self, table: &Table<'a>, items: &'a [Value], depth: usize) -> Result<()> {
         let rows: Vec<&'a Map> = items.iter().filter_map(Value::as_object).collect();
-        self.rows(table, &rows, None, depth)
+        self.rows(table, &rows, None, &[], depth)
     }
 
     /// Table rows with their attachments, at `depth`. `keys` is the key column of a keyed
-    /// table.
+    /// table; `constants` (by field, or empty) marks the factored columns, which have no cell.
     fn rows(
         &mut self,
         table: &Table<'a>,
         rows: &[&'a Map],
         keys: Option<&[&'a str]>,
+        constants: &[Option<String>],
         depth: usize,
     ) -> Result<()> {
         let mut slots: Vec<Option<&'a Value>> = alloc::vec![None; table.union.len()];
@@ -359,10 +460,13 @@ impl<'a> Encoder<'a> {
             }
             let mut first = true;
             if let Some(key) = keys.and_then(|keys| keys.get(index)) {
-                scalar::write_string(&mut self.out, key);
+                scalar::write_string(&mut self.out, key, self.version);
                 first = false;
             }
             for &field in &table.columns {
+                if constants.get(field).is_some_and(Option::is_some) {
+                    continue;
+                }
                 self.cells(&table.kinds[field], slots[field], index, &mut first)?;
             }
             self.out.push('\n');
@@ -377,7 +481,7 @@ impl<'a> Encoder<'a> {
                                 if i > 0 {
                                     self.out.push('|');
                                 }
-                                scalar::write_scalar(&mut self.out, leaf)?;
+                                scalar::write_scalar(&mut self.out, leaf, self.version)?;
                             }
                             self.out.push('\n');
                         }
@@ -385,7 +489,7 @@ impl<'a> Encoder<'a> {
                     FieldKind::Plain { shared } => {
                         if matches!(value, Value::Array(_) | Value::Object(_)) {
                             let name = table.union.name(field);
-                            self.attachment(name, value, depth, shared.as_deref(), index)?;
+                            self.attachment(name, value, depth, shared.as_ref(), index)?;
                         }
                     }
                     FieldKind::Flat { .. } | FieldKind::Detached { .. } => {}
@@ -397,7 +501,7 @@ impl<'a> Encoder<'a> {
                 if let FieldKind::Detached { shared } = &table.kinds[field] {
                     if let Some(value) = slots[field] {
                         let name = table.union.name(field);
-                        self.attachment(name, value, depth, shared.as_deref(), index)?;
+                        self.attachment(name, value, depth, shared.as_ref(), index)?;
                     }
                 }
             }
@@ -428,6 +532,8 @@ impl<'a> Encoder<'a> {
                 match value {
                     // Row 0 always holds the object: the plan requires it.
                     Some(_) if row == 0 => self.out.push_str(marker),
+                    // Only 3.6.0 plans admit nulls next to the objects.
+                    Some(Value::Null) => self.out.push('-'),
                     Some(_) => self.out.push('^'),
                     None => self.out.push('~'),
                 }
@@ -437,7 +543,7 @@ impl<'a> Encoder<'a> {
                 match value {
                     None => self.out.push('~'),
                     Some(Value::Array(_) | Value::Object(_)) => self.out.push('^'),
-                    Some(value) => scalar::write_scalar(&mut self.out, value)?,
+                    Some(value) => scalar::write_scalar(&mut self.out, value, self.version)?,
                 }
             }
         }
@@ -466,34 +572,68 @@ impl<'a> Encoder<'a> {
                 self.flat_cells(inner, first)?;
             } else {
                 self.separator(first);
-                scalar::write_scalar(&mut self.out, value)?;
+                scalar::write_scalar(&mut self.out, value, self.version)?;
             }
         }
         Ok(())
     }
 
-    /// A traditional attachment of row `row`; an array attachment drops its declaration when
-    /// it matches the field's shared schema (established by row 0).
+    /// A traditional attachment of row `row`; after row 0, an array attachment drops its
+    /// declaration when the field has a shared schema (SPEC §7.4.5.3) that fits it.
     fn attachment(
         &mut self,
         name: &'a str,
         value: &'a Value,
         depth: usize,
-        shared: Option<&str>,
+        shared: Option<&SharedSchema>,
         row: usize,
     ) -> Result<()> {
-        if let (true, Some(decl), Value::Array(items)) = (row > 0, shared, value) {
-            if let ArrayForm::Table(table) = self.array_form(items)? {
-                if table.flat_scalars && table.decl == decl {
-                    let head = Head::Attachment(name);
+        if let (true, Some(shared), Value::Array(items)) = (row > 0, shared, value) {
+            let head = Head::Attachment(name);
+            match shared {
+                SharedSchema::Declaration(decl) => {
+                    if let ArrayForm::Table(table) = self.array_form(items)? {
+                        if table.flat_scalars && table.decl == *decl {
+                            self.container_head(head, depth);
+                            self.count(items.len(), false);
+                            self.out.push('\n');
+                            return self.table_body(&table, items, head.body_depth(depth));
+                        }
+                    }
+                }
+                SharedSchema::Union => {
                     self.container_head(head, depth);
                     self.count(items.len(), false);
                     self.out.push('\n');
-                    return self.table_body(&table, items, head.body_depth(depth));
+                    return self.union_rows(items, head.body_depth(depth));
                 }
             }
         }
         self.value(Head::Attachment(name), value, depth)
+    }
+
+    /// The rows of a 3.6.0 shared-schema attachment: one cell per field of the items' union,
+    /// as the gcf crate writes them. The plan guarantees non-empty tables of scalars. A
+    /// `>`-named field gets a cell here although row 0's table detached it, which no decoder
+    /// reads back: the crate's own output, kept for byte parity unless
+    /// [`EncodeOptions::lossless`].
+    fn union_rows(&mut self, items: &'a [Value], depth: usize) -> Result<()> {
+        let rows: Vec<&'a Map> = items.iter().filter_map(Value::as_object).collect();
+        let union = table::field_union(&rows);
+        for row in rows {
+            self.indent(depth);
+            for field in 0..union.len() {
+                if field > 0 {
+                    self.out.push('|');
+                }
+                match row.get(union.name(field)) {
+                    None => self.out.push('~'),
+                    Some(value) => scalar::write_scalar(&mut self.out, value, self.version)?,
+                }
+            }
+            self.out.push('\n');
+        }
+        Ok(())
     }
 }
 

@@ -5,7 +5,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::scalar;
+use super::super::{scalar, SpecVersion};
 use crate::json::{Map, Value};
 use crate::num::write_u64;
 use crate::{Error, ErrorKind, Result};
@@ -130,7 +130,9 @@ impl GenericStreamEncoder {
                 self.out.push('|');
             }
             let written = match cell {
-                Some(value) => scalar::write_scalar(&mut self.out, value),
+                // The stream encoder writes the 3.5.3 form, which 3.6.0 leaves unchanged
+                // (the gcf crate factors no constants in streams).
+                Some(value) => scalar::write_scalar(&mut self.out, value, SpecVersion::V3_5_3),
                 None => {
                     self.out.push('~');
                     Ok(())

@@ -5,7 +5,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::scalar;
+use super::super::{scalar, SpecVersion};
 use super::{ArrayForm, Encoder};
 use crate::json::{Map, Value};
 use crate::Result;
@@ -76,18 +76,28 @@ impl<'a> FieldUnion<'a> {
     }
 }
 
+/// The shared array schema of a field (SPEC §7.4.5.3): after row 0, its table attachments
+/// omit their field declaration.
+pub(super) enum SharedSchema {
+    /// 3.5.3: row 0's table declares it, and a later table with the same declaration reuses
+    /// it.
+    Declaration(String),
+    /// 3.6.0, the gcf crate's rule: every row's array is a non-empty table of scalars over the
+    /// same field union; the rows after 0 write one cell per union field.
+    Union,
+}
+
 /// How one union field is written.
 pub(super) enum FieldKind {
     /// One column: scalars in the cell, containers as `^` with a traditional attachment.
-    /// `shared` is the declaration of row 0's table attachment (SPEC §7.4.5.3).
-    Plain { shared: Option<String> },
+    Plain { shared: Option<SharedSchema> },
     /// One column of `^{…}` (row 0) / `^` markers with positional bodies (SPEC §7.4.5.1);
     /// `marker` is the row-0 cell.
     Inline { marker: String },
     /// `field>leaf` path columns (SPEC §7.4.6), one per entry of `paths`.
     Flat { paths: Vec<String> },
     /// A name containing `>`: no column, an attachment in each row that has it.
-    Detached { shared: Option<String> },
+    Detached { shared: Option<SharedSchema> },
 }
 
 /// A planned table.
@@ -102,6 +112,92 @@ pub(super) struct Table<'a> {
     /// Every cell is a scalar in a plain column: no attachments, no path columns. Only such
     /// a table may reuse a shared array schema (see `attachment_schema`).
     pub(super) flat_scalars: bool,
+    keyed: bool,
+}
+
+impl Table<'_> {
+    /// The field declaration with the constant columns (by field) written `name=value`.
+    pub(super) fn declaration(&self, constants: &[Option<String>]) -> String {
+        declaration(
+            &self.union,
+            &self.kinds,
+            &self.columns,
+            self.keyed,
+            constants,
+        )
+    }
+}
+
+/// The header value of column `name` (`value` of `name=value`) when every row holds the same
+/// scalar there, compared as written; `None` otherwise (a row without it, a container, two
+/// values). A row that is not an object (`None`) has no such scalar.
+pub(super) fn constant_value<'a>(
+    rows: impl Iterator<Item = Option<&'a Map>>,
+    name: &str,
+) -> Result<Option<String>> {
+    let mut first: Option<String> = None;
+    let mut cell = String::new();
+    for row in rows {
+        let value = row.and_then(|row| row.get(name));
+        let Some(value @ (Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_))) =
+            value
+        else {
+            return Ok(None);
+        };
+        cell.clear();
+        scalar::write_constant(&mut cell, value)?;
+        match &first {
+            None => first = Some(cell.clone()),
+            Some(first) if *first == cell => {}
+            Some(_) => return Ok(None),
+        }
+    }
+    Ok(first)
+}
+
+/// The field union of `rows` (first-observed order).
+pub(super) fn field_union<'a>(rows: &[&'a Map]) -> FieldUnion<'a> {
+    let mut union = FieldUnion::new();
+    for row in rows {
+        for key in row.keys() {
+            union.insert(key);
+        }
+    }
+    union
+}
+
+/// The constant columns of an array table (SPEC §7.4.7), by field: the header value of every
+/// plain column that holds the same scalar in every row, as the gcf crate 3.1.0 decides it
+/// (written values compare, so `1` and `1.0` are one constant). Empty when nothing is
+/// factored: tables of fewer than two rows, or no such column. At least one column keeps its
+/// cells: when every column is constant, the last one is not factored.
+pub(super) fn constant_columns(table: &Table<'_>, items: &[Value]) -> Result<Vec<Option<String>>> {
+    if items.len() < 2 {
+        return Ok(Vec::new());
+    }
+    let mut constants: Vec<Option<String>> = alloc::vec![None; table.union.len()];
+    let mut found = false;
+    for &field in &table.columns {
+        if !matches!(table.kinds[field], FieldKind::Plain { .. }) {
+            continue;
+        }
+        let rows = items.iter().map(|item| item.as_object());
+        constants[field] = constant_value(rows, table.union.name(field))?;
+        found |= constants[field].is_some();
+    }
+    if !found {
+        return Ok(Vec::new());
+    }
+    let all_constant = table
+        .columns
+        .iter()
+        .all(|&field| constants[field].is_some());
+    if all_constant {
+        if let Some(&last) = table.columns.last() {
+            constants[last] = None;
+        }
+    }
+    Ok(constants)
 }
 
 /// The table for an array, or `None` when the array is not all objects or not losslessly
@@ -178,19 +274,25 @@ fn plan<'a>(encoder: &mut Encoder<'a>, rows: &[&'a Map], keyed: bool) -> Result<
         }
     }
 
+    let version = encoder.version;
     let mut kinds = Vec::with_capacity(union.len());
     let mut columns = Vec::new();
     let mut flat_scalars = !any_nested;
     for (field, found) in occurrences.iter().enumerate() {
         let name = union.name(field);
+        let flat = match version {
+            _ if found.is_empty() => None,
+            SpecVersion::V3_5_3 => flatten(name, found),
+            SpecVersion::V3_6_0 => flatten_v3_6(name, rows),
+        };
         let kind = if name.contains('>') {
             match attachment_schema(encoder, found)? {
                 Some(shared) => FieldKind::Detached { shared },
                 None => return Ok(None),
             }
-        } else if let Some(paths) = flatten(name, found) {
+        } else if let Some(paths) = flat {
             FieldKind::Flat { paths }
-        } else if let Some(marker) = inline_schema(found) {
+        } else if let Some(marker) = inline_schema(found, version) {
             FieldKind::Inline { marker }
         } else {
             match attachment_schema(encoder, found)? {
@@ -208,6 +310,26 @@ fn plan<'a>(encoder: &mut Encoder<'a>, rows: &[&'a Map], keyed: bool) -> Result<
         return Ok(None);
     }
 
+    let decl = declaration(&union, &kinds, &columns, keyed, &[]);
+    Ok(Some(Table {
+        union,
+        kinds,
+        columns,
+        decl,
+        flat_scalars,
+        keyed,
+    }))
+}
+
+/// Renders a field declaration, braces included: the key column of a keyed table, then the
+/// columns; `constants` (by field, or empty) gives the factored ones their `=value`.
+fn declaration(
+    union: &FieldUnion<'_>,
+    kinds: &[FieldKind],
+    columns: &[usize],
+    keyed: bool,
+    constants: &[Option<String>],
+) -> String {
     let mut decl = String::from("{");
     if keyed {
         let mut label = String::from("key");
@@ -216,7 +338,7 @@ fn plan<'a>(encoder: &mut Encoder<'a>, rows: &[&'a Map], keyed: bool) -> Result<
         }
         scalar::write_key(&mut decl, &label);
     }
-    for &field in &columns {
+    for &field in columns {
         match &kinds[field] {
             FieldKind::Flat { paths } => {
                 for path in paths {
@@ -227,17 +349,15 @@ fn plan<'a>(encoder: &mut Encoder<'a>, rows: &[&'a Map], keyed: bool) -> Result<
             _ => {
                 comma(&mut decl);
                 scalar::write_key(&mut decl, union.name(field));
+                if let Some(Some(value)) = constants.get(field) {
+                    decl.push('=');
+                    decl.push_str(value);
+                }
             }
         }
     }
     decl.push('}');
-    Ok(Some(Table {
-        union,
-        kinds,
-        columns,
-        decl,
-        flat_scalars,
-    }))
+    decl
 }
 
 /// A `,` unless `decl` is just the opening brace.
@@ -324,8 +444,8 @@ fn flat_shape(objects: &[&Map], prefix: &mut String, paths: &mut Vec<String>) ->
 }
 
 /// The `^{…}` marker of an inline object schema (SPEC §7.4.5.1), or `None` when the field
-/// does not qualify.
-fn inline_schema(found: &[(usize, &Value)]) -> Option<String> {
+/// does not qualify. 3.6.0 (the gcf crate) also admits rows holding null, which write `-`.
+fn inline_schema(found: &[(usize, &Value)], version: SpecVersion) -> Option<String> {
     let &(first_row, Value::Object(first)) = found.first()? else {
         return None;
     };
@@ -333,8 +453,10 @@ fn inline_schema(found: &[(usize, &Value)]) -> Option<String> {
         return None;
     }
     for &(_, value) in found {
-        let Value::Object(object) = value else {
-            return None;
+        let object = match value {
+            Value::Object(object) => object,
+            Value::Null if version == SpecVersion::V3_6_0 => continue,
+            _ => return None,
         };
         if object.len() != first.len()
             || !object.keys().eq(first.keys())
@@ -356,18 +478,23 @@ fn inline_schema(found: &[(usize, &Value)]) -> Option<String> {
     Some(marker)
 }
 
-/// For a field written as traditional attachments: the shared array schema row 0
-/// establishes, or `None` when the table would not be lossless (an expanded array
-/// attachment after a table attachment of the same field).
+/// For a field written as traditional attachments: its shared array schema, or `None` when
+/// the table would not be lossless in 3.5.3 (an expanded array attachment after a table
+/// attachment of the same field; 3.6.0 writes it, as the gcf crate does, and decoders tell
+/// the expanded body by its `@i` items).
 ///
-/// Only a table of plain scalar columns establishes or reuses a schema: a body whose rows
-/// carry `@i` prefixes or path columns is always declared in full, which keeps the output
-/// readable by decoders that tell a shared-schema body from an expanded one by its first
-/// line (the gcf reference decoder does).
+/// 3.5.3: only a table of plain scalar columns establishes or reuses a schema: a body whose
+/// rows carry `@i` prefixes or path columns is always declared in full, which keeps the
+/// output readable by decoders that tell a shared-schema body from an expanded one by its
+/// first line (the gcf reference decoder does). 3.6.0 follows [`SharedSchema::Union`].
 fn attachment_schema<'a>(
     encoder: &mut Encoder<'a>,
     found: &[(usize, &'a Value)],
-) -> Result<Option<Option<String>>> {
+) -> Result<Option<Option<SharedSchema>>> {
+    if encoder.version == SpecVersion::V3_6_0 {
+        let shared = union_schema(found, encoder.lossless).then_some(SharedSchema::Union);
+        return Ok(Some(shared));
+    }
     let mut shared = None;
     let mut table_seen = false;
     for &(row, value) in found {
@@ -377,7 +504,7 @@ fn attachment_schema<'a>(
         match encoder.array_form(items)? {
             ArrayForm::Table(table) => {
                 if row == 0 && table.flat_scalars {
-                    shared = Some(table.decl.clone());
+                    shared = Some(SharedSchema::Declaration(table.decl.clone()));
                 }
                 table_seen = true;
             }
@@ -386,4 +513,144 @@ fn attachment_schema<'a>(
         }
     }
     Ok(Some(shared))
+}
+
+/// True when a field's arrays share one schema by the gcf crate 3.1.0's rule
+/// ([`SharedSchema::Union`]): row 0 holds an array, and every array of the field (nulls
+/// aside) is a non-empty array of objects whose values are all scalars, with the same field
+/// union as row 0's. `lossless` also requires that no field of the union is `>`-named (see
+/// [`EncodeOptions::lossless`](super::EncodeOptions::lossless)).
+fn union_schema(found: &[(usize, &Value)], lossless: bool) -> bool {
+    let Some(&(0, Value::Array(_))) = found.first() else {
+        return false;
+    };
+    let mut first: Option<FieldUnion<'_>> = None;
+    for &(_, value) in found {
+        let items = match value {
+            Value::Null => continue,
+            Value::Array(items) if !items.is_empty() => items,
+            _ => return false,
+        };
+        let mut rows = Vec::with_capacity(items.len());
+        for item in items {
+            match item {
+                Value::Object(row)
+                    if row
+                        .iter()
+                        .all(|(_, v)| !matches!(v, Value::Array(_) | Value::Object(_))) =>
+                {
+                    rows.push(row);
+                }
+                _ => return false,
+            }
+        }
+        let union = field_union(&rows);
+        if union.len() == 0 || (lossless && union.names.iter().any(|n| n.contains('>'))) {
+            return false;
+        }
+        match &first {
+            None => first = Some(union),
+            Some(first) if first.names == union.names => {}
+            Some(_) => return false,
+        }
+    }
+    true
+}
+
+/// The path columns of a flattened field as the gcf crate 3.1.0 finds them (3.6.0), or
+/// `None`. It differs from [`flatten`] in two ways: an intermediate object whose leaves are all
+/// null flattens (only a row whose every leaf is null keeps the field from flattening, since
+/// that row would read back as null), and below the top level that check follows the crate
+/// in resolving each leaf's full path from the parent object (in effect, it never fires).
+fn flatten_v3_6(name: &str, rows: &[&Map]) -> Option<Vec<String>> {
+    let leaves = crate_leaves(rows, name, &[])?;
+    if leaves.is_empty() {
+        return None;
+    }
+    Some(leaves.iter().map(|path| path.join(">")).collect())
+}
+
+/// The leaf paths (from the row) of field `field` of `items` (the rows at the top level, the
+/// parent objects below; `parents` is the path down to `items`), or `None` when the field does
+/// not flatten: the crate's analysis, step for step.
+fn crate_leaves<'a>(
+    items: &[&'a Map],
+    field: &'a str,
+    parents: &[&'a str],
+) -> Option<Vec<Vec<&'a str>>> {
+    if field.is_empty() || field.contains('>') {
+        return None;
+    }
+    let nested = !parents.is_empty();
+    let mut objects: Vec<&'a Map> = Vec::new();
+    for item in items {
+        let object = match item.get(field) {
+            None => continue,
+            Some(Value::Null) if nested => return None,
+            Some(Value::Null) => continue,
+            Some(Value::Object(object)) => object,
+            Some(_) => return None,
+        };
+        match objects.first() {
+            None => {
+                for (key, value) in object.iter() {
+                    if key.is_empty() || key.contains('>') || matches!(value, Value::Array(_)) {
+                        return None;
+                    }
+                }
+            }
+            Some(first) => {
+                if object.len() != first.len() || !object.keys().eq(first.keys()) {
+                    return None;
+                }
+                for ((_, shape), (_, value)) in first.iter().zip(object.iter()) {
+                    let fits = match shape {
+                        Value::Object(_) => matches!(value, Value::Null | Value::Object(_)),
+                        _ => !matches!(value, Value::Array(_) | Value::Object(_)),
+                    };
+                    if !fits {
+                        return None;
+                    }
+                }
+            }
+        }
+        objects.push(object);
+    }
+    let first = *objects.first()?;
+    let mut path: Vec<&'a str> = parents.to_vec();
+    path.push(field);
+    let mut leaves = Vec::new();
+    for (key, value) in first.iter() {
+        if matches!(value, Value::Object(_)) {
+            let inner = crate_leaves(&objects, key, &path)?;
+            if inner.is_empty() {
+                return None;
+            }
+            leaves.extend(inner);
+        } else {
+            let mut leaf = path.clone();
+            leaf.push(key);
+            leaves.push(leaf);
+        }
+    }
+    let all_null = |item: &&Map| {
+        leaves
+            .iter()
+            .all(|leaf| matches!(resolve(item, leaf), Some(Value::Null)))
+    };
+    let holds_object = |item: &&&Map| matches!(item.get(field), Some(Value::Object(_)));
+    if !leaves.is_empty() && items.iter().filter(holds_object).any(all_null) {
+        return None;
+    }
+    Some(leaves)
+}
+
+/// The value at `path` from `object`.
+fn resolve<'a>(object: &'a Map, path: &[&str]) -> Option<&'a Value> {
+    let (first, rest) = path.split_first()?;
+    let mut value = object.get(first)?;
+    for key in rest {
+        value = value.as_object()?.get(key)?;
+    }
+    Some(value)
 }

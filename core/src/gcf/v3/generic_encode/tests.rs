@@ -12,9 +12,22 @@ fn parse(json_text: &str) -> Value {
     .unwrap()
 }
 
-/// The body (header line stripped) of the encoding of `json_text`.
+/// The body (header line stripped) of the 3.5.3 encoding of `json_text` (the 3.6.0 one:
+/// `encode_v3_6`).
 fn encode(json_text: &str) -> String {
-    let text = encode_generic(&parse(json_text)).unwrap();
+    encode_in(json_text, SpecVersion::V3_5_3)
+}
+
+fn encode_v3_6(json_text: &str) -> String {
+    encode_in(json_text, SpecVersion::V3_6_0)
+}
+
+fn encode_in(json_text: &str, version: SpecVersion) -> String {
+    let options = EncodeOptions {
+        version,
+        ..EncodeOptions::default()
+    };
+    let text = encode_generic_with(&parse(json_text), &options).unwrap();
     text.strip_prefix("GCF profile=generic\n").unwrap().into()
 }
 
@@ -291,4 +304,198 @@ mod stream {
             "GCF profile=generic\n## s [?]{id}\n7\n##! summary counts=1\n"
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// v3.6.0 (the default): what differs from 3.5.3, as the gcf crate 3.1.0 writes it
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn constant_columns_are_factored_in_sections() {
+    let rows = r#"[{"id":1,"type":"entity","n":null},{"id":2,"type":"entity","n":null}]"#;
+    assert_eq!(encode_v3_6(rows), "## [2]{id,type=entity,n=-}\n1\n2\n");
+    assert_eq!(encode(rows), "## [2]{id,type,n}\n1|entity|-\n2|entity|-\n");
+    // Sections at any depth are factored, in objects and in object items.
+    assert_eq!(
+        encode_v3_6(r#"{"a":{"b":[{"k":1,"v":1},{"k":1,"v":2}]}}"#),
+        "## a\n  ## b [2]{k=1,v}\n  1\n  2\n"
+    );
+    assert_eq!(
+        encode_v3_6(r#"[0,{"b":[{"k":1,"v":1},{"k":1,"v":2}]}]"#),
+        "## [2]\n@0 =0\n@1 {}\n  ## b [2]{k=1,v}\n  1\n  2\n"
+    );
+    // Not in attachments, expanded array items or keyed tables (as the crate).
+    assert_eq!(
+        encode_v3_6(r#"[{"t":[{"k":1,"v":1},{"k":1,"v":2}]}]"#),
+        "## [1]{t}\n@0 ^\n.t [2]{k,v}\n    1|1\n    1|2\n"
+    );
+    assert_eq!(
+        encode_v3_6(r#"[[{"k":1,"v":1},{"k":1,"v":2}]]"#),
+        "## [1]\n@0 [2]{k,v}\n  1|1\n  1|2\n"
+    );
+    assert_eq!(
+        encode_v3_6(r#"{"m":{"a":{"k":1,"v":1},"b":{"k":1,"v":2}}}"#),
+        "## m [2:]{key,k,v}\na|1|1\nb|1|2\n"
+    );
+}
+
+#[test]
+fn constant_columns_need_the_same_written_scalar_in_every_row() {
+    // One row: nothing to factor.
+    assert_eq!(encode_v3_6(r#"[{"a":1,"b":2}]"#), "## [1]{a,b}\n1|2\n");
+    // Absent in a row, or a container somewhere: not constant.
+    assert_eq!(
+        encode_v3_6(r#"[{"a":1,"b":2},{"b":2}]"#),
+        "## [2]{a,b=2}\n1\n~\n"
+    );
+    assert_eq!(
+        encode_v3_6(r#"[{"a":1,"b":[2]},{"a":2,"b":[2]}]"#),
+        "## [2]{a,b}\n@0 1|^\n.b [1]: 2\n@1 2|^\n.b [1]: 2\n"
+    );
+    // Written values compare: 1 and 1.0 are one constant, "1" and 1 are not.
+    assert_eq!(
+        encode_v3_6(r#"[{"a":1,"b":1},{"a":1.0,"b":"1"}]"#),
+        "## [2]{a=1,b}\n1\n\"1\"\n"
+    );
+    // Every column constant: the last one keeps its cells.
+    assert_eq!(
+        encode_v3_6(r#"[{"a":1,"b":2},{"a":1,"b":2}]"#),
+        "## [2]{a=1,b}\n2\n2\n"
+    );
+    // Path columns are never constant; plain ones next to them are.
+    assert_eq!(
+        encode_v3_6(r#"[{"a":1,"m":{"x":1}},{"a":1,"m":{"x":1}}]"#),
+        "## [2]{a=1,\"m>x\"}\n1\n1\n"
+    );
+}
+
+#[test]
+fn constant_values_quote_as_cells_and_quote_a_closing_brace() {
+    let table = |v: &str| {
+        encode_v3_6(&alloc::format!(
+            r#"[{{"id":1,"c":{v}}},{{"id":2,"c":{v}}}]"#
+        ))
+    };
+    assert_eq!(table(r#""x}""#), "## [2]{id,c=\"x}\"}\n1\n2\n");
+    assert_eq!(table(r#""a,b""#), "## [2]{id,c=\"a,b\"}\n1\n2\n");
+    assert_eq!(table(r#""""#), "## [2]{id,c=\"\"}\n1\n2\n");
+    assert_eq!(table(r#""~""#), "## [2]{id,c=\"~\"}\n1\n2\n");
+    assert_eq!(table(r#""^{a}""#), "## [2]{id,c=\"^{a}\"}\n1\n2\n");
+    // Bare when they read back as themselves: `=`, spaces inside, `{`, `]`, `^{abc`.
+    assert_eq!(table(r#""a=b c""#), "## [2]{id,c=a=b c}\n1\n2\n");
+    assert_eq!(table(r#""{x]""#), "## [2]{id,c={x]}\n1\n2\n");
+    assert_eq!(table(r#""^{abc""#), "## [2]{id,c=^{abc}\n1\n2\n");
+}
+
+#[test]
+fn an_open_caret_brace_stays_bare_in_v3_6() {
+    assert_eq!(encode_v3_6(r#"{"k":"^{abc"}"#), "k=^{abc\n");
+    assert_eq!(encode(r#"{"k":"^{abc"}"#), "k=\"^{abc\"\n");
+    assert_eq!(encode_v3_6(r#"{"k":"^{a}"}"#), "k=\"^{a}\"\n");
+}
+
+#[test]
+fn v3_6_flattens_objects_with_an_all_null_inner_object() {
+    // 3.5.3 keeps them as attachments (flatten_guards_all_null_objects_at_every_level); the
+    // crate checks only that a row's leaves are not all null.
+    assert_eq!(
+        encode_v3_6(r#"[{"m":{"x":1,"i":{"y":null}}}]"#),
+        "## [1]{\"m>x\",\"m>i>y\"}\n1|-\n"
+    );
+    assert_eq!(
+        encode_v3_6(r#"[{"m":{"x":null}},{"m":{"x":1}}]"#),
+        "## [2]{m}\n@0 ^\n.m {}\n    x=-\n@1 ^\n.m {}\n    x=1\n"
+    );
+}
+
+#[test]
+fn v3_6_inline_schemas_admit_null_rows() {
+    assert_eq!(
+        encode_v3_6(r#"[{"m":{"":1,"b":2,"c":3}},{"m":null},{"m":{"":4,"b":5,"c":6}}]"#),
+        "## [3]{m}\n@0 ^{\"\",b,c}\n1|2|3\n-\n@2 ^\n4|5|6\n"
+    );
+}
+
+#[test]
+fn v3_6_shares_array_schemas_only_when_every_row_fits() {
+    // Every row's array a table of scalars over one field union: the later rows omit it.
+    assert_eq!(
+        encode_v3_6(r#"[{"t":[{"a":1}]},{"t":null},{"t":[{"a":2},{"b":3}]}]"#),
+        "## [3]{t}\n@0 ^\n.t [1]{a}\n    1\n-\n@2 ^\n.t [2]{a,b}\n    2|~\n    ~|3\n"
+    );
+    assert_eq!(
+        encode_v3_6(r#"[{"t":[{"a":1}]},{"t":[{"a":2},{"a":3}]}]"#),
+        "## [2]{t}\n@0 ^\n.t [1]{a}\n    1\n@1 ^\n.t [2]\n    2\n    3\n"
+    );
+    // One row apart (an empty array here): every table is declared (3.5.3 shares row 0's).
+    let rows = r#"[{"t":[{"a":1}]},{"t":[]},{"t":[{"a":2}]}]"#;
+    assert_eq!(
+        encode_v3_6(rows),
+        "## [3]{t}\n@0 ^\n.t [1]{a}\n    1\n@1 ^\n.t [0]\n@2 ^\n.t [1]{a}\n    2\n"
+    );
+    assert!(encode(rows).ends_with("@2 ^\n.t [1]\n    2\n"));
+    // An expanded array after a table stays a table attachment (3.5.3 expands the array).
+    assert_eq!(
+        encode_v3_6(r#"[{"t":[{"a":1}]},{"t":[[1]]}]"#),
+        "## [2]{t}\n@0 ^\n.t [1]{a}\n    1\n@1 ^\n.t [1]\n    @0 [1]: 1\n"
+    );
+}
+
+#[test]
+fn grouped_encoding() {
+    let grouped = |json_text: &str, key: &str, group: &str| {
+        encode_generic_grouped(&parse(json_text), key, group)
+            .map(|t| String::from(t.strip_prefix("GCF profile=generic\n").unwrap()))
+    };
+    assert_eq!(
+        grouped(
+            r#"[{"id":1,"d":"a","x":1,"y":"s"},{"id":2,"d":"b","x":2,"y":"s"},{"id":3,"d":"a","x":3,"y":"s"}]"#,
+            "id",
+            "d"
+        )
+        .unwrap(),
+        "## [3]{@id,d,x,y=s} group=d\nd=a [2]\n1|1\n3|3\nd=b [1]\n2|2\n"
+    );
+    // A record without the group field joins the null group; absent cells are `~`; one record
+    // factors nothing; subheader values are written as cells (a `}` needs no quotes there).
+    assert_eq!(
+        grouped(
+            r#"[{"id":"k","d":"a}","x":1},{"id":"j","x":1,"z":2}]"#,
+            "id",
+            "d"
+        )
+        .unwrap(),
+        "## [2]{@id,d,x=1,z} group=d\nd=a} [1]\nk|~\nd=- [1]\nj|2\n"
+    );
+    assert_eq!(
+        grouped(r#"[{"id":1,"d":"a","x":1}]"#, "id", "d").unwrap(),
+        "## [1]{@id,d,x} group=d\nd=a [1]\n1|1\n"
+    );
+    let kind = |json_text: &str, key: &str, group: &str| {
+        grouped(json_text, key, group).unwrap_err().kind()
+    };
+    use ErrorKind::{GcfDuplicateKey, GcfOutOfRange, InvalidArgument};
+    assert_eq!(kind(r#"{"id":1}"#, "id", "d"), InvalidArgument);
+    assert_eq!(kind("[]", "id", "d"), InvalidArgument);
+    assert_eq!(kind(r#"[{"id":1,"d":1}]"#, "id", "id"), InvalidArgument);
+    assert_eq!(kind(r#"[{"id":1,"d":1},2]"#, "id", "d"), InvalidArgument);
+    assert_eq!(kind(r#"[{"id":1,"d":1}]"#, "k", "d"), InvalidArgument);
+    assert_eq!(kind(r#"[{"id":1,"d":1}]"#, "id", "g"), InvalidArgument);
+    assert_eq!(
+        kind(r#"[{"id":1,"d":1,"n":{}}]"#, "id", "d"),
+        InvalidArgument
+    );
+    assert_eq!(
+        kind(r#"[{"id":1,"d":1},{"d":1}]"#, "id", "d"),
+        InvalidArgument
+    );
+    assert_eq!(kind(r#"[{"id":null,"d":1}]"#, "id", "d"), InvalidArgument);
+    assert_eq!(
+        kind(r#"[{"id":1,"d":1},{"id":1.0,"d":2}]"#, "id", "d"),
+        GcfDuplicateKey
+    );
+    assert_eq!(
+        kind(r#"[{"id":1,"d":9223372036854775808}]"#, "id", "d"),
+        GcfOutOfRange
+    );
 }

@@ -199,7 +199,7 @@ struct SectionHead<'a> {
     name: Option<Cow<'a, str>>,
     count: usize,
     keyed: bool,
-    decl: FieldDecl,
+    decl: FieldDecl<'a>,
 }
 
 /// Reads a table header line. `form` is the error kind for a line of the wrong shape.
@@ -235,6 +235,13 @@ fn section_head<'a>(line: Line<'a>, form: ErrorKind, category: &str) -> Result<S
         return Err(bad("expected a `{fields}` declaration after the count", at));
     }
     let (decl, used) = parse_field_decl(&text[at..]).map_err(|e| line.place(e, at))?;
+    if let Some(&(_, value)) = decl.constants.first() {
+        // Constant columns (SPEC §7.4.7) belong to plain tables, not to keyed sets.
+        return Err(bad(
+            "a keyed-set field declaration has no constant columns",
+            offset_in(&line, value),
+        ));
+    }
     at += used;
     if !text[at..].trim_end_matches([' ', '\t']).is_empty() {
         return Err(bad("unexpected text after the field declaration", at));

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use super::root::{check, check_columns};
 use super::{invalid, GenericDelta, KeyedSet};
 use crate::gcf::v3::scalar::{write_key, write_scalar};
+use crate::gcf::v3::SpecVersion;
 use crate::json::Value;
 use crate::Result;
 
@@ -58,7 +59,8 @@ fn write_row(out: &mut String, cells: &[Value]) -> Result<()> {
                 cell.type_name()
             )));
         }
-        write_scalar(out, cell)?;
+        // Generic deltas are a 3.5.3 form (SPEC §10a): written as before, as 3.6.0 still reads.
+        write_scalar(out, cell, SpecVersion::V3_5_3)?;
     }
     out.push('\n');
     Ok(())
