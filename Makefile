@@ -255,11 +255,15 @@ test-no-std: setup-rust
 
 # The core's rustdoc: no warning (every public item documented, every link resolves) and
 # every example runs, with and without the optional features.
+# Every public function, method, type and trait of the core has a doc example
+# (.ci/doc-examples.mjs over rustdoc's JSON, which stable rustdoc writes with RUSTC_BOOTSTRAP).
 test-doc:
 	@echo "== test: rustdoc and doc tests of the core"
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -q --no-deps -p agentwire --all-features
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -q --no-deps -p agentwire
 	$(CARGO) test -q --doc -p agentwire --all-features
+	RUSTC_BOOTSTRAP=1 $(CARGO) rustdoc -q -p agentwire --all-features -- -Z unstable-options --output-format json
+	node .ci/doc-examples.mjs $${CARGO_TARGET_DIR:-target}/doc/agentwire.json
 
 test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"

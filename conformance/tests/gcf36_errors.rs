@@ -24,7 +24,7 @@ fn every_gcf36_error_fixture_fails_with_its_code_and_position() {
             fixture["column"].as_u64(),
         );
         for error in [
-            v3::decode(input).unwrap_err(),
+            v3::decode(input, &Default::default()).unwrap_err(),
             gcf::decode_any(input, &Default::default()).unwrap_err(),
         ] {
             assert_eq!(

@@ -127,7 +127,7 @@ fn mutated_payloads_never_panic() {
             if header.windows(6).any(|w| w == b"delta=") {
                 continue; // another decoder's input
             }
-            match v3::decode(&mutated) {
+            match v3::decode(&mutated, &Default::default()) {
                 Ok(_) => decoded += 1,
                 Err(e) => assert!(
                     e.position().is_some(),

@@ -330,8 +330,8 @@ proptest! {
     fn decoding_arbitrary_bytes_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let mut input = b"GCF profile=generic\n".to_vec();
         input.extend_from_slice(&bytes);
-        let _ = v3::decode(&input);
-        let _ = v3::decode(&bytes);
+        let _ = v3::decode(&input, &Default::default());
+        let _ = v3::decode(&bytes, &Default::default());
     }
 
     #[test]
@@ -341,7 +341,7 @@ proptest! {
             input.push_str(&l);
             input.push('\n');
         }
-        let _ = v3::decode(input.as_bytes());
+        let _ = v3::decode(input.as_bytes(), &Default::default());
     }
 }
 

@@ -706,7 +706,7 @@ pub fn gcf_decode(data: &[u8]) -> String {
 /// kept but inside table rows) and its encoding is a fixed point; a decoded graph payload re-encodes and decodes to the same
 /// symbols and edges.
 pub fn gcf3_decode(data: &[u8]) -> String {
-    let document = match v3::decode(data) {
+    let document = match v3::decode(data, &Default::default()) {
         Err(e) => {
             assert_eq!(e.format(), Format::Gcf, "{e:?}");
             assert!(

@@ -347,7 +347,9 @@ fn gcf3_graph(c: &mut Criterion) {
         b.iter(|| agentwire::gcf::v3::graph::encode(black_box(&payload)).unwrap())
     });
     group.bench_function("decode/agentwire", |b| {
-        b.iter(|| agentwire::gcf::v3::decode(black_box(v3_text.as_bytes())).unwrap())
+        b.iter(|| {
+            agentwire::gcf::v3::decode(black_box(v3_text.as_bytes()), &Default::default()).unwrap()
+        })
     });
     // In place: names borrowed from the text, edge endpoints as symbol indices.
     group.bench_function("decode-view/agentwire", |b| {

@@ -379,7 +379,7 @@ pub fn gcf_v3_apply_graph_delta(base_json: &str, delta_text: &str) -> Result<Str
 /// [`gcf_v3_apply_graph_delta`] with the base as a value.
 pub fn apply_graph_delta(base: &Value, delta_text: &str) -> Result<Value> {
     let base = Payload::from_value(base)?;
-    let delta = match v3::decode(delta_text.as_bytes())? {
+    let delta = match v3::decode(delta_text.as_bytes(), &Default::default())? {
         Document::GraphDelta(delta) => delta,
         other => {
             return Err(invalid(format!(
@@ -480,7 +480,7 @@ pub fn keyed_apply_delta(base: &Value, delta: KeyedDelta<'_>) -> Result<Value> {
     let base = v3::keyed::KeyedSet::from_value(base)?;
     let delta = match delta {
         KeyedDelta::Value(value) => v3::GenericDelta::from_value(&value)?,
-        KeyedDelta::Text(delta) => match v3::decode(delta.as_bytes())? {
+        KeyedDelta::Text(delta) => match v3::decode(delta.as_bytes(), &Default::default())? {
             Document::GenericDelta(delta) => delta,
             other => {
                 return Err(invalid(format!(

@@ -82,7 +82,7 @@ pub(super) fn session(f: &Fixture) -> Result<(), String> {
 
 /// A wire delta (the fixture's `input` text).
 fn wire_delta(f: &Fixture) -> Result<GraphDelta, String> {
-    match v3::decode(f.string("input")?.as_bytes()).map_err(fail)? {
+    match v3::decode(f.string("input")?.as_bytes(), &Default::default()).map_err(fail)? {
         Document::GraphDelta(delta) => Ok(delta),
         other => Err(format!("decode: expected a graph delta, got {other:?}")),
     }

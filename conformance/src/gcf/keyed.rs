@@ -57,7 +57,9 @@ pub(super) fn delta(f: &Fixture) -> Result<(), String> {
     let text = keyed::encode_delta(&delta).map_err(fail)?;
     same_text("encode", &f.string("expected")?, &text)?;
     // The wire reads back to a delta that writes the same bytes.
-    match v3::decode(text.as_bytes()).map_err(|e| format!("decode back: {}", fail(e)))? {
+    match v3::decode(text.as_bytes(), &Default::default())
+        .map_err(|e| format!("decode back: {}", fail(e)))?
+    {
         Document::GenericDelta(back) => same_text(
             "re-encode",
             &text,
@@ -83,13 +85,14 @@ pub(super) fn delta_decode(f: &Fixture) -> Result<(), String> {
     let wire = string_member(&input, "wire")?;
     let base = set(&input, "base")?;
     let expected_new_root = string_member(&input, "expectedNewRoot")?;
-    let outcome = v3::decode(wire.as_bytes()).and_then(|document| match document {
-        Document::GenericDelta(delta) => keyed::apply_delta(&base, &delta),
-        other => Err(Error::new(
-            agentwire::ErrorKind::InvalidArgument,
-            format!("not a generic delta: {other:?}"),
-        )),
-    });
+    let outcome =
+        v3::decode(wire.as_bytes(), &Default::default()).and_then(|document| match document {
+            Document::GenericDelta(delta) => keyed::apply_delta(&base, &delta),
+            other => Err(Error::new(
+                agentwire::ErrorKind::InvalidArgument,
+                format!("not a generic delta: {other:?}"),
+            )),
+        });
     if let Ok(set) = &outcome {
         let root = set.pack_root().map_err(fail)?;
         same_root("expectedNewRoot", &expected_new_root, &root)?;

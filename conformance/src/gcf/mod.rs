@@ -256,7 +256,7 @@ fn encode(f: &Fixture, order: &mut OrderNote) -> Result<(), String> {
 /// payloads as a subset.
 fn decode(f: &Fixture, order: &mut OrderNote) -> Result<(), String> {
     let input = f.string("input")?;
-    match v3::decode(input.as_bytes()).map_err(fail)? {
+    match v3::decode(input.as_bytes(), &Default::default()).map_err(fail)? {
         Document::Generic(value) => expect_ordered(
             "decode",
             &f.value("expected")?,
@@ -281,7 +281,7 @@ fn error(f: &Fixture) -> Result<(), String> {
     } else {
         f.string("input")?.into_bytes()
     };
-    let outcome = v3::decode(&bytes);
+    let outcome = v3::decode(&bytes, &Default::default());
     if let Err(e) = &outcome {
         if e.line().is_none() {
             return Err(format!("error without a line: {}: {e}", e.code()));

@@ -31,6 +31,13 @@ pub use model::{
 };
 
 /// Which GCF version a payload is written in.
+///
+/// ```
+/// use agentwire::gcf::{self, v3::SpecVersion, Version};
+/// let v1 = gcf::detect_version(b"GCF tool=t budget=0 tokens=0 symbols=0\n");
+/// assert_eq!(v1, Some(Version::V1_1));
+/// assert_ne!(Version::V1_1, Version::V3(SpecVersion::V3_5_3));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Version {
@@ -42,6 +49,12 @@ pub enum Version {
 
 impl Version {
     /// `1.1`, `3.5.3` or `3.6.0`.
+    ///
+    /// ```
+    /// use agentwire::gcf::{v3::SpecVersion, Version};
+    /// assert_eq!(Version::V1_1.as_str(), "1.1");
+    /// assert_eq!(Version::V3(SpecVersion::V3_6_0).as_str(), "3.6.0");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Version::V1_1 => "1.1",
@@ -53,6 +66,14 @@ impl Version {
 /// The version a payload's header announces: `GCF profile=` is v3, any other `GCF ` header
 /// v1.1. `None` when the input does not start with a GCF header. A v3 header does not say
 /// which v3: this reports 3.5.3, and [`decode_any`] 3.6.0 when the body uses a 3.6.0 form.
+///
+/// ```
+/// use agentwire::gcf::{self, v3::SpecVersion, Version};
+/// assert_eq!(gcf::detect_version(b"GCF tool=t symbols=0\n"), Some(Version::V1_1));
+/// let v3 = gcf::detect_version(b"GCF profile=generic\n## [2]{id,kind=x}\n1\n2\n");
+/// assert_eq!(v3, Some(Version::V3(SpecVersion::V3_5_3)));
+/// assert_eq!(gcf::detect_version(b"{\"json\": true}"), None);
+/// ```
 pub fn detect_version(input: &[u8]) -> Option<Version> {
     if input.starts_with(b"GCF profile=") {
         Some(Version::V3(v3::SpecVersion::V3_5_3))

@@ -74,6 +74,12 @@ pub enum SpecVersion {
 
 impl SpecVersion {
     /// `3.5.3` or `3.6.0`.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::SpecVersion;
+    /// assert_eq!(SpecVersion::default().as_str(), "3.6.0");
+    /// assert_eq!(SpecVersion::V3_5_3.as_str(), "3.5.3");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             SpecVersion::V3_5_3 => "3.5.3",
@@ -82,6 +88,12 @@ impl SpecVersion {
     }
 
     /// The version named `3.5.3` or `3.6.0`; `None` for anything else.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::SpecVersion;
+    /// assert_eq!(SpecVersion::from_name("3.6.0"), Some(SpecVersion::V3_6_0));
+    /// assert_eq!(SpecVersion::from_name("3.6"), None);
+    /// ```
     pub fn from_name(name: &str) -> Option<SpecVersion> {
         match name {
             "3.5.3" => Some(SpecVersion::V3_5_3),
@@ -92,6 +104,13 @@ impl SpecVersion {
 }
 
 /// The two v3 profiles.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, Profile};
+/// let document = v3::decode(b"GCF profile=generic\n## [1]{a}\n1\n", &Default::default())?;
+/// assert_eq!(document.profile(), Profile::Generic);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Profile {
@@ -103,6 +122,11 @@ pub enum Profile {
 
 impl Profile {
     /// `generic` or `graph`.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::Profile;
+    /// assert_eq!((Profile::Generic.as_str(), Profile::Graph.as_str()), ("generic", "graph"));
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Generic => "generic",
@@ -112,6 +136,17 @@ impl Profile {
 }
 
 /// What a v3 payload decoded to.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, Document};
+/// use agentwire::json;
+/// let text = "GCF profile=generic\n## [2]{id,name}\n1|Ada\n2|Bo\n";
+/// let Document::Generic(value) = v3::decode(text.as_bytes(), &Default::default())? else {
+///     unreachable!("a generic payload")
+/// };
+/// assert_eq!(value, json::parse(r#"[{"id":1,"name":"Ada"},{"id":2,"name":"Bo"}]"#)?);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Document {
@@ -127,6 +162,14 @@ pub enum Document {
 
 impl Document {
     /// The profile of the payload.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::{self, Profile};
+    /// let text = "GCF profile=graph tool=t symbols=1\n## targets\n@0 fn a 0.50 lsp\n";
+    /// let document = v3::decode(text.as_bytes(), &Default::default())?;
+    /// assert_eq!(document.profile(), Profile::Graph);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn profile(&self) -> Profile {
         match self {
             Document::Generic(_) | Document::GenericDelta(_) => Profile::Generic,
@@ -135,13 +178,21 @@ impl Document {
     }
 }
 
-/// Decodes a v3 payload of either profile, with the default limits.
-pub fn decode(input: &[u8]) -> Result<Document> {
-    decode_with(input, &DecodeOptions::default())
-}
-
-/// Decodes a v3 payload of either profile. Invalid UTF-8 is [`ErrorKind::GcfInvalidUtf8`].
-pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Document> {
+/// Decodes a v3 payload of either profile and both spec versions, within `options`' limits.
+/// Invalid UTF-8 is [`ErrorKind::GcfInvalidUtf8`].
+///
+/// ```
+/// use agentwire::gcf::v3::{self, DecodeOptions, Document};
+/// use agentwire::json;
+/// let text = b"GCF profile=generic\n## [2]{id,type=entity}\n1\n2\n";
+/// let document = v3::decode(text, &DecodeOptions::default())?;
+/// let rows = json::parse(r#"[{"id":1,"type":"entity"},{"id":2,"type":"entity"}]"#)?;
+/// assert_eq!(document, Document::Generic(rows));
+/// let e = v3::decode(b"GCF profile=generic\n## [3]{a}\n1\n", &DecodeOptions::default()).unwrap_err();
+/// assert_eq!((e.code(), e.line()), ("GCF_COUNT_MISMATCH", Some(2)));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn decode(input: &[u8], options: &DecodeOptions) -> Result<Document> {
     decode_versioned(input, options).map(|(_, document)| document)
 }
 
@@ -184,6 +235,14 @@ pub fn decode_versioned(input: &[u8], options: &DecodeOptions) -> Result<(SpecVe
 }
 
 /// `input` as text for the GCF decoders; invalid UTF-8 is [`ErrorKind::GcfInvalidUtf8`] at the first bad byte.
+///
+/// ```
+/// use agentwire::gcf::v3;
+/// assert_eq!(v3::utf8(b"GCF profile=generic")?, "GCF profile=generic");
+/// let e = v3::utf8(b"GCF\n\xff").unwrap_err();
+/// assert_eq!((e.code(), e.offset(), e.line()), ("GCF_INVALID_UTF8", Some(4), Some(2)));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn utf8(input: &[u8]) -> Result<&str> {
     core::str::from_utf8(input).map_err(|e| {
         Error::at(
@@ -196,16 +255,35 @@ pub fn utf8(input: &[u8]) -> Result<&str> {
 
 /// Decodes a generic-profile payload to its JSON value (a graph payload is
 /// [`ErrorKind::GcfUnknownProfile`]).
+///
+/// ```
+/// use agentwire::gcf::v3;
+/// use agentwire::json;
+/// let value = v3::decode_generic("GCF profile=generic\nname=Ada\nage=36\n")?;
+/// assert_eq!(value, json::parse(r#"{"name":"Ada","age":36}"#)?);
+/// let graph = "GCF profile=graph tool=t symbols=0\n";
+/// assert_eq!(v3::decode_generic(graph).unwrap_err().code(), "GCF_UNKNOWN_PROFILE");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_generic(text: &str) -> Result<Value> {
-    match decode(text.as_bytes())? {
+    match decode(text.as_bytes(), &DecodeOptions::default())? {
         Document::Generic(value) => Ok(value),
         other => Err(wrong_profile(other.profile(), "a generic (non-delta)")),
     }
 }
 
 /// Decodes a graph-profile payload (not a delta).
+///
+/// ```
+/// use agentwire::gcf::v3;
+/// let text = "GCF profile=graph tool=t symbols=2\n## targets\n@0 fn a 0.90 lsp\n@1 fn b 0.50 lsp\n## edges [1]\n@0<@1 calls\n";
+/// let payload = v3::decode_graph(text)?;
+/// assert_eq!((payload.tool.as_str(), payload.symbols.len()), ("t", 2));
+/// assert_eq!((payload.edges[0].source.as_str(), payload.edges[0].target.as_str()), ("b", "a"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn decode_graph(text: &str) -> Result<Payload> {
-    match decode(text.as_bytes())? {
+    match decode(text.as_bytes(), &DecodeOptions::default())? {
         Document::Graph(payload) => Ok(payload),
         other => Err(wrong_profile(other.profile(), "a graph (non-delta)")),
     }
@@ -226,6 +304,18 @@ fn wrong_profile(found: Profile, wanted: &str) -> Error {
 /// order, except inside table rows. SPEC §7.3 makes every all-object array, and §7.2a every
 /// object of two or more objects, a table, and a row decodes in its header's order with
 /// `>`-named fields (always attachments) last; there only membership counts.
+///
+/// ```
+/// use agentwire::gcf::v3;
+/// use agentwire::json;
+/// let original = json::parse(r#"{"n":5.0,"rows":[{"b":1,"a":2}]}"#)?;
+/// let decoded = v3::decode_generic(&v3::encode_generic(&original)?)?;
+/// assert!(v3::round_trip_equal(&original, &decoded));
+/// // Member order counts outside table rows.
+/// let swapped = json::parse(r#"{"rows":[{"b":1,"a":2}],"n":5}"#)?;
+/// assert!(!v3::round_trip_equal(&original, &swapped));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 pub fn round_trip_equal(original: &Value, decoded: &Value) -> bool {
     same_at(original, decoded, false)
 }

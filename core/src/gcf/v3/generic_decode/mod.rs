@@ -38,6 +38,14 @@ use table::{Block, Schema, SharedSchema};
 mod tests;
 
 /// Limits of the v3 decoders.
+///
+/// ```
+/// use agentwire::gcf::v3::{self, DecodeOptions};
+/// let shallow = DecodeOptions { max_depth: 2, ..DecodeOptions::default() };
+/// let text = b"GCF profile=generic\n## a\n  ## b\n    c=1\n";
+/// assert!(v3::decode(text, &DecodeOptions::default()).is_ok());
+/// assert_eq!(v3::decode(text, &shallow).unwrap_err().code(), "GCF_TOO_DEEP");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DecodeOptions {

@@ -2,7 +2,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::DecodeOptions;
-use crate::gcf::v3::{decode_generic, decode_with, Document};
+use crate::gcf::v3::{decode, decode_generic, Document};
 use crate::json::{self, Value};
 use crate::{Error, ErrorKind};
 
@@ -373,20 +373,20 @@ fn depth_limit() {
         max_depth: 3,
         ..DecodeOptions::default()
     };
-    let decode = |text: &str| decode_with(body(text).as_bytes(), &options);
-    assert!(decode("## a\n  ## b\n    c=1\n").is_ok());
-    let e = decode("## a\n  ## b\n    ## c\n").unwrap_err();
+    let decode_body = |text: &str| decode(body(text).as_bytes(), &options);
+    assert!(decode_body("## a\n  ## b\n    c=1\n").is_ok());
+    let e = decode_body("## a\n  ## b\n    ## c\n").unwrap_err();
     assert_eq!((e.kind(), e.line()), (ErrorKind::GcfTooDeep, Some(4)));
     assert_eq!(
-        decode("## [1]{\"a>b>c\"}\n1\n").unwrap_err().kind(),
+        decode_body("## [1]{\"a>b>c\"}\n1\n").unwrap_err().kind(),
         ErrorKind::GcfTooDeep
     );
     assert!(matches!(
-        decode("## [1]{\"a>b\"}\n1\n"),
+        decode_body("## [1]{\"a>b\"}\n1\n"),
         Ok(Document::Generic(_))
     ));
     assert_eq!(
-        decode("## [1]\n@0 [1]\n  @0 [1]\n    @0 [1]: 1\n")
+        decode_body("## [1]\n@0 [1]\n  @0 [1]\n    @0 [1]: 1\n")
             .unwrap_err()
             .kind(),
         ErrorKind::GcfTooDeep
@@ -395,8 +395,8 @@ fn depth_limit() {
         max_depth: 0,
         ..DecodeOptions::default()
     };
-    assert!(decode_with(body("=1\n").as_bytes(), &zero).is_ok());
-    assert!(decode_with(body("a=1\n").as_bytes(), &zero).is_err());
+    assert!(decode(body("=1\n").as_bytes(), &zero).is_ok());
+    assert!(decode(body("a=1\n").as_bytes(), &zero).is_err());
 }
 
 /// Nesting up to the default limit must not exhaust a 2 MiB test-thread stack.
@@ -638,7 +638,7 @@ fn constant_copies_are_bounded() {
             max_constant_bytes,
             ..DecodeOptions::default()
         };
-        decode_with(text.as_bytes(), &options)
+        decode(text.as_bytes(), &options)
     };
     assert!(limited(240).is_ok());
     let e = limited(239).unwrap_err();
@@ -653,9 +653,7 @@ fn constant_copies_are_bounded() {
         ..DecodeOptions::default()
     };
     assert_eq!(
-        decode_with(grouped.as_bytes(), &options)
-            .unwrap_err()
-            .kind(),
+        decode(grouped.as_bytes(), &options).unwrap_err().kind(),
         ErrorKind::GcfPayloadTooLarge
     );
 }

@@ -45,6 +45,12 @@ impl Default for GenericStreamEncoder {
 
 impl GenericStreamEncoder {
     /// A stream with the header written (no count fields: they are unknown, SPEC §8.1).
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::GenericStreamEncoder;
+    /// // Nothing but the header and an empty trailer.
+    /// assert_eq!(GenericStreamEncoder::new().finish(), "GCF profile=generic\n##! summary\n");
+    /// ```
     pub fn new() -> Self {
         GenericStreamEncoder {
             out: String::from("GCF profile=generic\n"),
@@ -55,9 +61,21 @@ impl GenericStreamEncoder {
     }
 
     /// Opens the section `name` (a root object member) with its complete field list; rows
-    /// that follow belong to it. An empty field list, a repeated field or section name, and a
-    /// field name containing `>` (a path column, which a stream cannot write, SPEC §8.3) are
-    /// [`ErrorKind::InvalidArgument`].
+    /// that follow belong to it. An empty field list and a field name containing `>` (a path
+    /// column, which a stream cannot write, SPEC §8.3) are [`ErrorKind::InvalidArgument`]; a
+    /// repeated section name is [`ErrorKind::GcfDuplicateKey`] and a repeated field
+    /// [`ErrorKind::GcfDuplicateFieldName`], as the decoder would report them.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::GenericStreamEncoder;
+    /// let mut stream = GenericStreamEncoder::new();
+    /// stream.begin_section("users", &["id"])?;
+    /// assert_eq!(stream.begin_section("users", &["id"]).unwrap_err().code(), "GCF_DUPLICATE_KEY");
+    /// assert_eq!(stream.begin_section("paths", &["a>b"]).unwrap_err().code(), "INVALID_ARGUMENT");
+    /// let twice = stream.begin_section("tags", &["t", "t"]).unwrap_err();
+    /// assert_eq!(twice.code(), "GCF_DUPLICATE_FIELD_NAME");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn begin_section(&mut self, name: &str, fields: &[&str]) -> Result<()> {
         if fields.is_empty() {
             return Err(invalid("a streaming section needs at least one field"));
@@ -103,6 +121,18 @@ impl GenericStreamEncoder {
     /// object value (a stream has no attachments), and a row with no open section, are
     /// [`ErrorKind::InvalidArgument`]; out-of-domain numbers are
     /// [`ErrorKind::GcfOutOfRange`]. A rejected row writes nothing.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::GenericStreamEncoder;
+    /// use agentwire::json;
+    /// let mut stream = GenericStreamEncoder::new();
+    /// stream.begin_section("users", &["id", "tags"])?;
+    /// stream.row(json::parse(r#"{"id":1,"tags":null}"#)?.as_object().unwrap())?;
+    /// let nested = json::parse(r#"{"id":2,"tags":["x"]}"#)?;
+    /// assert_eq!(stream.row(nested.as_object().unwrap()).unwrap_err().code(), "INVALID_ARGUMENT");
+    /// assert_eq!(stream.finish(), "GCF profile=generic\n## users [?]{id,tags}\n1|-\n##! summary counts=1\n");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn row(&mut self, row: &Map) -> Result<()> {
         let Some(count) = self.counts.last_mut() else {
             return Err(invalid("a row before the first section"));
@@ -150,6 +180,15 @@ impl GenericStreamEncoder {
 
     /// Appends the trailer (one count per section, SPEC §8.4; a bare `##! summary` when no
     /// section was opened) and returns the payload.
+    ///
+    /// ```
+    /// use agentwire::gcf::v3::GenericStreamEncoder;
+    /// let mut stream = GenericStreamEncoder::new();
+    /// stream.begin_section("a", &["x"])?;
+    /// stream.begin_section("b", &["y"])?;
+    /// assert!(stream.finish().ends_with("## a [?]{x}\n## b [?]{y}\n##! summary counts=0,0\n"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn finish(mut self) -> String {
         self.out.push_str("##! summary");
         for (i, count) in self.counts.iter().enumerate() {

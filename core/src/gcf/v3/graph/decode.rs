@@ -1439,7 +1439,7 @@ mod tests {
         let mut session = GraphSessionDecoder::new();
         for sample in samples {
             for cut in (0..=sample.len()).filter(|&cut| sample.is_char_boundary(cut)) {
-                let _ = crate::gcf::v3::decode(&sample.as_bytes()[..cut]);
+                let _ = crate::gcf::v3::decode(&sample.as_bytes()[..cut], &Default::default());
                 let _ = session.decode(&sample[..cut]);
             }
             for at in 0..sample.len() {
@@ -1448,7 +1448,7 @@ mod tests {
                 ] {
                     let mut bytes = sample.as_bytes().to_vec();
                     bytes[at] = byte;
-                    let _ = crate::gcf::v3::decode(&bytes);
+                    let _ = crate::gcf::v3::decode(&bytes, &Default::default());
                     if let Ok(text) = core::str::from_utf8(&bytes) {
                         let _ = session.decode(text);
                     }

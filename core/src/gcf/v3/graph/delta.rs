@@ -30,7 +30,7 @@ use crate::{Error, ErrorKind, Result};
 ///     "## removed\nfn a.Old\n",
 ///     "## added\n@0 fn a.New 0.80 lsp 1\n",
 /// );
-/// let Document::GraphDelta(delta) = v3::decode(text.as_bytes())? else { unreachable!() };
+/// let Document::GraphDelta(delta) = v3::decode(text.as_bytes(), &Default::default())? else { unreachable!() };
 /// assert_eq!((delta.base_root.as_str(), delta.savings.as_str()), ("sha256:aa", "60%"));
 /// let removed = &delta.removed[0];
 /// assert_eq!((removed.kind.as_str(), removed.qualified_name.as_str()), ("function", "a.Old"));
@@ -650,7 +650,7 @@ mod tests {
     }
 
     fn graph_delta(text: &str) -> Result<GraphDelta> {
-        match v3::decode(text.as_bytes())? {
+        match v3::decode(text.as_bytes(), &Default::default())? {
             Document::GraphDelta(d) => Ok(d),
             other => panic!("not a graph delta: {other:?}"),
         }
