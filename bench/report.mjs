@@ -110,7 +110,7 @@ ratio('rust_gcb1_decode_owned_vs_gcf_crate', speedup('graph-500/gcb-decode-owned
 ratio('rust_gcx1_encode_generic_vs_typed', speedup('gcx1-10mb/encode-generic/rust/agentwire', 'gcx1-10mb/encode/rust/agentwire'), 0, 'Rust: GCX1 generic fallback (encode_generic of the rows as JSON objects) vs the typed Encoder on the same rows (for information)', 'none');
 for (const input of ['graph-500', 'bench-20']) {
   for (const op of ['encode', 'decode']) {
-    ratio(`rust_gcf3_generic_${input.replace('-', '')}_${op}_vs_gcf_crate`, speedup(`gcf-generic-${input}/${op}/rust/agentwire`, `gcf-generic-${input}/${op}/rust/gcf-crate`), 0, `Rust: GCF 3.5.3 generic ${op} (${input}) vs the gcf crate (for information)`, 'none');
+    ratio(`rust_gcf3_generic_${input.replace('-', '')}_${op}_vs_gcf_crate`, speedup(`gcf-generic-${input}/${op}/rust/agentwire`, `gcf-generic-${input}/${op}/rust/gcf-crate`), 0, `Rust: GCF v3.6.0 generic ${op} (${input}) vs the gcf crate 3.1.0, both writing v3.6.0 (for information)`, 'none');
   }
 }
 const node = (runtime, bench, op, impl = 'agentwire') => `${bench}/${op}/node-${runtime}/${impl}`;
