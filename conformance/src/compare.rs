@@ -3,6 +3,7 @@
 //! [`expect_json`]). Exact equality of serde_json values (`support::same`) and of text
 //! (`support::same_text`) are the only other checks.
 
+use agentwire::gcf::v3;
 use agentwire::json::Value;
 use serde_json::Value as J;
 
@@ -25,28 +26,17 @@ pub enum Members {
     Subset,
 }
 
-/// True for the objects a table row can come from: items of an all-object array, values of
-/// an object of objects (two or more).
-fn holds_rows(v: &Value) -> bool {
-    match v {
-        Value::Array(items) => {
-            !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(_)))
-        }
-        Value::Object(map) => {
-            map.len() >= 2 && map.iter().all(|(_, v)| matches!(v, Value::Object(_)))
-        }
-        _ => false,
+/// `expected` against `got`: arrays element by element (equal lengths), numbers by value (`1`
+/// equals `1.0`; integers beyond 2^53 compare exactly), object members per `members`. Table
+/// rows are the core's own rule ([`v3::round_trip_equal`]), so the runner cannot drift from it.
+pub fn same_value(expected: &Value, got: &Value, members: Members) -> bool {
+    match members {
+        Members::InOrderExceptTableRows => v3::round_trip_equal(expected, got),
+        _ => same_at(expected, got, members),
     }
 }
 
-/// `expected` against `got`: arrays element by element (equal lengths), numbers by value (`1`
-/// equals `1.0`; integers beyond 2^53 compare exactly), object members per `members`.
-pub fn same_value(expected: &Value, got: &Value, members: Members) -> bool {
-    same_at(expected, got, members, false)
-}
-
-fn same_at(a: &Value, b: &Value, members: Members, row: bool) -> bool {
-    let child_row = members == Members::InOrderExceptTableRows && holds_rows(a);
+fn same_at(a: &Value, b: &Value, members: Members) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
             (Some(x), Some(y)) => x == y,
@@ -56,25 +46,21 @@ fn same_at(a: &Value, b: &Value, members: Members, row: bool) -> bool {
                 .map_or_else(|| x.as_f64() == y.as_f64(), |(x, y)| x == y),
         },
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|(a, b)| same_at(a, b, members, child_row))
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_at(a, b, members))
         }
         (Value::Object(x), Value::Object(y)) => {
             let by_key = || {
                 x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_at(v, w, members, child_row)))
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_at(v, w, members)))
             };
             match members {
                 Members::Subset => by_key(),
                 _ if x.len() != y.len() => false,
                 Members::AnyOrder => by_key(),
-                _ if row => by_key(),
                 _ => x
                     .iter()
                     .zip(y.iter())
-                    .all(|((ka, va), (kb, vb))| ka == kb && same_at(va, vb, members, child_row)),
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_at(va, vb, members)),
             }
         }
         _ => a == b,
