@@ -11,7 +11,9 @@ use agentwire::gateway::path::parse_path;
 use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply};
 use agentwire::gateway::tool_id::{parse_tool_id, parts_to_value};
 use agentwire::json::{self, Value};
-use agentwire::tokens::{Encoding, Tiktoken};
+use std::sync::LazyLock;
+
+use agentwire::tokens::Tokenizer;
 use agentwire::{Error, ErrorKind};
 use agentwire_bindings::shapes::gateway::{card_report, tool_id_report, truncation_report};
 use clap::{Subcommand, ValueEnum};
@@ -90,8 +92,10 @@ fn print_json(value: &Value) -> Result<(), Error> {
     print(&json::to_string(value, json::WriteOptions::PLAIN)?)
 }
 
-fn counter() -> Tiktoken {
-    Tiktoken(Encoding::Cl100kBase)
+/// The gateway's budgets are cl100k_base tokens (contextweaver's).
+fn counter() -> &'static Tokenizer {
+    static CL100K: LazyLock<Tokenizer> = LazyLock::new(Tokenizer::cl100k_base);
+    &CL100K
 }
 
 pub fn run(command: GatewayCommand) -> Result<ExitCode, Error> {

@@ -120,20 +120,43 @@ fn conformance(suite: &str, dir: &std::path::Path) -> Result<ExitCode, Error> {
 }
 
 fn tokens(encoding: &str, ids: bool, file: Option<&PathBuf>) -> Result<ExitCode, Error> {
-    let counter = agentwire::tokens::Tiktoken(agentwire::tokens::Encoding::parse(encoding)?);
-    let text = read_text(file)?;
+    let tokenizer =
+        agentwire::tokens::Tokenizer::new(agentwire::tokens::Encoding::parse(encoding)?)?;
     let mut out = io::stdout().lock();
     if ids {
-        let ids: Vec<String> = counter
-            .token_ids(&text)
+        let ids: Vec<String> = tokenizer
+            .encode(&read_text(file)?)
             .iter()
             .map(u32::to_string)
             .collect();
         writeln!(out, "[{}]", ids.join(","))?;
     } else {
-        writeln!(out, "{}", counter.token_ids(&text).len())?;
+        // Counted as it is read: a 100 MB file never sits in memory whole.
+        let mut stream = tokenizer.count_stream();
+        let mut input = open_input(file)?;
+        let mut buf = vec![0; 1 << 20];
+        loop {
+            let n = input.read(&mut buf)?;
+            if n == 0 {
+                break;
+            }
+            stream.push(&buf[..n])?;
+        }
+        writeln!(out, "{}", stream.finish()?)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// FILE, or stdin when no file (or `-`) is given, as a reader.
+fn open_input(file: Option<&PathBuf>) -> Result<Box<dyn Read>, Error> {
+    Ok(match file {
+        Some(path) if path.as_os_str() != "-" => {
+            Box::new(std::fs::File::open(path).map_err(|e| {
+                Error::new(agentwire::ErrorKind::Io, format!("{}: {e}", path.display()))
+            })?)
+        }
+        _ => Box::new(io::stdin().lock()),
+    })
 }
 
 /// Reads all of FILE, or stdin when no file (or `-`) is given.

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use agentwire::gcx::{encode_tool_checked, EncodeOptions, Strategy, ToolOptions};
 use agentwire::json::{self, Map, Number, ParseOptions, Value, WriteOptions};
-use agentwire::tokens::{Encoding, Tiktoken, TokenCounter};
+use std::sync::LazyLock;
+
+use agentwire::tokens::Tokenizer;
 use agentwire::{Error, ErrorKind};
 
 /// The benchmark cases bundled with the repository (gcx1 fixtures, `bench.json`).
@@ -68,12 +70,15 @@ fn gzip_len(text: &str) -> Result<usize, Error> {
     Ok(encoder.finish()?.len())
 }
 
+static TOKENIZERS: LazyLock<(Tokenizer, Tokenizer)> =
+    LazyLock::new(|| (Tokenizer::cl100k_base(), Tokenizer::o200k_base()));
+
 fn measure(text: &str) -> Result<Measure, Error> {
     Ok(Measure {
         bytes: text.len(),
         gzip_bytes: gzip_len(text)?,
-        tokens_cl100k: Tiktoken(Encoding::Cl100kBase).count_tokens(text),
-        tokens_o200k: Tiktoken(Encoding::O200kBase).count_tokens(text),
+        tokens_cl100k: TOKENIZERS.0.count(text),
+        tokens_o200k: TOKENIZERS.1.count(text),
     })
 }
 

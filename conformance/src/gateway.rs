@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use agentwire::gateway::schema::JsonSchemaValidator;
-use agentwire::tokens::{Encoding, Tiktoken, TokenCounter};
+use agentwire::tokens::{TokenCounter, Tokenizer};
 use agentwire::Error;
 use agentwire_bindings::api::{self, GatewaySession};
 use serde_json::{json, Value as J};
@@ -17,7 +17,7 @@ use crate::Report;
 type Check = fn(&Ctx, &J) -> Result<(), String>;
 
 struct Ctx {
-    counter: Tiktoken,
+    counter: Tokenizer,
     validator: JsonSchemaValidator,
     /// tool_id.json, which defines the real catalogs path_browse.json browses.
     tool_ids: Option<J>,
@@ -26,7 +26,7 @@ struct Ctx {
 pub fn run(dir: &Path) -> Result<Report, String> {
     let tool_ids_path = dir.join("tool_id.json");
     let ctx = Ctx {
-        counter: Tiktoken(Encoding::Cl100kBase),
+        counter: Tokenizer::cl100k_base(),
         validator: JsonSchemaValidator::default(),
         tool_ids: if tool_ids_path.exists() {
             Some(read_json(&tool_ids_path)?)
@@ -509,6 +509,6 @@ fn token_counts(ctx: &Ctx, case: &J) -> Result<(), String> {
     same(
         "token_ids",
         &want["token_ids"],
-        &J::from(ctx.counter.token_ids(text)),
+        &J::from(ctx.counter.encode(text)),
     )
 }

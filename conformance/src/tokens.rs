@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use agentwire::tokens::{Encoding, Tiktoken, TokenCounter};
+use agentwire::tokens::{Encoding, Tokenizer};
 use serde_json::Value as J;
 
 use crate::support::{read_json, same};
@@ -18,7 +18,8 @@ pub fn run(dir: &Path) -> Result<Report, String> {
         .pointer("/source/encoding")
         .and_then(J::as_str)
         .unwrap_or("cl100k_base");
-    let counter = Tiktoken(Encoding::parse(encoding).map_err(|e| e.to_string())?);
+    let counter = Tokenizer::new(Encoding::parse(encoding).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
     let cases = file
         .get("cases")
         .and_then(J::as_array)
@@ -34,20 +35,16 @@ pub fn run(dir: &Path) -> Result<Report, String> {
     Ok(report)
 }
 
-fn check(counter: &Tiktoken, case: &J) -> Result<(), String> {
+fn check(counter: &Tokenizer, case: &J) -> Result<(), String> {
     let text = case
         .get("input")
         .and_then(J::as_str)
         .ok_or("input is not a string")?;
     let expected = case.get("expected").ok_or("no expected")?;
-    same(
-        "tokens",
-        &expected["tokens"],
-        &J::from(counter.count_tokens(text)),
-    )?;
+    same("tokens", &expected["tokens"], &J::from(counter.count(text)))?;
     same(
         "token_ids",
         &expected["token_ids"],
-        &J::from(counter.token_ids(text)),
+        &J::from(counter.encode(text)),
     )
 }

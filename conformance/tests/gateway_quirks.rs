@@ -6,11 +6,13 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use agentwire::gateway::schema::JsonSchemaValidator;
-use agentwire::tokens::{Encoding, Tiktoken};
+use std::sync::LazyLock;
+
+use agentwire::tokens::Tokenizer;
 use agentwire_bindings::api::{self, GatewaySession};
 use serde_json::{json, Value as J};
 
-const COUNTER: Tiktoken = Tiktoken(Encoding::Cl100kBase);
+static COUNTER: LazyLock<Tokenizer> = LazyLock::new(Tokenizer::cl100k_base);
 
 fn code<T: std::fmt::Debug>(result: Result<T, agentwire::Error>) -> String {
     result.expect_err("must fail").code().to_string()
@@ -28,7 +30,7 @@ fn dispatch(session: &mut GatewaySession, tool: &str, args: J) -> J {
             tool,
             &args.to_string(),
             "",
-            &COUNTER,
+            &*COUNTER,
             &JsonSchemaValidator::default(),
         )
         .unwrap();
@@ -167,7 +169,8 @@ fn versions_are_strings_or_integers_and_descriptions_strings() {
 fn special_token_text_counts_as_ordinary_text() {
     let item = json!({"id": "mcp:x#00000000", "description": "Ends a document with <|endoftext|> markers."});
     let card: J =
-        serde_json::from_str(&api::gateway_card(&item.to_string(), "", &COUNTER).unwrap()).unwrap();
+        serde_json::from_str(&api::gateway_card(&item.to_string(), "", &*COUNTER).unwrap())
+            .unwrap();
     assert_eq!(card["truncated"], false);
     assert!(card["budget_line_tokens"].as_u64().unwrap() > 10);
 }

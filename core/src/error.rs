@@ -465,6 +465,10 @@ error_kinds! {
     EventsSchemaNotObject => "EVENTS_SCHEMA_NOT_OBJECT", Events;
     /// Events: a follow-up has no output for one of its function calls.
     EventsMissingOutput => "EVENTS_MISSING_OUTPUT", Events;
+    /// Tokens: vocabulary data is not exactly one of the vocabularies agentwire knows.
+    TokensInvalidVocabulary => "TOKENS_INVALID_VOCABULARY", Api;
+    /// Tokens: a token id to decode is not in the vocabulary.
+    TokensUnknownId => "TOKENS_UNKNOWN_ID", Api;
     /// Input bytes are not valid UTF-8.
     InvalidUtf8 => "INVALID_UTF8", Json;
     /// JSON text is malformed.

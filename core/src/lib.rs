@@ -50,6 +50,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod codec;
+pub mod compact;
 mod error;
 pub mod events;
 pub mod gateway;

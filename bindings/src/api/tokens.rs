@@ -4,8 +4,5 @@ use agentwire::Result;
 
 /// Tokens: the number of `encoding` tokens (`cl100k_base`, `o200k_base`) in `text`.
 pub fn tokens_count(text: &str, encoding: &str) -> Result<usize> {
-    Ok(agentwire::tokens::count(
-        text,
-        agentwire::tokens::Encoding::parse(encoding)?,
-    ))
+    Ok(crate::js::tokens::tokenizer(agentwire::tokens::Encoding::parse(encoding)?)?.count(text))
 }

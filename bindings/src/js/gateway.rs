@@ -19,9 +19,9 @@ fn with_counter<T>(call: &Call<'_>, f: impl FnOnce(&dyn TokenCounter) -> Result<
         _ => {
             #[cfg(feature = "tokens")]
             {
-                f(&|text: &str| {
-                    agentwire::tokens::count(text, agentwire::tokens::Encoding::Cl100kBase)
-                })
+                f(crate::js::tokens::tokenizer(
+                    agentwire::tokens::Encoding::Cl100kBase,
+                )?)
             }
             #[cfg(not(feature = "tokens"))]
             {

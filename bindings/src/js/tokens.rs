@@ -1,36 +1,44 @@
-//! Exact token counts. The native addon counts every encoding; a wasm tokens module carries
-//! one vocabulary (feature `tokens-cl100k` or `tokens-o200k`), so a page downloads only the
-//! one it uses.
+//! Exact token counts. The tokenizers live here, one per encoding, for the life of the
+//! module: built in when the crate is built with `tokens` (the CLI's and the tests' build),
+//! else loaded once from vocabulary data (`tokensLoad`: agentwire-tokens ships the files).
 
-use agentwire::tokens::Encoding;
+use std::sync::OnceLock;
+
+use agentwire::tokens::{Encoding, Tokenizer};
 use agentwire::Result;
 
 use crate::call::Call;
+
+static CL100K: OnceLock<Tokenizer> = OnceLock::new();
+static O200K: OnceLock<Tokenizer> = OnceLock::new();
+
+fn slot(encoding: Encoding) -> &'static OnceLock<Tokenizer> {
+    match encoding {
+        Encoding::Cl100kBase => &CL100K,
+        Encoding::O200kBase => &O200K,
+    }
+}
+
+/// The tokenizer of `encoding`: built in, or loaded before.
+pub fn tokenizer(encoding: Encoding) -> Result<&'static Tokenizer> {
+    let slot = slot(encoding);
+    if let Some(tokenizer) = slot.get() {
+        return Ok(tokenizer);
+    }
+    if cfg!(feature = "tokens") {
+        let built_in = Tokenizer::new(encoding)?;
+        return Ok(slot.get_or_init(|| built_in));
+    }
+    Err(crate::call::invalid(format!(
+        "the {} vocabulary is not loaded (tokens.load reads it from agentwire-tokens)",
+        encoding.name()
+    )))
+}
 
 /// `tokens.count(text, encoding)`: the text is the main input.
 pub fn count(call: &mut Call<'_>) -> Result<u32> {
     let encoding = Encoding::parse(&call.string("encoding")?)?;
     let text = call.text("text")?;
-    let n = count_in(text, encoding)?;
+    let n = tokenizer(encoding)?.count(text);
     Ok(u32::try_from(n).unwrap_or(u32::MAX))
-}
-
-#[cfg(feature = "tokens")]
-fn count_in(text: &str, encoding: Encoding) -> Result<usize> {
-    Ok(agentwire::tokens::count(text, encoding))
-}
-
-#[cfg(not(feature = "tokens"))]
-fn count_in(text: &str, encoding: Encoding) -> Result<usize> {
-    match encoding {
-        #[cfg(feature = "tokens-cl100k")]
-        Encoding::Cl100kBase => Ok(agentwire::tokens::cl100k_token_ids(text).len()),
-        #[cfg(feature = "tokens-o200k")]
-        Encoding::O200kBase => Ok(agentwire::tokens::o200k_token_ids(text).len()),
-        #[allow(unreachable_patterns)]
-        other => Err(crate::call::invalid(format!(
-            "this module does not count {} tokens; load that encoding's module",
-            other.name()
-        ))),
-    }
 }

@@ -9,7 +9,7 @@
 //!     r#"{"id":"fs:read_file","kind":"tool","name":"read_file","description":"Reads a file."}"#,
 //! )?)?;
 //! let mut card = ChoiceCard::from_item(&item, Some(0.9));
-//! // Any `Fn(&str) -> usize` counts tokens; `tokens::Tiktoken` is exact cl100k.
+//! // Any `Fn(&str) -> usize` counts tokens; `tokens::Tokenizer` is exact cl100k.
 //! let words = |text: &str| text.split_whitespace().count();
 //! let report = enforce_card_budget(&mut card, &words, CardBudget::default()).map_err(|(e, _)| e)?;
 //! assert!(!report.truncated());

@@ -25,4 +25,4 @@ pub use parse::{
 };
 pub use value::{Map, Number, Value};
 pub(crate) use write::write_row_escaped;
-pub use write::{string_len, to_string, write, write_string, WriteOptions};
+pub use write::{string_len, to_string, write, write_ecmascript, write_string, WriteOptions};

@@ -62,41 +62,68 @@ impl WriteOptions {
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn write(out: &mut String, value: &Value, options: WriteOptions) -> Result<()> {
-    write_value(out, value, options, Backslash::Single)
+    write_value(out, value, options, Style::JSON)
+}
+
+/// Appends `value` as JavaScript's `JSON.stringify` writes it: input order, no HTML escaping,
+/// U+2028/U+2029 as they are, `-0` as `0` (token counts of "the JSON a JS agent sees").
+///
+/// ```
+/// let value = agentwire::json::parse("{\"a\":-0.0,\"s\":\"\u2028<\"}")?;
+/// let mut out = String::new();
+/// agentwire::json::write_ecmascript(&mut out, &value)?;
+/// assert_eq!(out, "{\"a\":0,\"s\":\"\u{2028}<\"}");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn write_ecmascript(out: &mut String, value: &Value) -> Result<()> {
+    write_value(out, value, WriteOptions::PLAIN, Style::ECMASCRIPT)
 }
 
 /// [`write`] with [`WriteOptions::GO`], then every backslash doubled (the GCX1 row escape of
 /// JSON text, which holds no TAB, LF or CR), in one pass.
 pub(crate) fn write_row_escaped(out: &mut String, value: &Value) -> Result<()> {
-    write_value(out, value, WriteOptions::GO, Backslash::Doubled)
+    write_value(out, value, WriteOptions::GO, Style::ROW_ESCAPED)
 }
 
-/// How escape sequences are written: as JSON has them, or with the backslash doubled.
+/// How escapes are written beyond [`WriteOptions`].
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Backslash {
-    Single,
-    Doubled,
+struct Style {
+    /// Every escape's backslash doubled (GCX1 rows).
+    doubled_backslash: bool,
+    /// `JSON.stringify`'s rules: U+2028/U+2029 unescaped, `-0` as `0`.
+    ecmascript: bool,
 }
 
-fn write_value(
-    out: &mut String,
-    value: &Value,
-    options: WriteOptions,
-    backslash: Backslash,
-) -> Result<()> {
+impl Style {
+    const JSON: Style = Style {
+        doubled_backslash: false,
+        ecmascript: false,
+    };
+    const ROW_ESCAPED: Style = Style {
+        doubled_backslash: true,
+        ecmascript: false,
+    };
+    const ECMASCRIPT: Style = Style {
+        doubled_backslash: false,
+        ecmascript: true,
+    };
+}
+
+fn write_value(out: &mut String, value: &Value, options: WriteOptions, style: Style) -> Result<()> {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) if style.ecmascript && n.as_f64() == 0.0 => out.push('0'),
         Value::Number(n) => n.write_json(out)?,
-        Value::String(s) => write_string_escaped(out, s, options.escape_html, backslash),
+        Value::String(s) => write_string_escaped(out, s, options.escape_html, style),
         Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(out, item, options, backslash)?;
+                write_value(out, item, options, style)?;
             }
             out.push(']');
         }
@@ -120,16 +147,16 @@ fn write_value(
                     sort_by_text(order, &|i| &entries[i].0);
                     for (i, &j) in order.iter().enumerate() {
                         let (key, item) = &entries[j as usize];
-                        write_member(out, i, key, item, options, backslash)?;
+                        write_member(out, i, key, item, options, style)?;
                     }
                 } else {
                     for (i, (key, item)) in map.sorted().into_iter().enumerate() {
-                        write_member(out, i, key, item, options, backslash)?;
+                        write_member(out, i, key, item, options, style)?;
                     }
                 }
             } else {
                 for (i, (key, item)) in map.iter().enumerate() {
-                    write_member(out, i, key, item, options, backslash)?;
+                    write_member(out, i, key, item, options, style)?;
                 }
             }
             out.push('}');
@@ -144,14 +171,14 @@ fn write_member(
     key: &str,
     value: &Value,
     options: WriteOptions,
-    backslash: Backslash,
+    style: Style,
 ) -> Result<()> {
     if index > 0 {
         out.push(',');
     }
-    write_string_escaped(out, key, options.escape_html, backslash);
+    write_string_escaped(out, key, options.escape_html, style);
     out.push(':');
-    write_value(out, value, options, backslash)
+    write_value(out, value, options, style)
 }
 
 /// Objects up to this size are sorted on the stack.
@@ -197,10 +224,10 @@ const MAY_ESCAPE: [bool; 256] = {
 /// assert_eq!(out, r#""a\u003cb\u003e\n\u2028""#);
 /// ```
 pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
-    write_string_escaped(out, s, escape_html, Backslash::Single);
+    write_string_escaped(out, s, escape_html, Style::JSON);
 }
 
-fn write_string_escaped(out: &mut String, s: &str, escape_html: bool, backslash: Backslash) {
+fn write_string_escaped(out: &mut String, s: &str, escape_html: bool, style: Style) {
     out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
@@ -278,6 +305,10 @@ fn write_string_escaped(out: &mut String, s: &str, escape_html: bool, backslash:
             b'>' if escape_html => "\\u003e",
             b'&' if escape_html => "\\u0026",
             // U+2028 / U+2029 are E2 80 A8 / E2 80 A9.
+            0xE2 if style.ecmascript => {
+                i += 1;
+                continue;
+            }
             0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA8) => "\\u2028",
             0xE2 if bytes.get(i + 1) == Some(&0x80) && bytes.get(i + 2) == Some(&0xA9) => "\\u2029",
             _ if b < 0x20 => "",
@@ -287,7 +318,7 @@ fn write_string_escaped(out: &mut String, s: &str, escape_html: bool, backslash:
             }
         };
         out.push_str(&s[run_start..i]);
-        if backslash == Backslash::Doubled {
+        if style.doubled_backslash {
             // Every escape starts with a backslash; `\\` has a second one.
             out.push('\\');
             if b == b'\\' {

@@ -1,0 +1,358 @@
+//! Compaction: the fewest-token lossless form of a JSON document (an MCP tool result), never
+//! more tokens than the input.
+//!
+//! [`compact_json`] parses the input once, builds each candidate with the codecs (minified
+//! JSON, GCX1 generic, the GCX1 layout of the tool, GCF v3 generic), decodes each one back
+//! as a reader that has only the text would, and keeps those that give back the input. The
+//! input is counted first, then the lossless candidates from smallest to largest in bytes,
+//! each with [`TokenCounter::count_tokens_within`] the best count so far. The winner replaces
+//! the input only when it saves at least `min_savings` of the input's tokens.
+//!
+//! Numbers follow the JSON readers agents use (JavaScript, Python's `float`): when a numeral
+//! in the input is not exactly a double, nothing replaces the input.
+//!
+//! ```
+//! use agentwire::compact::{compact_json, Format, Options};
+//! use agentwire::tokens::Tokenizer;
+//! let rows: Vec<String> = (0..20)
+//!     .map(|i| format!("{{\n  \"id\": {i},\n  \"name\": \"item{i}\",\n  \"ok\": true\n}}"))
+//!     .collect();
+//! let input = format!("[\n{}\n]", rows.join(",\n"));
+//! let out = compact_json(&input, &Options::default(), &Tokenizer::cl100k_base())?;
+//! assert_ne!(out.format, Format::Input);
+//! assert!(out.tokens * 2 < out.input_tokens);
+//! assert_eq!(agentwire::compact::decode(&out.text)?, Some(agentwire::json::parse(&input)?));
+//! # Ok::<(), agentwire::Error>(())
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::gcf::v3;
+use crate::gcx::{self, Layouts};
+use crate::json::{self, Value};
+use crate::tokens::TokenCounter;
+use crate::{Error, ErrorKind, Result};
+
+mod numbers;
+mod read;
+#[cfg(test)]
+mod tests;
+
+pub use numbers::numbers_fit;
+pub use read::{js_equal, stringify};
+
+/// What a compacted text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// The input, unchanged.
+    Input,
+    /// The input minified (`JSON.stringify` of its value).
+    JsonMin,
+    /// GCX1, the generic fallback.
+    Gcx1Generic,
+    /// GCX1 with the tool's layout.
+    Gcx1Layout,
+    /// GCF v3 generic profile (v3.6.0).
+    GcfGeneric,
+}
+
+impl Format {
+    /// The name in reports and in JS (`gcx1-layout`).
+    ///
+    /// ```
+    /// assert_eq!(agentwire::compact::Format::GcfGeneric.as_str(), "gcf-generic");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Input => "input",
+            Format::JsonMin => "json-min",
+            Format::Gcx1Generic => "gcx1-generic",
+            Format::Gcx1Layout => "gcx1-layout",
+            Format::GcfGeneric => "gcf-generic",
+        }
+    }
+}
+
+/// How [`compact_json`] chooses.
+///
+/// ```
+/// let options = agentwire::compact::Options { tool: "read_graph", ..Default::default() };
+/// assert_eq!((options.min_savings, options.exact_counts), (0.1, false));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options<'a> {
+    /// The tool whose result it is: its GCX1 layout, and the GCX1 `tool=` name (`result`).
+    pub tool: &'a str,
+    /// The share of the input's tokens the winner must save (0.1); below it, the input is kept.
+    pub min_savings: f64,
+    /// Count every lossless candidate to the end (for a report that shows them all), instead of
+    /// stopping once a candidate passes the best count so far.
+    pub exact_counts: bool,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            tool: "result",
+            min_savings: 0.1,
+            exact_counts: false,
+        }
+    }
+}
+
+/// One candidate: its text, whether it decodes back to the input, and its tokens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// Which form it is.
+    pub format: Format,
+    /// The text.
+    pub text: String,
+    /// Whether decoding it gives back the input.
+    pub lossless: bool,
+    /// Its tokens, for lossless candidates. Exact unless [`tokens_exact`](Candidate::tokens_exact)
+    /// is false: then counting stopped once it passed the best count so far, and this is a
+    /// lower bound (more than the winner's).
+    pub tokens: Option<usize>,
+    /// Whether [`tokens`](Candidate::tokens) is the exact count.
+    pub tokens_exact: bool,
+    /// Why it is not lossless, when it is not.
+    pub lossy_reason: Option<String>,
+}
+
+/// What [`compact_json`] chose, with every candidate it weighed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compacted {
+    /// The chosen form ([`Format::Input`] when nothing saved enough).
+    pub format: Format,
+    /// The chosen text.
+    pub text: String,
+    /// Its tokens (exact).
+    pub tokens: usize,
+    /// The input's tokens (exact).
+    pub input_tokens: usize,
+    /// The candidates, in the order minified JSON, GCX1 generic, GCX1 layout, GCF generic (a
+    /// layout that fell back to generic, or a codec that refused the value, is not one).
+    pub candidates: Vec<Candidate>,
+}
+
+/// The fewest-token lossless form of JSON text (see the module docs). Text that is not JSON,
+/// or holds a numeral no double holds, is kept as it is.
+///
+/// ```
+/// use agentwire::compact::{compact_json, Format, Options};
+/// let bytes = |text: &str| text.len(); // any counter: here, bytes
+/// let kept = compact_json("not json", &Options::default(), &bytes)?;
+/// assert_eq!((kept.format, kept.tokens), (Format::Input, 8));
+/// let out = compact_json("{ \"a\": 1 }", &Options { min_savings: 0.0, ..Options::default() }, &bytes)?;
+/// assert_eq!((out.format, out.text.as_str()), (Format::JsonMin, r#"{"a":1}"#));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn compact_json(
+    input: &str,
+    options: &Options<'_>,
+    counter: &dyn TokenCounter,
+) -> Result<Compacted> {
+    check(options)?;
+    let input_tokens = counter.count_tokens(input);
+    let value = match json::parse(input) {
+        Ok(value) if numbers_fit(input) => value,
+        _ => return Ok(keep(input, input_tokens, Vec::new())),
+    };
+    Ok(choose(input, input_tokens, &value, options, counter))
+}
+
+/// [`compact_json`] of a value, measured against its minified JSON (`JSON.stringify`), which
+/// is also the text kept when nothing saves enough.
+///
+/// ```
+/// use agentwire::compact::{compact_value, Format, Options};
+/// let value = agentwire::json::parse(r#"[{"id":1},{"id":2},{"id":3}]"#)?;
+/// let out = compact_value(&value, &Options { min_savings: 0.0, ..Options::default() }, &|t: &str| t.len())?;
+/// assert_eq!(out.format, Format::Gcx1Generic);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn compact_value(
+    value: &Value,
+    options: &Options<'_>,
+    counter: &dyn TokenCounter,
+) -> Result<Compacted> {
+    check(options)?;
+    let input = stringify(value)?;
+    let input_tokens = counter.count_tokens(&input);
+    if !numbers_fit(&input) {
+        return Ok(keep(&input, input_tokens, Vec::new()));
+    }
+    Ok(choose(&input, input_tokens, value, options, counter))
+}
+
+fn check(options: &Options<'_>) -> Result<()> {
+    if options.min_savings >= 0.0 {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::InvalidArgument,
+        alloc::format!(
+            "min_savings: expected a number ≥ 0, got {}",
+            options.min_savings
+        ),
+    ))
+}
+
+fn keep(input: &str, input_tokens: usize, candidates: Vec<Candidate>) -> Compacted {
+    Compacted {
+        format: Format::Input,
+        text: String::from(input),
+        tokens: input_tokens,
+        input_tokens,
+        candidates,
+    }
+}
+
+fn choose(
+    input: &str,
+    input_tokens: usize,
+    value: &Value,
+    options: &Options<'_>,
+    counter: &dyn TokenCounter,
+) -> Compacted {
+    let mut candidates = build_candidates(value, options.tool);
+    // Smallest first, each counted only as far as it can still win.
+    let mut order: Vec<usize> = (0..candidates.len())
+        .filter(|&i| candidates[i].lossless)
+        .collect();
+    order.sort_by_key(|&i| candidates[i].text.len());
+    let mut best = input_tokens;
+    for i in order {
+        let candidate = &mut candidates[i];
+        let count = if options.exact_counts {
+            Some(counter.count_tokens(&candidate.text))
+        } else {
+            counter.count_tokens_within(&candidate.text, best)
+        };
+        match count {
+            Some(count) => {
+                best = best.min(count);
+                candidate.tokens = Some(count);
+                candidate.tokens_exact = true;
+            }
+            None => candidate.tokens = Some(best + 1),
+        }
+    }
+    // The fewest exact tokens; on a tie, the earlier candidate.
+    let winner = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.tokens_exact)
+        .min_by_key(|&(i, c)| (c.tokens, i))
+        .map(|(i, c)| (i, c.tokens.unwrap_or(usize::MAX)));
+    match winner {
+        Some((i, tokens)) if saves_enough(input_tokens, tokens, options.min_savings) => Compacted {
+            format: candidates[i].format,
+            text: candidates[i].text.clone(),
+            tokens,
+            input_tokens,
+            candidates,
+        },
+        _ => keep(input, input_tokens, candidates),
+    }
+}
+
+fn saves_enough(input_tokens: usize, tokens: usize, min_savings: f64) -> bool {
+    tokens < input_tokens && (input_tokens - tokens) as f64 >= min_savings * input_tokens as f64
+}
+
+/// Every candidate a codec writes for `value`, each checked by reading it back.
+fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
+    let mut candidates = Vec::new();
+    let mut consider =
+        |format: Format, text: Result<String>, read: &dyn Fn(&str) -> Result<Option<Value>>| {
+            let Ok(text) = text else {
+                return; // the codec refused this value (e.g. GCX_NOT_LOSSLESS): not a candidate
+            };
+            if candidates.iter().any(|c: &Candidate| c.text == text) {
+                return; // a layout that fell back to generic
+            }
+            let lossy_reason = match read(&text) {
+                Ok(Some(back)) if js_equal(&back, value) => None,
+                Ok(Some(_)) => Some(String::from("it decodes to a different value")),
+                Ok(None) => Some(String::from("a reader cannot tell the value from the text")),
+                Err(e) => Some(alloc::format!("it does not decode: {e}")),
+            };
+            candidates.push(Candidate {
+                format,
+                text,
+                lossless: lossy_reason.is_none(),
+                tokens: None,
+                tokens_exact: false,
+                lossy_reason,
+            });
+        };
+    consider(Format::JsonMin, stringify(value), &|text| {
+        json::parse(text).map(Some)
+    });
+    if matches!(value, Value::Array(_) | Value::Object(_)) {
+        let lossless = gcx::EncodeOptions {
+            lossless: true,
+            ..gcx::EncodeOptions::default()
+        };
+        consider(
+            Format::Gcx1Generic,
+            gcx::encode_generic(tool, value, &lossless),
+            &|text| Ok(read::gcx_generic(&gcx_sections(text)?)),
+        );
+        let layouts = Layouts::builtin();
+        let tool_options = gcx::ToolOptions {
+            encode: lossless,
+            ..gcx::ToolOptions::default()
+        };
+        consider(
+            Format::Gcx1Layout,
+            gcx::encode_tool(tool, value, &tool_options),
+            &|text| {
+                Ok(read::gcx_layout(
+                    &gcx_sections(text)?,
+                    &layouts,
+                    tool,
+                    value,
+                ))
+            },
+        );
+        let gcf_options = v3::EncodeOptions {
+            lossless: true,
+            ..v3::EncodeOptions::default()
+        };
+        consider(
+            Format::GcfGeneric,
+            v3::encode_generic_with(value, &gcf_options),
+            &|text| v3::decode_generic(text).map(Some),
+        );
+    }
+    candidates
+}
+
+fn gcx_sections(text: &str) -> Result<Vec<gcx::Section>> {
+    gcx::decode(text, &gcx::DecodeOptions::default()).into_sections()
+}
+
+/// The JSON value of a text [`compact_json`] chose, read from the text alone: GCX1 generic,
+/// GCF generic or JSON. `None` for GCX1 that a reader cannot map back without the tool's input
+/// (a per-tool layout renames and nests columns).
+///
+/// ```
+/// use agentwire::compact::decode;
+/// use agentwire::json::parse;
+/// assert_eq!(decode("GCX1 tool=result fields=a rows=1\n1\n")?, Some(parse(r#"[{"a":1}]"#)?));
+/// assert_eq!(decode(r#"{"a": [1]}"#)?, Some(parse(r#"{"a":[1]}"#)?));
+/// assert_eq!(decode("{").unwrap_err().code(), "JSON_SYNTAX");
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn decode(text: &str) -> Result<Option<Value>> {
+    if text.starts_with("GCX1") {
+        return Ok(read::gcx_generic(&gcx_sections(text)?));
+    }
+    if text.starts_with("GCF") {
+        return v3::decode_generic(text).map(Some);
+    }
+    json::parse(text).map(Some)
+}

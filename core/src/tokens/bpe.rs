@@ -1,0 +1,147 @@
+//! Byte-pair merging of one piece that is not a token as a whole, as tiktoken does it:
+//! repeatedly merge the adjacent pair whose merged bytes have the lowest rank, the leftmost
+//! one on ties, until no adjacent pair is a token.
+//!
+//! Short pieces use tiktoken's own loop (a scan per merge, quadratic, fast when short). Long
+//! pieces (a base64 blob, 64 KB of one letter) use a heap of candidate pairs ordered by
+//! (rank, position), which picks the same pair at every step in O(n log n).
+
+use alloc::collections::BinaryHeap;
+use alloc::vec::Vec;
+use core::cmp::Reverse;
+
+use super::vocab::{Vocab, NO_RANK};
+
+/// Longest piece merged with the scanning loop.
+const SCAN_LIMIT: usize = 128;
+
+/// Calls `part` with the byte range of each token of `piece` (at least two bytes, not a
+/// token itself), in order.
+pub(super) fn merge(vocab: &Vocab, piece: &[u8], part: impl FnMut(usize, usize)) {
+    if piece.len() <= SCAN_LIMIT {
+        merge_scanning(vocab, piece, part);
+    } else {
+        merge_with_heap(vocab, piece, part);
+    }
+}
+
+/// The number of tokens `piece` merges into.
+pub(super) fn merge_count(vocab: &Vocab, piece: &[u8]) -> usize {
+    let mut count = 0;
+    merge(vocab, piece, |_, _| count += 1);
+    count
+}
+
+/// The heap merge on any piece, for tests that compare it with the scanning loop.
+#[cfg(test)]
+pub(super) fn merge_with_heap_for_tests(
+    vocab: &Vocab,
+    piece: &[u8],
+    part: impl FnMut(usize, usize),
+) {
+    merge_with_heap(vocab, piece, part);
+}
+
+fn merge_scanning(vocab: &Vocab, piece: &[u8], mut part: impl FnMut(usize, usize)) {
+    // parts[i] = (start of part i, rank of part i merged with part i + 1); two sentinels.
+    let mut parts: [(u32, u32); SCAN_LIMIT + 1] = [(0, NO_RANK); SCAN_LIMIT + 1];
+    let n = piece.len();
+    let mut len = n + 1;
+    let mut min = (NO_RANK, 0);
+    for i in 0..n - 1 {
+        let rank = vocab.rank(&piece[i..i + 2]);
+        if rank < min.0 {
+            min = (rank, i);
+        }
+        parts[i] = (i as u32, rank);
+    }
+    parts[n - 1] = ((n - 1) as u32, NO_RANK);
+    parts[n] = (n as u32, NO_RANK);
+    // The rank of parts i and i + 1 merged, once part i + 1 has absorbed part i + 2.
+    let rank_after = |parts: &[(u32, u32)], len: usize, i: usize| {
+        if i + 3 < len {
+            vocab.rank(&piece[parts[i].0 as usize..parts[i + 3].0 as usize])
+        } else {
+            NO_RANK
+        }
+    };
+    while min.0 != NO_RANK {
+        let i = min.1;
+        if i > 0 {
+            parts[i - 1].1 = rank_after(&parts, len, i - 1);
+        }
+        parts[i].1 = rank_after(&parts, len, i);
+        parts.copy_within(i + 2..len, i + 1);
+        len -= 1;
+        min = (NO_RANK, 0);
+        for (j, &(_, rank)) in parts[..len - 1].iter().enumerate() {
+            if rank < min.0 {
+                min = (rank, j);
+            }
+        }
+    }
+    for window in parts[..len].windows(2) {
+        part(window[0].0 as usize, window[1].0 as usize);
+    }
+}
+
+fn merge_with_heap(vocab: &Vocab, piece: &[u8], mut part: impl FnMut(usize, usize)) {
+    let n = piece.len();
+    // Parts as a linked list over their start offsets; `next[i] == n` ends it.
+    let mut next: Vec<u32> = (1..=n as u32).collect();
+    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
+    // The rank of each live part merged with its successor; NO_RANK once merged away.
+    let mut pair_rank: Vec<u32> = Vec::with_capacity(n);
+    let mut heap = BinaryHeap::with_capacity(n);
+    for i in 0..n {
+        let rank = if i + 1 < n {
+            vocab.rank(&piece[i..i + 2])
+        } else {
+            NO_RANK
+        };
+        pair_rank.push(rank);
+        if rank != NO_RANK {
+            heap.push(Reverse((rank, i as u32)));
+        }
+    }
+    let end_of = |next: &[u32], i: usize| next[i] as usize;
+    while let Some(Reverse((rank, i))) = heap.pop() {
+        let i = i as usize;
+        if pair_rank[i] != rank {
+            continue; // stale: part i was merged away or its pair changed since
+        }
+        // Part i absorbs its successor j.
+        let j = next[i] as usize;
+        let after = next[j];
+        next[i] = after;
+        if (after as usize) < n {
+            prev[after as usize] = i as u32;
+        }
+        pair_rank[j] = NO_RANK;
+        let merged_rank = |next: &[u32], k: usize| {
+            let successor = next[k] as usize;
+            if successor < n {
+                vocab.rank(&piece[k..end_of(next, successor)])
+            } else {
+                NO_RANK
+            }
+        };
+        pair_rank[i] = merged_rank(&next, i);
+        if pair_rank[i] != NO_RANK {
+            heap.push(Reverse((pair_rank[i], i as u32)));
+        }
+        if i > 0 {
+            let p = prev[i] as usize;
+            pair_rank[p] = merged_rank(&next, p);
+            if pair_rank[p] != NO_RANK {
+                heap.push(Reverse((pair_rank[p], p as u32)));
+            }
+        }
+    }
+    let mut i = 0;
+    while i < n {
+        let end = next[i] as usize;
+        part(i, end);
+        i = end;
+    }
+}
