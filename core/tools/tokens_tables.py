@@ -99,7 +99,7 @@ def unicode_table_rs():
 pub const UNICODE_VERSION: (u8, u8, u8) = ({UCD_VERSION.replace('.', ', ')});
 
 /// The class of each ASCII character (the scanners' fast path).
-pub(super) static ASCII: [u8; 128] = [{ascii_classes}];
+pub(super) const ASCII: [u8; 128] = [{ascii_classes}];
 
 /// Code points past this block are all `OTHER`.
 pub(super) const BLOCK_COUNT: usize = {len(index)};

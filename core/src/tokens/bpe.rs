@@ -18,8 +18,10 @@ const SCAN_LIMIT: usize = 128;
 /// Calls `part` with the byte range of each token of `piece` (at least two bytes, not a
 /// token itself), in order.
 pub(super) fn merge(vocab: &Vocab, piece: &[u8], part: impl FnMut(usize, usize)) {
-    if piece.len() <= SCAN_LIMIT {
-        merge_scanning(vocab, piece, part);
+    if piece.len() < 24 {
+        merge_scanning::<24>(vocab, piece, part);
+    } else if piece.len() <= SCAN_LIMIT {
+        merge_scanning::<{ SCAN_LIMIT + 1 }>(vocab, piece, part);
     } else {
         merge_with_heap(vocab, piece, part);
     }
@@ -42,25 +44,29 @@ pub(super) fn merge_with_heap_for_tests(
     merge_with_heap(vocab, piece, part);
 }
 
-fn merge_scanning(vocab: &Vocab, piece: &[u8], mut part: impl FnMut(usize, usize)) {
-    // parts[i] = (start of part i, rank of part i merged with part i + 1); two sentinels.
-    let mut parts: [(u32, u32); SCAN_LIMIT + 1] = [(0, NO_RANK); SCAN_LIMIT + 1];
+/// tiktoken's loop over a piece of at most `N - 1` bytes, in arrays on the stack.
+fn merge_scanning<const N: usize>(vocab: &Vocab, piece: &[u8], mut part: impl FnMut(usize, usize)) {
+    // Part i starts at starts[i]; ranks[i] is the rank of parts i and i + 1 merged. Two
+    // sentinels end both.
+    let mut starts = [0u8; N];
+    let mut ranks = [NO_RANK; N];
     let n = piece.len();
     let mut len = n + 1;
     let mut min = (NO_RANK, 0);
     for i in 0..n - 1 {
-        let rank = vocab.rank(&piece[i..i + 2]);
+        let rank = vocab.pair_rank(piece[i], piece[i + 1]);
         if rank < min.0 {
             min = (rank, i);
         }
-        parts[i] = (i as u32, rank);
+        starts[i] = i as u8;
+        ranks[i] = rank;
     }
-    parts[n - 1] = ((n - 1) as u32, NO_RANK);
-    parts[n] = (n as u32, NO_RANK);
+    starts[n - 1] = (n - 1) as u8;
+    starts[n] = n as u8;
     // The rank of parts i and i + 1 merged, once part i + 1 has absorbed part i + 2.
-    let rank_after = |parts: &[(u32, u32)], len: usize, i: usize| {
+    let rank_after = |starts: &[u8; N], len: usize, i: usize| {
         if i + 3 < len {
-            vocab.rank(&piece[parts[i].0 as usize..parts[i + 3].0 as usize])
+            vocab.rank(&piece[usize::from(starts[i])..usize::from(starts[i + 3])])
         } else {
             NO_RANK
         }
@@ -68,20 +74,23 @@ fn merge_scanning(vocab: &Vocab, piece: &[u8], mut part: impl FnMut(usize, usize
     while min.0 != NO_RANK {
         let i = min.1;
         if i > 0 {
-            parts[i - 1].1 = rank_after(&parts, len, i - 1);
+            ranks[i - 1] = rank_after(&starts, len, i - 1);
         }
-        parts[i].1 = rank_after(&parts, len, i);
-        parts.copy_within(i + 2..len, i + 1);
+        ranks[i] = rank_after(&starts, len, i);
+        for j in i + 1..len - 1 {
+            starts[j] = starts[j + 1];
+            ranks[j] = ranks[j + 1];
+        }
         len -= 1;
         min = (NO_RANK, 0);
-        for (j, &(_, rank)) in parts[..len - 1].iter().enumerate() {
+        for (j, &rank) in ranks[..len - 1].iter().enumerate() {
             if rank < min.0 {
                 min = (rank, j);
             }
         }
     }
-    for window in parts[..len].windows(2) {
-        part(window[0].0 as usize, window[1].0 as usize);
+    for window in starts[..len].windows(2) {
+        part(usize::from(window[0]), usize::from(window[1]));
     }
 }
 
@@ -95,7 +104,7 @@ fn merge_with_heap(vocab: &Vocab, piece: &[u8], mut part: impl FnMut(usize, usiz
     let mut heap = BinaryHeap::with_capacity(n);
     for i in 0..n {
         let rank = if i + 1 < n {
-            vocab.rank(&piece[i..i + 2])
+            vocab.pair_rank(piece[i], piece[i + 1])
         } else {
             NO_RANK
         };

@@ -28,6 +28,7 @@ use alloc::vec::Vec;
 
 use crate::{Error, ErrorKind, Position, Result};
 
+mod ascii;
 mod bpe;
 mod classes;
 mod pretokenize;
@@ -42,7 +43,7 @@ pub use stream::CountStream;
 pub use unicode_classes::UNICODE_VERSION;
 
 use pretokenize::{cl100k_piece, o200k_piece, Text, Whole};
-use vocab::{Vocab, NO_RANK};
+use vocab::{piece_hash, MergeCache, Vocab, NO_RANK};
 
 /// Anything that counts the tokens of a text. Closures `Fn(&str) -> usize` are counters too.
 ///
@@ -281,11 +282,13 @@ impl Tokenizer {
         mut i: usize,
         mut each: impl FnMut(usize, usize) -> bool,
     ) -> usize {
-        let len = text.bytes().len();
+        let bytes = text.bytes();
+        let len = bytes.len();
         match self.encoding {
             Encoding::Cl100kBase => {
                 while i < len {
-                    let end = cl100k_piece(text, i);
+                    let end =
+                        ascii::cl100k_piece(bytes, i).unwrap_or_else(|| cl100k_piece(text, i));
                     if !each(i, end) {
                         break;
                     }
@@ -294,7 +297,7 @@ impl Tokenizer {
             }
             Encoding::O200kBase => {
                 while i < len {
-                    let end = o200k_piece(text, i);
+                    let end = ascii::o200k_piece(bytes, i).unwrap_or_else(|| o200k_piece(text, i));
                     if !each(i, end) {
                         break;
                     }
@@ -305,14 +308,26 @@ impl Tokenizer {
         i
     }
 
-    /// The number of tokens of one piece.
+    /// The number of tokens of the piece at `start..end` of `text`.
     #[inline(always)]
-    fn piece_count(&self, piece: &[u8]) -> usize {
-        if self.vocab.rank(piece) != NO_RANK {
-            1
-        } else {
-            bpe::merge_count(&self.vocab, piece)
+    fn piece_count(&self, text: &[u8], start: usize, end: usize, cache: &mut MergeCache) -> usize {
+        if self.vocab.rank_in(text, start, end) != NO_RANK {
+            return 1;
         }
+        self.merged_count(text, start, end, cache)
+    }
+
+    /// The number of tokens of a piece that is not one token (kept out of the hot loop).
+    #[inline(never)]
+    fn merged_count(&self, text: &[u8], start: usize, end: usize, cache: &mut MergeCache) -> usize {
+        let piece = &text[start..end];
+        let hash = piece_hash(piece);
+        if let Some(count) = cache.get(text, start, end, hash) {
+            return count as usize;
+        }
+        let count = bpe::merge_count(&self.vocab, piece);
+        cache.put(start, end, hash, count as u64);
+        count
     }
 
     /// The exact number of tokens in `text`.
@@ -325,10 +340,16 @@ impl Tokenizer {
     pub fn count(&self, text: &str) -> usize {
         let mut count = 0;
         let bytes = text.as_bytes();
-        self.for_each_piece(&Whole(bytes), 0, |start, end| {
-            count += self.piece_count(&bytes[start..end]);
-            true
-        });
+        let mut cache = MergeCache::new(bytes.len());
+        self.for_each_piece(
+            &Whole(bytes),
+            0,
+            #[inline(always)]
+            |start, end| {
+                count += self.piece_count(bytes, start, end, &mut cache);
+                true
+            },
+        );
         count
     }
 
@@ -344,10 +365,16 @@ impl Tokenizer {
     pub fn count_within(&self, text: &str, limit: usize) -> Option<usize> {
         let mut count = 0;
         let bytes = text.as_bytes();
-        self.for_each_piece(&Whole(bytes), 0, |start, end| {
-            count += self.piece_count(&bytes[start..end]);
-            count <= limit
-        });
+        let mut cache = MergeCache::new(bytes.len());
+        self.for_each_piece(
+            &Whole(bytes),
+            0,
+            #[inline(always)]
+            |start, end| {
+                count += self.piece_count(bytes, start, end, &mut cache);
+                count <= limit
+            },
+        );
         (count <= limit).then_some(count)
     }
 
@@ -382,18 +409,41 @@ impl Tokenizer {
     pub fn encode(&self, text: &str) -> Vec<u32> {
         let mut ids = Vec::with_capacity(text.len() / 3);
         let bytes = text.as_bytes();
-        self.for_each_piece(&Whole(bytes), 0, |start, end| {
-            let piece = &bytes[start..end];
-            let rank = self.vocab.rank(piece);
-            if rank != NO_RANK {
-                ids.push(rank);
-            } else {
-                bpe::merge(&self.vocab, piece, |a, b| {
-                    ids.push(self.vocab.rank(&piece[a..b]))
-                });
-            }
-            true
-        });
+        // A merged piece's cached value: where its ids start in `ids` (high half), and how
+        // many there are.
+        let mut cache = MergeCache::new(bytes.len());
+        self.for_each_piece(
+            &Whole(bytes),
+            0,
+            #[inline(always)]
+            |start, end| {
+                let piece = &bytes[start..end];
+                let rank = self.vocab.rank(piece);
+                let hash = if rank == NO_RANK {
+                    piece_hash(piece)
+                } else {
+                    0
+                };
+                if rank != NO_RANK {
+                    ids.push(rank);
+                } else if let Some(found) = cache.get(bytes, start, end, hash) {
+                    let at = (found >> 32) as usize;
+                    ids.extend_from_within(at..at + (found & 0xFFFF_FFFF) as usize);
+                } else {
+                    let at = ids.len();
+                    bpe::merge(&self.vocab, piece, |a, b| {
+                        ids.push(self.vocab.rank(&piece[a..b]))
+                    });
+                    cache.put(
+                        start,
+                        end,
+                        hash,
+                        (at as u64) << 32 | (ids.len() - at) as u64,
+                    );
+                }
+                true
+            },
+        );
         ids
     }
 

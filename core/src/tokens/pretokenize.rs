@@ -8,6 +8,7 @@
 use core::cell::Cell;
 
 use super::classes::{class_at, END, LOWER, MARK, NEWLINE, NUMBER, OTHER_LETTER, SPACE, UPPER};
+use super::unicode_classes::ASCII;
 
 /// Punctuation, symbols, controls and unassigned code points (`[^\s\p{L}\p{N}]` less marks).
 const OTHER: u8 = 0;
@@ -20,6 +21,8 @@ pub(super) trait Text {
     fn byte(&self, i: usize) -> Option<u8>;
     /// The class and length of the character at `i`, or `(END, 0)` past the end.
     fn at(&self, i: usize) -> (u8, usize);
+    /// Called when a scan reads past the end without going through the two above.
+    fn note_end(&self);
 }
 
 /// A complete text: its end is the end of the input.
@@ -44,6 +47,9 @@ impl Text for Whole<'_> {
             (END, 0)
         }
     }
+
+    #[inline(always)]
+    fn note_end(&self) {}
 }
 
 /// A chunk of a longer text: records whether a scan read past its end, in which case the
@@ -88,46 +94,66 @@ impl Text for Partial<'_> {
             (END, 0)
         }
     }
+
+    fn note_end(&self) {
+        self.looked_past_end.set(true);
+    }
 }
 
-#[inline(always)]
-fn is_letter(class: u8) -> bool {
-    matches!(class, UPPER | LOWER | OTHER_LETTER)
-}
+/// A set of classes (a bit per class).
+#[derive(Clone, Copy)]
+struct Set(u16);
 
-/// `[^\s\p{L}\p{N}]`: marks are not letters (`\p{L}`), so they are punctuation here.
-#[inline(always)]
-fn is_punctuation(class: u8) -> bool {
-    class == OTHER || class == MARK
-}
-
-/// `[^\r\n\p{L}\p{N}]`, the one character allowed before a letter run.
-#[inline(always)]
-fn is_letter_prefix(class: u8) -> bool {
-    class == OTHER || class == MARK || class == SPACE
-}
-
-/// o200k's `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`.
-#[inline(always)]
-fn is_upper_phase(class: u8) -> bool {
-    matches!(class, UPPER | OTHER_LETTER | MARK)
-}
-
-/// o200k's `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`.
-#[inline(always)]
-fn is_lower_phase(class: u8) -> bool {
-    matches!(class, LOWER | OTHER_LETTER | MARK)
-}
-
-/// The end of the run of characters from `i` whose class passes `keep`.
-#[inline(always)]
-fn run<T: Text>(text: &T, mut i: usize, keep: impl Fn(u8) -> bool) -> usize {
-    loop {
-        let (class, len) = text.at(i);
-        if !keep(class) {
-            return i;
+impl Set {
+    const fn of(classes: &[u8]) -> Set {
+        let mut bits = 0u16;
+        let mut i = 0;
+        while i < classes.len() {
+            bits |= 1 << classes[i];
+            i += 1;
         }
-        i += len;
+        Set(bits)
+    }
+
+    #[inline(always)]
+    fn contains(self, class: u8) -> bool {
+        self.0 >> class & 1 != 0
+    }
+}
+
+/// `\p{L}`.
+const LETTER: Set = Set::of(&[UPPER, LOWER, OTHER_LETTER]);
+/// `[^\s\p{L}\p{N}]`: marks are not letters (`\p{L}`), so they are punctuation here.
+const PUNCTUATION: Set = Set::of(&[OTHER, MARK]);
+/// `[^\r\n\p{L}\p{N}]`, the one character allowed before a letter run.
+const LETTER_PREFIX: Set = Set::of(&[OTHER, MARK, SPACE]);
+/// o200k's `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`.
+const UPPER_PHASE: Set = Set::of(&[UPPER, OTHER_LETTER, MARK]);
+/// o200k's `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`.
+const LOWER_PHASE: Set = Set::of(&[LOWER, OTHER_LETTER, MARK]);
+
+/// The end of the run of characters from `i` whose class is in `set`. ASCII bytes are looked
+/// up directly; other characters are decoded.
+#[inline(always)]
+fn run<T: Text>(text: &T, mut i: usize, set: Set) -> usize {
+    let bytes = text.bytes();
+    loop {
+        let Some(&b) = bytes.get(i) else {
+            text.note_end();
+            return i;
+        };
+        if b < 0x80 {
+            if !set.contains(ASCII[usize::from(b)]) {
+                return i;
+            }
+            i += 1;
+        } else {
+            let (class, len) = class_at(bytes, i);
+            if !set.contains(class) {
+                return i;
+            }
+            i += len;
+        }
     }
 }
 
@@ -176,15 +202,15 @@ fn after_contraction<T: Text>(text: &T, i: usize) -> usize {
 /// punctuation run is there.
 #[inline(always)]
 fn punctuation<T: Text>(text: &T, i: usize, trailing: impl Fn(u8) -> bool) -> Option<usize> {
-    let start = if text.bytes()[i] == b' ' && is_punctuation(text.at(i + 1).0) {
+    let start = if text.bytes()[i] == b' ' && PUNCTUATION.contains(text.at(i + 1).0) {
         i + 1
     } else {
         i
     };
-    if !is_punctuation(text.at(start).0) {
+    if !PUNCTUATION.contains(text.at(start).0) {
         return None;
     }
-    let mut end = run(text, start, is_punctuation);
+    let mut end = run(text, start, PUNCTUATION);
     while text.byte(end).is_some_and(&trailing) {
         end += 1;
     }
@@ -226,18 +252,18 @@ fn whitespace<T: Text>(text: &T, i: usize, run_to_end_first: bool) -> usize {
 #[inline(always)]
 pub(super) fn cl100k_piece<T: Text>(text: &T, i: usize) -> usize {
     let (class, len) = text.at(i);
-    if is_letter(class) {
-        return run(text, i + len, is_letter);
+    if LETTER.contains(class) {
+        return run(text, i + len, LETTER);
     }
     if text.bytes()[i] == b'\'' {
         if let Some(suffix) = contraction_suffix(text, i + 1) {
             return i + 1 + suffix;
         }
     }
-    if is_letter_prefix(class) {
+    if LETTER_PREFIX.contains(class) {
         let (next, next_len) = text.at(i + len);
-        if is_letter(next) {
-            return run(text, i + len + next_len, is_letter);
+        if LETTER.contains(next) {
+            return run(text, i + len + next_len, LETTER);
         }
     }
     if class == NUMBER {
@@ -258,7 +284,7 @@ fn o200k_lower_phase<T: Text>(text: &T, i: usize) -> Option<usize> {
     let mut after_last_lower = None;
     let class = loop {
         let (class, len) = text.at(end);
-        if !is_upper_phase(class) {
+        if !UPPER_PHASE.contains(class) {
             break class;
         }
         end += len;
@@ -269,7 +295,7 @@ fn o200k_lower_phase<T: Text>(text: &T, i: usize) -> Option<usize> {
     // Past the upper-phase run: a lower-case letter continues the lower phase; otherwise
     // backtrack to the run's last character that is in both phases.
     let end = if class == LOWER {
-        run(text, end, is_lower_phase)
+        run(text, end, LOWER_PHASE)
     } else {
         after_last_lower?
     };
@@ -280,10 +306,10 @@ fn o200k_lower_phase<T: Text>(text: &T, i: usize) -> Option<usize> {
 /// contraction.
 #[inline(always)]
 fn o200k_upper_phase<T: Text>(text: &T, i: usize) -> Option<usize> {
-    if !is_upper_phase(text.at(i).0) {
+    if !UPPER_PHASE.contains(text.at(i).0) {
         return None;
     }
-    let end = run(text, run(text, i, is_upper_phase), is_lower_phase);
+    let end = run(text, run(text, i, UPPER_PHASE), LOWER_PHASE);
     Some(after_contraction(text, end))
 }
 
@@ -294,10 +320,10 @@ pub(super) fn o200k_piece<T: Text>(text: &T, i: usize) -> usize {
     let (class, len) = text.at(i);
     if class == LOWER {
         // The common case: no prefix, no upper phase.
-        return after_contraction(text, run(text, i + len, is_lower_phase));
+        return after_contraction(text, run(text, i + len, LOWER_PHASE));
     }
-    let prefix = is_letter_prefix(class);
-    let letter = is_upper_phase(class) || is_lower_phase(class);
+    let prefix = LETTER_PREFIX.contains(class);
+    let letter = UPPER_PHASE.contains(class) || LOWER_PHASE.contains(class);
     if prefix {
         if let Some(end) = o200k_lower_phase(text, i + len) {
             return end;

@@ -8,6 +8,7 @@
 use alloc::string::String;
 
 use super::pretokenize::Partial;
+use super::vocab::MergeCache;
 use super::Tokenizer;
 use crate::{Error, ErrorKind, Position, Result};
 
@@ -147,11 +148,12 @@ impl<'t> CountStream<'t> {
         let tokenizer = self.tokenizer;
         let mut count = 0;
         let mut settled = 0;
+        let mut cache = MergeCache::new(bytes.len());
         tokenizer.for_each_piece(&partial, 0, |start, end| {
             if partial.take_looked_past_end() {
                 return false;
             }
-            count += tokenizer.piece_count(&bytes[start..end]);
+            count += tokenizer.piece_count(bytes, start, end, &mut cache);
             settled = end;
             true
         });

@@ -46,7 +46,14 @@ pub(super) struct Vocab {
     /// Where each rank's bytes start in `bytes` (N + 1 entries).
     starts: Vec<u32>,
     slots: Vec<Slot>,
+    /// `64 - log2(slots.len())`: a hash's high bits pick its slot.
+    shift: u32,
     mask: usize,
+    /// The rank of every two-byte token, by its bytes (`NO_RANK` for the rest): the first
+    /// lookups of every merge, and two-byte pieces.
+    pair_ranks: Vec<u32>,
+    /// The rank of each byte (every byte is a token).
+    byte_ranks: [u32; 256],
 }
 
 impl core::fmt::Debug for Vocab {
@@ -57,24 +64,32 @@ impl core::fmt::Debug for Vocab {
     }
 }
 
-/// The first (up to) eight bytes, little-endian, zero-padded.
+/// The first (up to) eight bytes, little-endian, zero-padded. Short keys are read as two
+/// overlapping words instead of a variable-length copy (no call to memcpy).
 #[inline(always)]
-fn head(bytes: &[u8]) -> u64 {
-    if bytes.len() >= 8 {
-        return u64::from_le_bytes([
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-        ]);
+fn head(b: &[u8]) -> u64 {
+    let word4 = |at: usize| u64::from(u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]));
+    match b.len() {
+        0 => 0,
+        1 => u64::from(b[0]),
+        2 => u64::from(u16::from_le_bytes([b[0], b[1]])),
+        3 => u64::from(u16::from_le_bytes([b[0], b[1]])) | u64::from(b[2]) << 16,
+        4 => word4(0),
+        // Bytes in both words land on the same bits, so OR-ing them is exact.
+        n @ 5..=7 => word4(0) | word4(n - 4) << (8 * (n - 4)),
+        _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
     }
-    let mut buf = [0u8; 8];
-    buf[..bytes.len()].copy_from_slice(bytes);
-    u64::from_le_bytes(buf)
 }
 
+const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The hash of a token (its head, length and any bytes past the head); the table takes the
+/// high bits, which depend on every bit of the key.
 #[inline(always)]
 fn slot_hash(key: u64, len: usize, rest: &[u8]) -> u64 {
-    let mut h = (key ^ ((len as u64) << 56)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut h = (key ^ ((len as u64) << 59)).wrapping_mul(MULTIPLIER);
     for chunk in rest.chunks(8) {
-        h = (h.rotate_left(29) ^ head(chunk)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h = (h.rotate_left(29) ^ head(chunk)).wrapping_mul(MULTIPLIER);
     }
     h
 }
@@ -134,10 +149,22 @@ impl Vocab {
             },
             starts,
             slots: vec![Slot::default(); capacity],
+            shift: 64 - capacity.trailing_zeros(),
             mask: capacity - 1,
+            pair_ranks: vec![NO_RANK; 1 << 16],
+            byte_ranks: [NO_RANK; 256],
         };
         for rank in 0..count as u32 {
             vocab.insert(rank);
+            match *vocab.token(rank) {
+                [a] => vocab.byte_ranks[usize::from(a)] = rank,
+                [a, b] => vocab.pair_ranks[usize::from(a) << 8 | usize::from(b)] = rank,
+                _ => {}
+            }
+        }
+        if vocab.byte_ranks.contains(&NO_RANK) {
+            // Merging relies on it; the digest check makes it true of every accepted file.
+            return Err(vocabulary_error("not every byte is a token"));
         }
         Ok((encoding, vocab))
     }
@@ -153,7 +180,7 @@ impl Vocab {
         } else {
             &[][..]
         };
-        let mut i = slot_hash(key, token.len(), rest) as usize & self.mask;
+        let mut i = (slot_hash(key, token.len(), rest) >> self.shift) as usize;
         while self.slots[i].len != 0 {
             i = (i + 1) & self.mask;
         }
@@ -162,6 +189,12 @@ impl Vocab {
             rank,
             len: token.len() as u32,
         };
+    }
+
+    /// The rank of the two bytes `a`, `b`, or [`NO_RANK`].
+    #[inline(always)]
+    pub(super) fn pair_rank(&self, a: u8, b: u8) -> u32 {
+        self.pair_ranks[usize::from(a) << 8 | usize::from(b)]
     }
 
     /// The number of ranks (token ids are below it).
@@ -176,13 +209,47 @@ impl Vocab {
         &self.bytes[self.starts[rank] as usize..self.starts[rank + 1] as usize]
     }
 
-    /// The rank of `piece`, or [`NO_RANK`].
+    /// The rank of `piece`, or [`NO_RANK`]. One and two bytes are read from tables; longer
+    /// pieces from the hash table.
     #[inline(always)]
     pub(super) fn rank(&self, piece: &[u8]) -> u32 {
-        let key = head(piece);
-        let len = piece.len();
-        let rest = if len > 8 { &piece[8..] } else { &[][..] };
-        let mut i = slot_hash(key, len, rest) as usize & self.mask;
+        match *piece {
+            [a] => self.byte_ranks[usize::from(a)],
+            [a, b] => self.pair_rank(a, b),
+            _ => self.rank_hashed(piece),
+        }
+    }
+
+    /// [`rank`](Vocab::rank) of `text[start..end]`, reading a short piece's head as one word
+    /// when the text has eight bytes from `start`.
+    #[inline(always)]
+    pub(super) fn rank_in(&self, text: &[u8], start: usize, end: usize) -> u32 {
+        let len = end - start;
+        if (3..=8).contains(&len) {
+            if let Some(word) = text.get(start..start + 8) {
+                let word = u64::from_le_bytes([
+                    word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+                ]);
+                return self.probe(word & (u64::MAX >> (64 - 8 * len)), len, &[]);
+            }
+        }
+        self.rank(&text[start..end])
+    }
+
+    #[inline(always)]
+    fn rank_hashed(&self, piece: &[u8]) -> u32 {
+        let rest = if piece.len() > 8 {
+            &piece[8..]
+        } else {
+            &[][..]
+        };
+        self.probe(head(piece), piece.len(), rest)
+    }
+
+    /// The rank of the token with this head, length and rest (past the head).
+    #[inline(always)]
+    fn probe(&self, key: u64, len: usize, rest: &[u8]) -> u32 {
+        let mut i = (slot_hash(key, len, rest) >> self.shift) as usize;
         loop {
             let slot = self.slots[i];
             if slot.len == 0 {
@@ -195,6 +262,59 @@ impl Vocab {
                 return slot.rank;
             }
             i = (i + 1) & self.mask;
+        }
+    }
+}
+
+/// A hash of a piece's bytes (for [`MergeCache`]).
+#[inline(always)]
+pub(super) fn piece_hash(piece: &[u8]) -> u64 {
+    let rest = if piece.len() > 8 {
+        &piece[8..]
+    } else {
+        &[][..]
+    };
+    slot_hash(head(piece), piece.len(), rest)
+}
+
+/// Pieces already merged in this text, with what they merged into: text repeats its
+/// identifiers (a camelCase key is one piece but several cl100k tokens), and a hit saves the
+/// whole merge. Direct-mapped; an entry names its piece by where it first occurred in the
+/// text, so a hit is checked against those bytes and nothing is copied.
+pub(super) struct MergeCache {
+    /// (hash, start, len, value); allocated on the first merge.
+    entries: Vec<(u64, u32, u32, u64)>,
+    /// log2 of the number of entries.
+    bits: u32,
+}
+
+impl MergeCache {
+    /// A cache for a text of `text_len` bytes: 1 entry per 64 bytes, 16 to 8192 entries (24
+    /// bytes each), so that a short text pays little and a long one keeps its identifiers.
+    pub(super) fn new(text_len: usize) -> MergeCache {
+        MergeCache {
+            entries: Vec::new(),
+            bits: (text_len / 64)
+                .clamp(16, 8192)
+                .next_power_of_two()
+                .trailing_zeros(),
+        }
+    }
+
+    /// The value stored for the piece at `start..end` of `text` with `hash`.
+    #[inline(always)]
+    pub(super) fn get(&self, text: &[u8], start: usize, end: usize, hash: u64) -> Option<u64> {
+        let &(h, at, len, value) = self.entries.get((hash >> (64 - self.bits)) as usize)?;
+        let (at, len) = (at as usize, len as usize);
+        (h == hash && len == end - start && text[at..at + len] == text[start..end]).then_some(value)
+    }
+
+    pub(super) fn put(&mut self, start: usize, end: usize, hash: u64, value: u64) {
+        if self.entries.is_empty() {
+            self.entries = vec![(0, 0, 0, 0); 1 << self.bits];
+        }
+        if let (Ok(start), Ok(len)) = (u32::try_from(start), u32::try_from(end - start)) {
+            self.entries[(hash >> (64 - self.bits)) as usize] = (hash, start, len, value);
         }
     }
 }
