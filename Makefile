@@ -18,7 +18,7 @@ WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
-        build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-no-std test-doc \
+        build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-tokens setup-python tokens-tables test-no-std test-doc \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
         test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-memory bench-mcp fuzz-smoke clean
 
@@ -32,7 +32,7 @@ help:
 demo:
 	$(CARGO) run -q --release -p agentwire-cli -- scorecard
 
-test: setup lint test-rust test-gcf-diff test-no-std test-doc npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
+test: setup lint test-rust test-gcf-diff test-tokens test-no-std test-doc npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
 	@echo "== make test: all passed"
 
 # ---- installs -------------------------------------------------------------------------------
@@ -246,6 +246,29 @@ bench-memory: bench-corpus
 	@echo "== bench: streaming decode memory"
 	@[ -x /usr/bin/time ] || $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q time
 	node bench/stream-memory.mjs
+
+# The token counter (core/src/tokens) against its oracles: the generated tables are what
+# their generators write (UCD 16.0.0 from unicodedata2; the vocabularies from the .tiktoken
+# files, hash-checked), the edge-case table equals OpenAI's tiktoken from PyPI, and the
+# counter equals tiktoken-rs and bpe-openai on more than 10 MB of varied text.
+PY_TOKENS_TOOLS := unicodedata2==16.0.0 tiktoken==0.14.0
+setup-python:
+	@echo "== setup: python packages for the token tables ($(PY_TOKENS_TOOLS))"
+	@python3 -c 'import unicodedata2, tiktoken, sys; sys.exit(unicodedata2.unidata_version != "16.0.0" or tiktoken.__version__ != "0.14.0")' 2>/dev/null \
+	  || python3 -m pip install -q --disable-pip-version-check $(PY_TOKENS_TOOLS)
+
+test-tokens: setup-python
+	@echo "== test: token counter against tiktoken-rs, bpe-openai and OpenAI's tiktoken"
+	node bench/corpus/generate.mjs
+	$(CARGO) test -q -p agentwire-bench --test tokens_differential -- --nocapture
+	python3 core/tools/tokens_tables.py --check
+	python3 core/tools/tokens_edge_cases.py --check
+
+# Regenerates the token counter's tables (after a UCD or vocabulary change).
+tokens-tables: setup-python
+	$(CARGO) fetch -q
+	python3 core/tools/tokens_tables.py
+	python3 core/tools/tokens_edge_cases.py
 
 # wasm32v1-none has no std at all, so this proves the core is no_std + alloc.
 test-no-std: setup-rust
