@@ -63,6 +63,8 @@ json_files=("$FIXTURES"/events/*.json "$FIXTURES"/events/*/*.json "${gcb1_json[@
 files events_push '\0\0' "${streams[@]}"
 files sse '' "${sse_files[@]}"
 files json_parse '' "${json_files[@]}" "${streams[@]}"
+# The token counter: text of every kind, in chunks of 7 bytes.
+files tokens '\7' "${streams[@]}" "$FIXTURES"/gcx1/*.json conformance/fixtures-local/tokens/edge-cases.json
 
 if ! command -v jq >/dev/null 2>&1; then
   echo "seed.sh: jq not found, copying whole fixture files only" >&2
@@ -99,6 +101,7 @@ else
     '.. | strings | select(test("^[^ \n]{1,250}$") and contains(":"))' "${gateway_json[@]}"
   strings path_parse '' '.. | strings | select(startswith("/") and length < 200)' \
     "${gateway_json[@]}"
+  strings tokens '\7' '.cases[].text' conformance/fixtures-local/tokens/edge-cases.json
   # Invalid paths of the vectors that do not start with "/".
   strings path_parse '' '.cases[].input | strings' "$FIXTURES"/gateway/paths.json
 fi

@@ -4,3 +4,4 @@
 //! input replays exactly what the fuzzer ran.
 
 pub mod checks;
+pub mod tokens;
