@@ -187,18 +187,18 @@ lint: setup-rust
 test-rust:
 	@echo "== test: rust (core, bindings, CLI, conformance)"
 	$(CARGO) test -q --workspace --exclude agentwire-bench
-	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 conformance/fixtures/gcx1
-	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens conformance/fixtures/gateway
-	@printf "gcf rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf conformance/fixtures/gcf/conformance | tail -n 1
-	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 conformance/fixtures/gcf/conformance-v1.1 | tail -n 1
-	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 conformance/fixtures/gcb1
-	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway conformance/fixtures/gateway | tail -n 1
-	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events conformance/fixtures/events
+	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
+	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
+	@printf "gcf rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf tests/fixtures/gcf/conformance | tail -n 1
+	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 tests/fixtures/gcf/conformance-v1.1 | tail -n 1
+	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 tests/fixtures/gcb1
+	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway tests/fixtures/gateway | tail -n 1
+	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events tests/fixtures/events
 
 # GCF v3.6.0 against its reference, the gcf crate 3.1.0 (no v3.6.0 fixtures are published):
 # byte-identical encodes and equal decodes on the conformance inputs, the bench corpus and
 # seeded random tables (GCF36_CASES, default 4000), and the crate rejects every hand-written
-# error fixture (conformance/fixtures-local/gcf36). In agentwire-bench, built on its own: the
+# error fixture (tests/fixtures-local/gcf36). In agentwire-bench, built on its own: the
 # crate turns on serde_json's preserve_order, which must not reach the other test builds.
 test-gcf-diff:
 	@echo "== test: GCF v3.6.0 differential against the gcf crate 3.1.0"
@@ -344,7 +344,7 @@ FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_lim
 # crash, a broken property, a timeout or an out-of-memory: the input is kept in
 # fuzz/artifacts/<target>/, the log in fuzz/artifacts/logs/. Replay one with
 # `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…`, then keep it under
-# conformance/fuzz-regressions/TARGET/ (see the README there).
+# tests/fuzz-regressions/TARGET/ (see the README there).
 fuzz-smoke:
 	@echo "== fuzz-smoke: $(words $(FUZZ_TARGETS)) targets, $(FUZZ_SECONDS) s each"
 	@$(CARGO) fuzz --version >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked

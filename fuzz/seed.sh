@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Seeds fuzz/corpus/<target>/ from the fixtures in conformance/fixtures and
-# conformance/fixtures-local (read only, never changed).
+# Seeds fuzz/corpus/<target>/ from the fixtures in tests/fixtures and
+# tests/fixtures-local (read only, never changed).
 #
 # The payloads are pulled out of the JSON vectors with jq (GCX1 and GCF texts, GCB1 hex as
 # bytes, tool ids, browse paths); the events streams and SSE files are copied as they are.
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-FIXTURES=conformance/fixtures
+FIXTURES=tests/fixtures
 CORPUS=fuzz/corpus
 # libFuzzer's -max_len in `make fuzz-smoke`: larger seeds would only be cut.
 MAX_SEED_BYTES=65536
@@ -83,7 +83,7 @@ else
   gcf_texts='(.. | strings | select(startswith("GCF "))), (.input? | strings)'
   strings gcf_decode '' "$gcf_texts" "${gcf_json[@]}"
   strings gcf3_decode '' '(.. | strings | select(startswith("GCF ")))' \
-    "$FIXTURES"/gcf/conformance/*/*.json conformance/fixtures-local/gcf36/*.json
+    "$FIXTURES"/gcf/conformance/*/*.json tests/fixtures-local/gcf36/*.json
   strings gcf_roundtrip '' '.. | strings | select(startswith("GCF "))' \
     "$FIXTURES"/gcf/conformance-v1.1/encode/*.json
 

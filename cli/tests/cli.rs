@@ -26,7 +26,7 @@ fn text(bytes: &[u8]) -> &str {
 
 fn fixtures(suite: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../conformance/fixtures")
+        .join("../tests/fixtures")
         .join(suite)
         .display()
         .to_string()

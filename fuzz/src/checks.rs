@@ -7,7 +7,7 @@
 //! own (not `arbitrary`), so a saved input means the same thing whatever crate versions come.
 //!
 //! This file is compiled twice: as the `agentwire-fuzz` library (`fuzz/src/lib.rs`) and, by
-//! path, into `conformance/tests/fuzz_regressions.rs`. It may use only `agentwire`,
+//! path, into `tests/runner/tests/fuzz_regressions.rs`. It may use only `agentwire`,
 //! `agentwire_bindings` (without features) and `std`.
 
 use std::borrow::Cow;
@@ -34,7 +34,7 @@ use agentwire::gcx::{
 use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
 use agentwire::{Error, ErrorKind, Format};
 
-/// Every target, as named in `fuzz/Cargo.toml` and under `conformance/fuzz-regressions/`.
+/// Every target, as named in `fuzz/Cargo.toml` and under `tests/fuzz-regressions/`.
 pub const TARGETS: &[&str] = &[
     "gcx1_decode",
     "gcx1_header",

@@ -11,7 +11,7 @@ import { wasmBoundary } from '../lib/node-backend.js';
 
 const { native, wasm } = await backends();
 const require = createRequire(import.meta.url);
-const scopeInputs = JSON.parse(readFileSync(join(packageDir, '..', 'conformance', 'scope_inputs.json'), 'utf8'));
+const scopeInputs = JSON.parse(readFileSync(join(packageDir, '..', 'tests', 'scope_inputs.json'), 'utf8'));
 const scopeFile = (name) => readFileSync(join(fixturesDir, 'gcx1', 'scope', name), 'utf8');
 const bench = JSON.parse(readFileSync(join(fixturesDir, 'gcx1', 'bench.json'), 'utf8'));
 

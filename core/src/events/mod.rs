@@ -3,7 +3,7 @@
 //! accumulator, the godex-exact and spec-style serializers, `--tool` specs, the mock stream
 //! generator, SSE framing with the Responses-to-subset converter, and follow-up input items.
 //!
-//! The rules are those of the fixtures README (`conformance/fixtures/events/README.md`).
+//! The rules are those of the fixtures README (`tests/fixtures/events/README.md`).
 //!
 //! ```
 //! use agentwire::events::StreamDecoder;

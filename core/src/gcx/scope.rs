@@ -3,7 +3,7 @@
 //! [`check_request`], which decides whether a call is legal.
 //!
 //! gcx-go has no such code; these follow the spec and are checked against the scope fixtures
-//! (`conformance/fixtures/gcx1/scope/*.gcx`) byte for byte.
+//! (`tests/fixtures/gcx1/scope/*.gcx`) byte for byte.
 //!
 //! ```
 //! use agentwire::gcx::scope::{decode_tool_definitions, encode_tool_definitions, Scope, ToolDefinition};

@@ -518,7 +518,7 @@ fn wide_inputs_stay_linear() {
 
 // ---------------------------------------------------------------------------------------------
 // v3.6.0: constant columns and grouped sections (the error cases with positions are
-// conformance/fixtures-local/gcf36/errors.json)
+// tests/fixtures-local/gcf36/errors.json)
 // ---------------------------------------------------------------------------------------------
 
 #[test]

@@ -1,4 +1,4 @@
-//! GCX1 golden vectors (format: `conformance/fixtures/gcx1/README.md`).
+//! GCX1 golden vectors (format: `tests/fixtures/gcx1/README.md`).
 
 use std::path::Path;
 

@@ -1,4 +1,4 @@
-//! The hostile-input corpus (conformance/hostile/manifest.json) through `agentwire_bindings::api`,
+//! The hostile-input corpus (tests/hostile/manifest.json) through `agentwire_bindings::api`,
 //! the layer every binding calls: each case's error code and position, or its result. The npm package
 //! runs the same manifest through the native addon and wasm (npm/test/hostile.test.mjs).
 
@@ -6,8 +6,8 @@ use agentwire_bindings::api;
 use serde_json::Value as J;
 
 fn manifest() -> J {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/hostile/manifest.json");
-    let text = std::fs::read_to_string(path).expect("conformance/hostile/manifest.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../hostile/manifest.json");
+    let text = std::fs::read_to_string(path).expect("tests/hostile/manifest.json");
     serde_json::from_str(&text).expect("the manifest is JSON")
 }
 

@@ -53,7 +53,7 @@ fn tool_id(tool: J) -> Result<J, agentwire::Error> {
 
 #[test]
 fn every_python_quirk_is_decided() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gateway/python_quirks.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/gateway/python_quirks.json");
     let file: J = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let ids: BTreeSet<&str> = file["cases"]
         .as_array()

@@ -4,7 +4,7 @@ use std::path::Path;
 
 fn run_bundled(suite: &str, dir: &str, expected_vectors: usize) -> agentwire_conformance::Report {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
+        .join("../fixtures")
         .join(dir);
     let report = agentwire_conformance::run(suite, &dir).expect("suite runs");
     for failure in &report.failures {

@@ -1,19 +1,20 @@
 //! The workspace-scope files reproduced byte for byte from typed input, and check_request's
-//! envelopes equal to the error files (inputs: conformance/scope_inputs.json, shared with the JS tests).
+//! envelopes equal to the error files (inputs: tests/scope_inputs.json, shared with the JS tests).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use agentwire::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use agentwire::gcx::EncodeOptions;
 use agentwire::json::{self, Value};
 use agentwire_bindings::FromValue;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+/// `tests/`, beside this crate.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 fn scope_file(name: &str) -> String {
-    std::fs::read_to_string(root().join("fixtures/gcx1/scope").join(name)).unwrap()
+    std::fs::read_to_string(root().join("../fixtures/gcx1/scope").join(name)).unwrap()
 }
 
 fn inputs() -> Value {

@@ -9,7 +9,7 @@ use serde_json::Value as J;
 fn every_gcf36_error_fixture_fails_with_its_code_and_position() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/fixtures-local/gcf36/errors.json"
+        "/../fixtures-local/gcf36/errors.json"
     );
     let doc: J = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let fixtures = doc["fixtures"].as_array().unwrap();

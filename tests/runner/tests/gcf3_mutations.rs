@@ -8,7 +8,7 @@ use agentwire::gcf::v3;
 use agentwire::json::{self, Value};
 
 fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/gcf/conformance")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/gcf/conformance")
 }
 
 fn fixture_files() -> Vec<PathBuf> {

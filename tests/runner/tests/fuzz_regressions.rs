@@ -1,16 +1,16 @@
-//! Replays every saved fuzz input under `conformance/fuzz-regressions/<target>/` through the check of
+//! Replays every saved fuzz input under `tests/fuzz-regressions/<target>/` through the check of
 //! its cargo-fuzz target. The checks are `fuzz/src/checks.rs`, compiled in here by path, so an
 //! input runs exactly as it did under the fuzzer: any panic (a crash or a broken property)
 //! fails the test. A file `<name>.expected` beside an input holds the outcome the check must
 //! return (`err GCB_TRUNCATED`, `ok symbols=2 edges=1`, …).
 
-#[path = "../../fuzz/src/checks.rs"]
+#[path = "../../../fuzz/src/checks.rs"]
 mod checks;
 
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz-regressions")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz-regressions")
 }
 
 fn sorted_entries(dir: &Path) -> Vec<PathBuf> {

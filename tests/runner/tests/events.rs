@@ -11,7 +11,7 @@ use agentwire_bindings::api;
 use serde_json::Value as J;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/events")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/events")
 }
 
 fn read_json(name: &str) -> J {
