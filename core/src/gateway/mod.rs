@@ -19,6 +19,7 @@ pub mod item;
 pub mod path;
 pub mod pytext;
 pub mod reply;
+pub mod report;
 pub mod runtime;
 pub mod schema;
 pub mod tool_id;

@@ -21,6 +21,7 @@
 //! ```
 
 mod borrowed;
+mod json_form;
 pub(crate) mod model;
 pub mod v1;
 pub mod v3;

@@ -24,10 +24,12 @@
 //! ```
 
 mod decode;
+pub mod document;
 mod encode;
 pub mod escape;
 mod generic;
 mod header;
+mod json_form;
 pub mod layout;
 mod plan;
 pub mod scope;

@@ -14,12 +14,14 @@
 //! # Ok::<(), agentwire::Error>(())
 //! ```
 
+mod borrowed;
 mod parse;
 #[cfg(feature = "serde")]
 mod serde;
 mod value;
 mod write;
 
+pub use borrowed::BorrowedValue;
 pub use parse::{
     parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING,
 };

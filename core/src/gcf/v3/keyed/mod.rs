@@ -36,6 +36,7 @@ use crate::{Error, ErrorKind, Result};
 mod apply;
 mod decode;
 mod encode;
+mod json_form;
 mod root;
 mod session;
 
