@@ -187,9 +187,7 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
         } => {
             let text = crate::read_text(file.as_ref())?;
             if as_json {
-                print(&json_text(
-                    &agentwire_bindings::shapes::events::sse_report(&text),
-                )?)?;
+                print(&json_text(&agentwire::events::sse::report(&text))?)?;
             } else {
                 let (_, framing, converted) = from_sse(&text);
                 for d in &framing {

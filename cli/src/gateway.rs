@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use agentwire::gateway::card::{enforce_card_budget, truncate_description, CardBudget, ChoiceCard};
 use agentwire::gateway::item::{mcp_tool_to_item, Item};
 use agentwire::gateway::path::parse_path;
+use agentwire::gateway::report::{card_report, tool_id_report, truncation_report};
 use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply};
 use agentwire::gateway::tool_id::{parse_tool_id, parts_to_value};
 use agentwire::json::{self, Value};
 use agentwire::tokens::{Encoding, Tiktoken};
 use agentwire::{Error, ErrorKind};
-use agentwire_bindings::shapes::gateway::{card_report, tool_id_report, truncation_report};
 use clap::{Subcommand, ValueEnum};
 
 #[derive(Subcommand)]

@@ -5,16 +5,13 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use agentwire::gcx::document::{encode_document, item_to_value, write_section_open, RowWriter};
 use agentwire::gcx::{
     self, Compat, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout,
     ToolOptions, DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
 };
 use agentwire::json::{self, Value, WriteOptions};
 use agentwire::Error;
-use agentwire_bindings::shapes::gcx::{
-    encode_document, item_to_value, write_section_open, RowWriter,
-};
-use agentwire_bindings::{FromValue, ToValue};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -181,7 +178,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
         }
         GcxCommand::Layouts => {
             let layouts = gcx::Layouts::builtin().all();
-            let list = Value::Array(layouts.iter().map(ToValue::to_value).collect());
+            let list = Value::Array(layouts.iter().map(ToolLayout::to_value).collect());
             write_stdout(&(json_text(&list)? + "\n"))
         }
         GcxCommand::Decode {

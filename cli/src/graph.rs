@@ -4,12 +4,11 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use agentwire::codec::Registry;
 use agentwire::gcf::v3::{self, keyed::KeyedSet, Document, SpecVersion, StreamOptions};
 use agentwire::gcf::{self, v1, DeltaPayload, Payload};
 use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
 use agentwire::{gcb, Error, ErrorKind};
-use agentwire_bindings::shapes::gcf::codecs;
-use agentwire_bindings::{FromValue, ToValue};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -317,7 +316,7 @@ pub fn run_gcb(command: GcbCommand) -> Result<ExitCode, Error> {
 }
 
 pub fn convert(args: &ConvertArgs) -> Result<ExitCode, Error> {
-    let registry = codecs();
+    let registry = Registry::builtin();
     let from = registry.get(&args.from)?;
     let to = registry.get(&args.to)?;
     let input = crate::read_input(args.file.as_ref())?;
@@ -337,7 +336,7 @@ pub fn convert(args: &ConvertArgs) -> Result<ExitCode, Error> {
 
 pub fn list_codecs() -> Result<ExitCode, Error> {
     let mut out = io::stdout().lock();
-    for codec in codecs().list() {
+    for codec in Registry::builtin().list() {
         let aliases = if codec.aliases.is_empty() {
             String::new()
         } else {
