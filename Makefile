@@ -16,6 +16,8 @@ WASM_OPT := $(NPM_DIR)/node_modules/.bin/wasm-opt
 # wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SPACE := $(subst ,, )
+COMMA := ,
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-no-std test-doc \
@@ -79,26 +81,25 @@ build: build-cli npm-build
 build-cli:
 	$(CARGO) build --release -p agentwire-cli
 
-# Every wasm module is the one binding crate (bindings/) built with one export area; each
-# ships once, as wasm-bindgen's web target with a unique name (agentwire_<module>.js and
-# _bg.wasm). Node initialises the same files synchronously from their bytes. The token
-# vocabularies go to the optional package agentwire-tokens (npm/packages/tokens), the JSON
-# Schema validator (2 MB) to the optional package agentwire-schema (npm/packages/schema), the
-# rest to the main package (npm/wasm).
-WASM_MODULES := core:formats gcf:gcf3 gateway:gateway events:events schema:schema \
-  tokens_cl100k:tokens-cl100k tokens_o200k:tokens-o200k
-WASM_CRATE_OUT := target/$(WASM_TARGET)/wasm/agentwire_bindings.wasm
+# Every wasm module is the wasm crate (bindings-wasm/) built with the one feature named as the
+# module (its export area of bindings/); each ships once, as wasm-bindgen's web target with a
+# unique name (agentwire_<module>.js and _bg.wasm). Node initialises the same files
+# synchronously from their bytes. The token vocabularies go to the optional package
+# agentwire-tokens (npm/packages/tokens), the JSON Schema validator (2 MB) to the optional
+# package agentwire-schema (npm/packages/schema), the rest to the main package (npm/wasm).
+WASM_MODULES := core gcf gateway events schema tokens_cl100k tokens_o200k
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+WASM_CRATE_OUT := $(TARGET_DIR)/$(WASM_TARGET)/wasm/agentwire_wasm.wasm
 TOKENS_PKG := $(NPM_DIR)/packages/tokens
 SCHEMA_PKG := $(NPM_DIR)/packages/schema
 
 build-wasm: setup-rust setup-wasm-bindgen
 	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz)"
 	@mkdir -p $(NPM_DIR)/wasm $(TOKENS_PKG)/wasm $(SCHEMA_PKG)/wasm
-	@for spec in $(WASM_MODULES); do \
-	  module=$${spec%%:*}; feature=$${spec#*:}; \
+	@for module in $(WASM_MODULES); do \
 	  case $$module in tokens_*) out=$(TOKENS_PKG)/wasm;; schema) out=$(SCHEMA_PKG)/wasm;; *) out=$(NPM_DIR)/wasm;; esac; \
-	  $(CARGO) build -q -p agentwire-bindings --lib --target $(WASM_TARGET) --profile wasm \
-	    --no-default-features --features wasm,$$feature; \
+	  $(CARGO) build -q -p agentwire-bindings-wasm --lib --target $(WASM_TARGET) --profile wasm \
+	    --features $$module; \
 	  wasm-bindgen --target web --out-dir $$out --out-name agentwire_$$module $(WASM_CRATE_OUT); \
 	  $(WASM_OPT) --merge-similar-functions -Oz --converge --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
@@ -114,10 +115,8 @@ build-wasm: setup-rust setup-wasm-bindgen
 # wasm module validates: 2 MB there, in an optional package, against 4 MB more in every addon).
 # Linked by zig (cargo-zigbuild, both from PyPI) against glibc 2.17, so Debian 8+ / Ubuntu
 # 14.04+ / RHEL 7+ load it; the musl builds link musl dynamically (Alpine).
-NAPI_FEATURES := node,formats,gcf3,gateway,events
 NAPI_BUILD = cd $(NPM_DIR) && npx --no-install napi build --platform --release --strip -x \
-  --manifest-path ../bindings/Cargo.toml --package-json-path package.json \
-  --no-default-features --features $(NAPI_FEATURES) -o native --no-js
+  --manifest-path ../bindings-node/Cargo.toml --package-json-path package.json -o native --no-js
 HOST_NAPI_TARGET := x86_64-unknown-linux-gnu.2.17
 CROSS_NAPI_TARGETS := aarch64-unknown-linux-gnu.2.17 x86_64-unknown-linux-musl aarch64-unknown-linux-musl
 ZIG_VERSION := 0.17.1
@@ -176,16 +175,15 @@ npm-release: npm-platforms npm-build
 # ---- tests ----------------------------------------------------------------------------------
 
 lint: setup-rust
-	@echo "== lint: rustfmt, clippy (host, Node addon, wasm)"
+	@echo "== lint: rustfmt, clippy (host and Node addon, wasm modules)"
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy -q --workspace --all-targets -- -D warnings
 	$(CARGO) clippy -q -p agentwire --all-targets --all-features -- -D warnings
-	$(CARGO) clippy -q -p agentwire-bindings --lib --features node -- -D warnings
-	$(CARGO) clippy -q -p agentwire-bindings --lib --target $(WASM_TARGET) --no-default-features \
-	  --features wasm,formats,gcf3,gateway,events,schema,tokens-cl100k,tokens-o200k -- -D warnings
+	$(CARGO) clippy -q -p agentwire-bindings-wasm --lib --target $(WASM_TARGET) \
+	  --features $(subst $(SPACE),$(COMMA),$(WASM_MODULES)) -- -D warnings
 
 test-rust:
-	@echo "== test: rust (core, bindings, CLI, conformance)"
+	@echo "== test: rust (core, bindings, CLI, fixture runner)"
 	$(CARGO) test -q --workspace --exclude agentwire-bench
 	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
 	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
@@ -220,7 +218,7 @@ bench-rust: bench-corpus
 
 bench-corpus: build-cli
 	node bench/corpus/generate.mjs
-	target/release/agentwire gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
+	$(TARGET_DIR)/release/agentwire gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
 
 # bench/node is its own private package: the built npm package as a `file:` dependency (so the
 # suites import 'agentwire' and 'agentwire/wasm' through its exports map, as users do) and the
@@ -263,7 +261,7 @@ test-doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -q --no-deps -p agentwire
 	$(CARGO) test -q --doc -p agentwire --all-features
 	RUSTC_BOOTSTRAP=1 $(CARGO) rustdoc -q -p agentwire --all-features -- -Z unstable-options --output-format json
-	node .ci/doc-examples.mjs $${CARGO_TARGET_DIR:-target}/doc/agentwire.json
+	node .ci/doc-examples.mjs $(TARGET_DIR)/doc/agentwire.json
 
 test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"

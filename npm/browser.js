@@ -7,8 +7,8 @@ import { lazyWasm } from './lib/lazy-wasm.js';
 import { MODULE_OF_AREA } from './lib/modules.js';
 
 const NOT_READY = {
-  formats: 'agentwire: call `await init()` before using the API',
-  gcf3: 'agentwire: call `await gcf.load()` before using GCF v3 (gcf.encodeGeneric, gcf.decodeAny, …)',
+  core: 'agentwire: call `await init()` before using the API',
+  gcf: 'agentwire: call `await gcf.load()` before using GCF v3 (gcf.encodeGeneric, gcf.decodeAny, …)',
   gateway: 'agentwire: call `await gateway.load()` before using the gateway',
   events: 'agentwire: call `await events.load()` before using events',
   cl100k_base: 'agentwire: call `await tokens.load("cl100k_base")` before counting',
@@ -23,7 +23,7 @@ function area(name) {
 
 /** Loads and instantiates the default wasm module (idempotent). */
 export function init(input) {
-  return area('formats').load(input);
+  return area('core').load(input);
 }
 
 const api = createApi({ name: 'wasm', area });

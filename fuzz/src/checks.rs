@@ -7,8 +7,8 @@
 //! own (not `arbitrary`), so a saved input means the same thing whatever crate versions come.
 //!
 //! This file is compiled twice: as the `agentwire-fuzz` library (`fuzz/src/lib.rs`) and, by
-//! path, into `tests/runner/tests/fuzz_regressions.rs`. It may use only `agentwire`,
-//! `agentwire_bindings` (without features) and `std`.
+//! path, into `tests/runner/tests/fuzz_regressions.rs`. It may use only `agentwire` and
+//! `std`.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -1397,8 +1397,8 @@ pub fn json_parse(data: &[u8]) -> String {
                     .unwrap_or_else(|e| panic!("derived tool id {id:?} is invalid: {e}"));
                 assert_eq!(format_tool_id(&parts).as_ref(), Ok(id));
             }
-            // The `json` codec (agentwire-bindings): the payload's camelCase JSON form.
-            let registry = agentwire_bindings::shapes::gcf::codecs();
+            // The `json` codec: the payload's camelCase JSON form.
+            let registry = Registry::builtin();
             if let Ok(payload) = registry.decode_with("json", written.as_bytes()) {
                 let again = registry.encode_with("json", &payload).expect("JSON encode");
                 let back = registry

@@ -11,15 +11,15 @@ import { makeTokens } from './tokens.js';
 /**
  * @param {{ name: 'native' | 'wasm', area: (name: string) => Area,
  *   defaultValidator?: (schema: string, args: string) => string }} backend  `area(name)` gives an
- *   export area's boundary and loader (formats, gcf3, gateway, events, cl100k_base, o200k_base);
+ *   export area's boundary and loader (core, gcf, gateway, events, cl100k_base, o200k_base);
  *   `defaultValidator` validates gateway arguments when a session is given none (Node)
  * @typedef {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} Area
  */
 export function createApi(backend) {
-  const formats = backend.area('formats').boundary;
-  const { gcf, gcb, codecs } = makeGraph(formats, backend.area('gcf3'));
+  const core = backend.area('core').boundary;
+  const { gcf, gcb, codecs } = makeGraph(core, backend.area('gcf'));
   const tokens = makeTokens((encoding) => backend.area(encoding));
-  const gcx = makeGcx(formats);
+  const gcx = makeGcx(core);
   return {
     gcx,
     gcf,
@@ -30,8 +30,8 @@ export function createApi(backend) {
     events: makeEvents(backend.area('events')),
     compact: makeCompact({ gcx, gcf, tokens }),
     /** Every stable error code the core can report. */
-    errorCodes: () => formats.call('errorCodes', undefined),
+    errorCodes: () => core.call('errorCodes', undefined),
     /** Version of the Rust core behind this backend. */
-    coreVersion: () => formats.call('version', undefined),
+    coreVersion: () => core.call('version', undefined),
   };
 }

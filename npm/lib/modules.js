@@ -1,4 +1,4 @@
-// The wasm modules: one binding crate built once per export area (bindings/src/exports.rs),
+// The wasm modules: the wasm crate (bindings-wasm) built once per export area (bindings/src/exports.rs),
 // each shipped once as wasm-bindgen's web target under a unique name:
 // wasm/agentwire_<name>.js and wasm/agentwire_<name>_bg.wasm. Browsers fetch a module when it
 // is loaded; Node instantiates the same files synchronously from their bytes. The modules of
@@ -7,10 +7,10 @@
 
 import { AgentwireError } from './errors.js';
 
-/** Area → module name. */
+/** Area → module name (an area is named as its module, but for the token encodings). */
 export const MODULE_OF_AREA = Object.freeze({
-  formats: 'core',
-  gcf3: 'gcf',
+  core: 'core',
+  gcf: 'gcf',
   gateway: 'gateway',
   events: 'events',
   schema: 'schema',

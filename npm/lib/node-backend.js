@@ -112,14 +112,14 @@ export function wasmBoundary(name) {
 
 /**
  * The backend of the Node entries: `area(name)` gives the boundary of an export area
- * (formats, gcf3, gateway, events, schema, cl100k_base, o200k_base).
+ * (core, gcf, gateway, events, schema, cl100k_base, o200k_base).
  * @param {{forceWasm?: boolean}} [options]
  */
 export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM === '1' } = {}) {
   let nativeLoadError = null;
   const wasmArea = wasmAreas();
   // The gateway's JSON Schema validation: the schema wasm module, loaded on first use.
-  const defaultValidator = (schemaText, argsText) => wasmArea('schema').boundary.call('schemaCheckText', undefined, schemaText, argsText);
+  const defaultValidator = (schemaText, argsText) => wasmArea('schema').boundary.call('schema.validator', undefined, schemaText, argsText);
   if (!forceWasm) {
     try {
       const raw = loadNativeModule();

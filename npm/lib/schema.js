@@ -12,9 +12,9 @@ export function makeSchema({ boundary, load }) {
     load: asyncLoad(load),
     /** `{valid: true}`, `{valid: false, message, path}` or `{valid: false, schemaInvalid}`. */
     check(schema, args) {
-      return boundary.call('schemaCheck', undefined, value(schema, 'schema'), value(args, 'args'));
+      return boundary.call('schema.check', undefined, value(schema, 'schema'), value(args, 'args'));
     },
     /** The same over JSON text: pass it as `validator` to a wasm gateway.BrowseSession. */
-    validator: (schemaText, argsText) => boundary.call('schemaCheckText', undefined, schemaText, argsText),
+    validator: (schemaText, argsText) => boundary.call('schema.validator', undefined, schemaText, argsText),
   });
 }

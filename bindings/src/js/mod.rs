@@ -11,11 +11,11 @@ pub mod common;
 pub mod events;
 #[cfg(feature = "gateway")]
 pub mod gateway;
-#[cfg(feature = "gcf3")]
-pub mod gcf3;
-#[cfg(feature = "formats")]
+#[cfg(feature = "gcf")]
+pub mod gcf;
+#[cfg(feature = "core")]
 pub mod gcx;
-#[cfg(feature = "formats")]
+#[cfg(feature = "core")]
 pub mod graph;
 #[cfg(feature = "schema")]
 pub mod schema;

@@ -7,7 +7,6 @@ use agentwire::json;
 use agentwire::Result;
 
 use crate::call::{Call, Tape};
-use crate::shapes::ToValue;
 
 /// The validator of this module: compiled schemas are cached across calls.
 pub fn builtin() -> &'static JsonSchemaValidator {

@@ -1,23 +1,22 @@
 //! Responses-API event vectors (`manifest.json` streams and SSE files, `toolspec.json`,
-//! `mock.json`, `followup.json`), through the JSON-text API the bindings wrap. Every stream is
-//! also fed in seeded random chunkings (cuts anywhere, inside UTF-8 characters included) and
-//! must give the same items and verdict as the whole input.
+//! `mock.json`, `followup.json`), through the core's typed API (`agentwire::events`). Every
+//! stream is also fed in seeded random chunkings (cuts anywhere, inside UTF-8 characters
+//! included) and must give the same items and verdict as the whole input.
 
 use std::path::Path;
 
-use agentwire_bindings::api::{self, EventsDecoder};
+use agentwire::events::accumulate::FunctionCall;
+use agentwire::events::decode::{parse_stream, DecodedItem, StreamDecoder};
+use agentwire::events::followup::follow_up_input;
+use agentwire::events::mock::{mock_events, MockMode};
+use agentwire::events::serialize::{write_event, write_events, Form};
+use agentwire::events::toolspec::{function_tool, parse_tool_spec, ToolSpec};
+use agentwire::events::{sse, Summary, DEFAULT_MAX_LINE_BYTES};
+use agentwire::json::{self, Value};
 use serde_json::{json, Value as J};
 
-use crate::support::{read_json, same, same_text};
+use crate::support::{from_value, read_json, same, same_text, to_value};
 use crate::Report;
-
-fn parse(text: &str) -> Result<J, String> {
-    serde_json::from_str(text).map_err(|e| format!("API returned invalid JSON ({e}): {text}"))
-}
-
-fn api_json(result: Result<String, agentwire::Error>) -> Result<J, String> {
-    parse(&result.map_err(|e| e.to_string())?)
-}
 
 pub fn run(dir: &Path) -> Result<Report, String> {
     let mut report = Report::default();
@@ -86,7 +85,8 @@ fn check_diagnostics(what: &str, expected: &J, got: &J) -> Result<(), String> {
 }
 
 fn check_stream(input: &[u8], expected: &J, name: &str) -> Result<(), String> {
-    let whole = api_json(api::events_parse(input, ""))?;
+    let (summary, _events) = parse_stream(input, DEFAULT_MAX_LINE_BYTES);
+    let whole = from_value(&summary.to_value());
     same("valid", &expected["valid"], &whole["valid"])?;
     same("result", &expected["result"], &whole["result"])?;
     check_diagnostics(
@@ -108,9 +108,13 @@ fn check_canonical(input: &[u8]) -> Result<(), String> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let events = format!("[{line}]");
-        let written =
-            api::events_serialize(&events, "godex").map_err(|e| format!("line {}: {e}", n + 1))?;
+        let fail = |e: agentwire::Error| format!("line {}: {e}", n + 1);
+        let event = json::parse(line).map_err(fail)?;
+        let event = event
+            .as_object()
+            .ok_or_else(|| format!("line {}: not an object", n + 1))?;
+        let mut written = String::new();
+        write_event(&mut written, event, Form::Godex).map_err(fail)?;
         same_text(
             &format!("line {} re-serialized", n + 1),
             &format!("{line}\n"),
@@ -138,53 +142,54 @@ impl Rng {
     }
 }
 
-fn decode_in_chunks(input: &[u8], sizes: &mut dyn FnMut() -> usize) -> Result<(Vec<J>, J), String> {
-    let mut decoder = EventsDecoder::new("").map_err(|e| e.to_string())?;
+/// Every item the decoder gave (pushes and finish), and its verdict.
+fn decode_in_chunks(input: &[u8], sizes: &mut dyn FnMut() -> usize) -> (Vec<DecodedItem>, Summary) {
+    let mut decoder = StreamDecoder::new(DEFAULT_MAX_LINE_BYTES);
     let mut items = Vec::new();
     let mut rest = input;
     while !rest.is_empty() {
         let n = sizes().clamp(1, rest.len());
-        let pushed = api_json(decoder.push(&rest[..n]))?;
-        items.extend(pushed.as_array().cloned().unwrap_or_default());
+        decoder.push(&rest[..n], &mut items);
         rest = &rest[n..];
     }
-    let mut end = api_json(decoder.finish())?;
-    items.extend(end["items"].as_array().cloned().unwrap_or_default());
-    end["items"] = J::Null;
-    Ok((items, end))
+    let end = decoder.finish(&mut items);
+    (items, end)
+}
+
+fn same_decoding(
+    what: &str,
+    whole: &(Vec<DecodedItem>, Summary),
+    got: &(Vec<DecodedItem>, Summary),
+) -> Result<(), String> {
+    if whole.0 != got.0 {
+        return Err(format!("items, {what}: {:?}\n!= {:?}", got.0, whole.0));
+    }
+    if whole.1 != got.1 {
+        return Err(format!("verdict, {what}: {:?}\n!= {:?}", got.1, whole.1));
+    }
+    Ok(())
 }
 
 /// Whole input, one byte at a time, and 8 seeded random chunkings: identical outputs.
 fn check_chunkings(input: &[u8], name: &str) -> Result<(), String> {
-    let (whole_items, whole_end) = decode_in_chunks(input, &mut || usize::MAX)?;
-    let (bytes_items, bytes_end) = decode_in_chunks(input, &mut || 1)?;
-    same(
-        "items, one byte at a time",
-        &J::Array(whole_items.clone()),
-        &J::Array(bytes_items),
+    let whole = decode_in_chunks(input, &mut || usize::MAX);
+    same_decoding(
+        "one byte at a time",
+        &whole,
+        &decode_in_chunks(input, &mut || 1),
     )?;
-    same("verdict, one byte at a time", &whole_end, &bytes_end)?;
     let mut rng = Rng::for_name(name);
     for round in 0..8 {
         let max = 1 + rng.below(64);
-        let (items, end) = decode_in_chunks(input, &mut || 1 + rng.below(max))?;
-        same(
-            &format!("items, random chunking {round}"),
-            &J::Array(whole_items.clone()),
-            &J::Array(items),
-        )?;
-        same(
-            &format!("verdict, random chunking {round}"),
-            &whole_end,
-            &end,
-        )?;
+        let chunked = decode_in_chunks(input, &mut || 1 + rng.below(max));
+        same_decoding(&format!("random chunking {round}"), &whole, &chunked)?;
     }
     Ok(())
 }
 
 fn check_sse(input: &[u8], expected: &J) -> Result<(), String> {
     let text = std::str::from_utf8(input).map_err(|_| "SSE input is not UTF-8")?;
-    let got = api_json(api::events_from_sse(text))?;
+    let got = from_value(&sse::report(text));
     same("frames", &expected["frames"], &got["frames"])?;
     check_diagnostics(
         "framing_diagnostics",
@@ -207,12 +212,12 @@ fn fixture_code(error: &agentwire::Error) -> String {
 
 fn check_expected_error(
     expected: &J,
-    got: Result<String, agentwire::Error>,
+    got: Result<J, agentwire::Error>,
     message: bool,
 ) -> Result<(), String> {
     let want = &expected["error"];
     match got {
-        Ok(text) => Err(format!("expected error {}, got {text}", want["code"])),
+        Ok(value) => Err(format!("expected error {}, got {value}", want["code"])),
         Err(error) => {
             same_text(
                 "code",
@@ -236,9 +241,9 @@ fn check_toolspec(file: &J, report: &mut Report) {
     {
         let outcome = (|| {
             let input = case["input"].as_str().ok_or("input is not a string")?;
-            let got = api::events_parse_tool_spec(input);
+            let got = parse_tool_spec(input).map(|spec| tool_spec_value(&spec));
             match case["expected"].get("ok") {
-                Some(ok) => same("spec", ok, &api_json(got)?),
+                Some(ok) => same("spec", ok, &got.map_err(|e| e.to_string())?),
                 None => check_expected_error(&case["expected"], got, true),
             }
         })();
@@ -255,9 +260,9 @@ fn check_toolspec(file: &J, report: &mut Report) {
             let text = case["schema_text"]
                 .as_str()
                 .ok_or("schema_text is not a string")?;
-            let got = api::events_function_tool(name, text);
+            let got = function_tool(name, text).map(|tool| from_value(&tool));
             match case["expected"].get("ok") {
-                Some(ok) => same("tool", ok, &api_json(got)?),
+                Some(ok) => same("tool", ok, &got.map_err(|e| e.to_string())?),
                 None => check_expected_error(&case["expected"], got, false),
             }
         })();
@@ -275,17 +280,21 @@ fn jsonl(lines: &J) -> String {
         .collect()
 }
 
+/// The JSONL of a godex mock run in `mode`, as godex resolves the name.
+fn mock_jsonl(mode: &str, echo_text: &str) -> Result<String, String> {
+    let events = mock_events(MockMode::resolve(mode), echo_text);
+    write_events(events.iter().filter_map(Value::as_object), Form::Godex).map_err(|e| e.to_string())
+}
+
 fn check_mock(file: &J, report: &mut Report) {
     for (mode, expected) in file["modes"].as_object().into_iter().flatten() {
         let echo = expected["echo_text"].as_str().unwrap_or("");
-        let outcome = api::events_mock(mode, echo)
-            .map_err(|e| e.to_string())
+        let outcome = mock_jsonl(mode, echo)
             .and_then(|got| same_text("jsonl", &jsonl(&expected["jsonl_lines"]), &got));
         report.record(format!("events/mock.json::modes.{mode}"), outcome);
     }
     if let Some(long) = file.get("echo_long") {
-        let outcome = api::events_mock("echo", long["echo_text"].as_str().unwrap_or(""))
-            .map_err(|e| e.to_string())
+        let outcome = mock_jsonl("echo", long["echo_text"].as_str().unwrap_or(""))
             .and_then(|got| same_text("jsonl", &jsonl(&long["jsonl_lines"]), &got));
         report.record("events/mock.json::echo_long".into(), outcome);
     }
@@ -294,12 +303,55 @@ fn check_mock(file: &J, report: &mut Report) {
 fn check_followup(file: &J, report: &mut Report) {
     for case in file["cases"].as_array().into_iter().flatten() {
         let name = case["name"].as_str().unwrap_or("?");
-        let got = api::events_follow_up(
-            &case["context"].to_string(),
-            &case["function_calls"].to_string(),
-            &case["outputs"].to_string(),
-        );
-        let outcome = api_json(got).and_then(|got| same("input", &case["expected_input"], &got));
+        let outcome = follow_up(case).and_then(|got| same("input", &case["expected_input"], &got));
         report.record(format!("events/followup.json::{name}"), outcome);
     }
+}
+
+/// The fixtures' form of a `--tool` spec: `{kind: "web_search", tool}` or `{kind: "function",
+/// name, path}`.
+fn tool_spec_value(spec: &ToolSpec) -> J {
+    match spec {
+        ToolSpec::WebSearch => {
+            json!({ "kind": "web_search", "tool": from_value(&agentwire::events::toolspec::web_search_tool()) })
+        }
+        ToolSpec::Function { name, path } => {
+            json!({ "kind": "function", "name": name, "path": path })
+        }
+    }
+}
+
+/// A follow-up case's input through `follow_up_input`.
+fn follow_up(case: &J) -> Result<J, String> {
+    let context = match to_value(&case["context"]) {
+        Value::Array(items) => items,
+        _ => return Err("context is not an array".into()),
+    };
+    let calls = case["function_calls"]
+        .as_array()
+        .ok_or("function_calls is not an array")?
+        .iter()
+        .map(|call| {
+            let field = |key: &str| {
+                call[key]
+                    .as_str()
+                    .map(String::from)
+                    .ok_or(format!("{key} is not a string"))
+            };
+            Ok(FunctionCall {
+                id: call["id"].as_str().unwrap_or_default().into(),
+                call_id: field("call_id")?,
+                name: field("name")?,
+                arguments: field("arguments")?,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let outputs = case["outputs"]
+        .as_object()
+        .ok_or("outputs is not an object")?;
+    let input = follow_up_input(&context, &calls, |call_id| {
+        outputs.get(call_id).and_then(J::as_str)
+    })
+    .map_err(|e| e.to_string())?;
+    Ok(from_value(&Value::Array(input)))
 }

@@ -2,14 +2,13 @@
 
 use std::path::Path;
 
+use agentwire::gcx::document::{cell_from_value, header_from_value, section_to_value, write_op};
 use agentwire::gcx::scope;
 use agentwire::gcx::{
     self, DecodeOptions, Decoder, EncodeOptions, Encoder, Section, Strategy, ToolOptions,
 };
+use agentwire::json;
 use agentwire::{Error, Result as AwResult};
-use agentwire_bindings::shapes::gcx::{
-    cell_from_value, header_from_value, parse_input, section_to_value, write_op,
-};
 use serde_json::Value as J;
 
 use crate::support::{from_value, read_json, same, same_text, str_at, to_value, vectors};
@@ -17,13 +16,18 @@ use crate::Report;
 
 type Check = fn(&J) -> Result<(), String>;
 
-/// The vectors hold JSON text; it is parsed as the bindings parse it.
+/// The vectors hold JSON text; it is parsed under the encoder's options, as every caller does.
 fn encode_tool_json(tool: &str, json_text: &str, options: &ToolOptions) -> AwResult<String> {
-    gcx::encode_tool(tool, &parse_input(json_text, &options.encode)?, options)
+    let response = json::parse_with(json_text, &options.encode.parse_options())?;
+    gcx::encode_tool(tool, &response, options)
 }
 
 fn encode_generic_json(tool: &str, json_text: &str, options: &EncodeOptions) -> AwResult<String> {
-    gcx::encode_generic(tool, &parse_input(json_text, options)?, options)
+    gcx::encode_generic(
+        tool,
+        &json::parse_with(json_text, &options.parse_options())?,
+        options,
+    )
 }
 
 fn decode_until_error(payload: &str) -> (Vec<Section>, Option<Error>) {

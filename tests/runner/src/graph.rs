@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use agentwire::gcb;
 use agentwire::gcf::v1::{self, Session};
 use agentwire::gcf::{DeltaPayload, Payload};
-use agentwire_bindings::{FromValue, ToValue};
 use serde_json::Value as J;
 
 use crate::compare::{expect_json, Members};

@@ -6,7 +6,7 @@ use agentwire::ErrorKind;
 
 #[test]
 fn docs_errors_lists_every_error_code() {
-    let doc = include_str!("../../docs/errors.md");
+    let doc = include_str!("../../../docs/errors.md");
     let table = doc
         .split("## Every code")
         .nth(1)

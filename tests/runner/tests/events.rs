@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use agentwire::events::decode::parse_stream;
+use agentwire::events::mock::{mock_events, MockMode};
+use agentwire::events::serialize::{write_events, Form};
 use agentwire::events::sse::from_sse;
 use agentwire::events::{DecodedItem, DiagnosticCode, Severity, StreamDecoder, Summary};
-use agentwire_bindings::api;
 use serde_json::Value as J;
 
 fn fixtures() -> PathBuf {
@@ -47,7 +48,8 @@ fn mock_mode_strings_resolve_as_godex_did() {
     let observed = mock["mode_resolution"]["observed"].as_object().unwrap();
     assert!(!observed.is_empty());
     for (mode, seen) in observed {
-        let got = api::events_mock(mode, echo_text).unwrap();
+        let events = mock_events(MockMode::resolve(mode), echo_text);
+        let got = write_events(events.iter().filter_map(|e| e.as_object()), Form::Godex).unwrap();
         assert_eq!(
             got.lines().count() as u64,
             seen["line_count"].as_u64().unwrap(),

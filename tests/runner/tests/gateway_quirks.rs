@@ -5,9 +5,15 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use agentwire::gateway::card::{enforce_card_budget, CardBudget, ChoiceCard};
+use agentwire::gateway::item::{mcp_tool_to_item, Item};
+use agentwire::gateway::path::parse_path_value;
+use agentwire::gateway::report::{card_report, tool_id_report};
+use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Services};
 use agentwire::gateway::schema::JsonSchemaValidator;
+use agentwire::gateway::tool_id::parse_tool_id;
+use agentwire::json::{self, Value};
 use agentwire::tokens::{Encoding, Tiktoken};
-use agentwire_bindings::api::{self, GatewaySession};
 use serde_json::{json, Value as J};
 
 const COUNTER: Tiktoken = Tiktoken(Encoding::Cl100kBase);
@@ -16,39 +22,55 @@ fn code<T: std::fmt::Debug>(result: Result<T, agentwire::Error>) -> String {
     result.expect_err("must fail").code().to_string()
 }
 
-fn session(defs: &J) -> GatewaySession {
-    let mut session = GatewaySession::new("").unwrap();
-    session.register(&defs.to_string(), "").unwrap();
-    session
+/// A fixture value in agentwire's JSON model, and back.
+fn value(j: &J) -> Value {
+    json::parse(&j.to_string()).unwrap()
 }
 
-fn dispatch(session: &mut GatewaySession, tool: &str, args: J) -> J {
-    let reply = session
-        .dispatch(
-            tool,
-            &args.to_string(),
-            "",
-            &COUNTER,
-            &JsonSchemaValidator::default(),
-        )
+fn fixture(v: &Value) -> J {
+    serde_json::from_str(&json::to_string(v, json::WriteOptions::PLAIN).unwrap()).unwrap()
+}
+
+fn definitions(defs: &J) -> Vec<Value> {
+    defs.as_array().unwrap().iter().map(value).collect()
+}
+
+fn session(defs: &J) -> Gateway {
+    let mut gateway = Gateway::new(GatewayOptions::default());
+    gateway
+        .register_mcp_tools(&definitions(defs), None, OnInvalid::Skip)
         .unwrap();
-    serde_json::from_str(&reply).unwrap()
+    gateway
+}
+
+/// The reply's value, or the error body with `isError`.
+fn dispatch(gateway: &mut Gateway, tool: &str, args: J) -> J {
+    let validator = JsonSchemaValidator::default();
+    let services = Services {
+        counter: &COUNTER,
+        validator: &validator,
+        router: None,
+    };
+    match gateway.dispatch(tool, &value(&args), &services) {
+        Ok(reply) => json!({ "isError": false, "result": fixture(&reply.to_value()) }),
+        Err(error) => json!({ "isError": true, "body": fixture(&error.to_value()) }),
+    }
 }
 
 fn skipped_codes(defs: J) -> Vec<String> {
-    let mut session = GatewaySession::new("").unwrap();
-    let report: J =
-        serde_json::from_str(&session.register(&defs.to_string(), "").unwrap()).unwrap();
-    report["skipped"]
-        .as_array()
-        .unwrap()
+    let mut gateway = Gateway::new(GatewayOptions::default());
+    let report = gateway
+        .register_mcp_tools(&definitions(&defs), None, OnInvalid::Skip)
+        .unwrap();
+    report
+        .skipped
         .iter()
-        .map(|s| s["code"].as_str().unwrap().to_string())
+        .map(|s| s.error.code().to_string())
         .collect()
 }
 
 fn tool_id(tool: J) -> Result<J, agentwire::Error> {
-    api::gateway_tool_id(&tool.to_string(), "").map(|text| serde_json::from_str(&text).unwrap())
+    mcp_tool_to_item(&value(&tool), None).map(|converted| fixture(&tool_id_report(&converted)))
 }
 
 #[test]
@@ -86,7 +108,7 @@ fn every_python_quirk_is_decided() {
 
 #[test]
 fn grammars_are_anchored_to_the_whole_string() {
-    let parse = |id: &str| code(api::gateway_parse_tool_id(&J::from(id).to_string()));
+    let parse = |id: &str| code(parse_tool_id(id));
     assert_eq!(
         parse("github:create_issue#abcdef12\n"),
         "TOOL_ID_HASH8_GRAMMAR"
@@ -94,7 +116,7 @@ fn grammars_are_anchored_to_the_whole_string() {
     assert_eq!(parse("gh:x@1\n"), "TOOL_ID_VERSION_GRAMMAR");
     assert_eq!(parse("ns\n:x#abcdef12"), "TOOL_ID_NAMESPACE_GRAMMAR");
     assert_eq!(
-        code(api::gateway_parse_path("\"/github\\n\"")),
+        code(parse_path_value(&Value::from("/github\n"))),
         "PATH_ROOT_SEGMENT_GRAMMAR"
     );
 }
@@ -166,8 +188,9 @@ fn versions_are_strings_or_integers_and_descriptions_strings() {
 #[test]
 fn special_token_text_counts_as_ordinary_text() {
     let item = json!({"id": "mcp:x#00000000", "description": "Ends a document with <|endoftext|> markers."});
-    let card: J =
-        serde_json::from_str(&api::gateway_card(&item.to_string(), "", &COUNTER).unwrap()).unwrap();
+    let mut card = ChoiceCard::from_item(&Item::from_value(&value(&item)).unwrap(), None);
+    let report = enforce_card_budget(&mut card, &COUNTER, CardBudget::default()).unwrap();
+    let card = fixture(&card_report(&card, &report, &COUNTER));
     assert_eq!(card["truncated"], false);
     assert!(card["budget_line_tokens"].as_u64().unwrap() > 10);
 }
@@ -209,7 +232,9 @@ fn a_colliding_refresh_keeps_the_previous_catalog() {
         {"name": "ok.x", "description": "d", "_meta": {"version": "1"}},
         {"name": "ok/x", "description": "d", "_meta": {"version": "1"}},
     ]);
-    let error = session.register(&colliding.to_string(), "").unwrap_err();
+    let error = session
+        .register_mcp_tools(&definitions(&colliding), None, OnInvalid::Skip)
+        .unwrap_err();
     assert_eq!(error.code(), "CATALOG_DUPLICATE_ID");
     assert_eq!(error.message(), "Duplicate item id: 'ok:x@1'");
     let reply = dispatch(&mut session, "tool_browse", json!({"path": "/"}));

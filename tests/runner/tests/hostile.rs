@@ -1,8 +1,15 @@
-//! The hostile-input corpus (tests/hostile/manifest.json) through `agentwire_bindings::api`,
-//! the layer every binding calls: each case's error code and position, or its result. The npm package
-//! runs the same manifest through the native addon and wasm (npm/test/hostile.test.mjs).
+//! The hostile-input corpus (tests/hostile/manifest.json) through the core's typed API, with
+//! each case's options read as the JS API reads them (the core's `from_value` of the options
+//! types): each case's error code and position, or its result. The npm package runs the same
+//! manifest through the native addon and wasm (npm/test/hostile.test.mjs).
 
-use agentwire_bindings::api;
+use agentwire::gateway::item::mcp_tool_to_item;
+use agentwire::gateway::path::parse_path_value;
+use agentwire::gateway::report::tool_id_report;
+use agentwire::gateway::tool_id::{parse_tool_id_value, parts_to_value};
+use agentwire::gcx::document::{encode_document, write_sections_json_limited};
+use agentwire::json::{self, ParseOptions, Value, WriteOptions};
+use agentwire::{events, gcb, gcf, gcx};
 use serde_json::Value as J;
 
 fn manifest() -> J {
@@ -56,39 +63,123 @@ fn text(bytes: &[u8]) -> &str {
 }
 
 /// The GCX1 push decoder: push everything, finish, read items up to the first error.
-fn stream_decode(input: &[u8], options: &str) -> agentwire::Result<String> {
-    let mut decoder = api::GcxStreamDecoder::new(options)?;
+fn stream_decode(input: &[u8], options: gcx::DecodeOptions) -> agentwire::Result<String> {
+    let mut decoder = gcx::Decoder::new(options);
     decoder.push(input);
     decoder.finish();
     let mut items = 0u64;
-    while decoder.next_item()?.is_some() {
+    while decoder.next()?.is_some() {
         items += 1;
     }
     Ok(format!("{{\"items\":{items}}}"))
 }
 
+/// GCX1 decode to the JSON text of its sections, within `maxOutputBytes`.
+fn gcx_decode(input: &[u8], options: gcx::DecodeOptions) -> agentwire::Result<String> {
+    let sections = gcx::decode(input, &options).into_borrowed()?;
+    let mut out = String::new();
+    write_sections_json_limited(&mut out, &sections, options.max_output_bytes)?;
+    Ok(out)
+}
+
+/// `{version, profile}` of any GCF payload.
+fn gcf3_decode(input: &[u8]) -> agentwire::Result<String> {
+    let (version, document) = gcf::decode_any(input, &gcf::DecodeOptions::default())?;
+    let profile = document.profile().as_str();
+    Ok(format!(
+        "{{\"version\":\"{}\",\"profile\":\"{profile}\"}}",
+        version.as_str()
+    ))
+}
+
+/// `maxLineBytes` of an events case (the default without one).
+fn max_line_bytes(options: &Value) -> usize {
+    match options.get("maxLineBytes") {
+        Some(Value::Number(n)) => n.as_u64().expect("a positive integer") as usize,
+        _ => events::DEFAULT_MAX_LINE_BYTES,
+    }
+}
+
+fn json_text(value: &Value) -> agentwire::Result<String> {
+    json::to_string(value, WriteOptions::PLAIN)
+}
+
 fn run(case: &J, input: &[u8]) -> agentwire::Result<String> {
-    let options = match case.get("options") {
-        Some(o) => o.to_string(),
-        None => String::new(),
-    };
+    let options = case.get("options").map_or(Value::Null, to_value);
     let tool = case["tool"].as_str().unwrap_or("t");
+    let encode = || gcx::EncodeOptions::from_value(&options);
     match case["api"].as_str().expect("api") {
-        "gcx_decode" => api::gcx_decode(input, &options),
-        "gcx_stream_decode" => stream_decode(input, &options),
-        "gcx_encode" => api::gcx_encode(text(input), &options),
-        "gcx_encode_generic" => api::gcx_encode_generic(tool, text(input), &options),
-        "gcx_encode_tool" => api::gcx_encode_tool(tool, text(input), &options),
-        "gcf_decode" => api::gcf_decode(text(input), &options),
-        "gcf3_decode" => api::gcf_v3_decode(input, &options),
-        "gcf_encode" => api::gcf_encode(text(input)),
-        "gcb_decode" => api::gcb_decode(input, &options),
-        "events_parse" => api::events_parse(input, &options),
-        "gateway_parse_tool_id" => api::gateway_parse_tool_id(text(input)),
-        "gateway_parse_path" => api::gateway_parse_path(text(input)),
-        "gateway_tool_id" => api::gateway_tool_id(text(input), &options),
+        "gcx_decode" => gcx_decode(input, gcx::DecodeOptions::from_value(&options)?),
+        "gcx_stream_decode" => stream_decode(input, gcx::DecodeOptions::from_value(&options)?),
+        "gcx_encode" => {
+            let options = encode()?;
+            let depth = ParseOptions {
+                max_depth: options.max_depth,
+                ..ParseOptions::default()
+            };
+            encode_document(&json::parse_with(text(input), &depth)?, &options)
+        }
+        "gcx_encode_generic" => {
+            let options = encode()?;
+            let value = json::parse_with(text(input), &options.parse_options())?;
+            gcx::encode_generic(tool, &value, &options)
+        }
+        "gcx_encode_tool" => {
+            let options = gcx::ToolOptions::from_value(&options)?;
+            let response = json::parse_with(text(input), &options.encode.parse_options())?;
+            gcx::encode_tool(tool, &response, &options)
+        }
+        "gcf_decode" => {
+            let options = gcf::DecodeOptions::from_value(&options)?;
+            json_text(
+                &gcf::v1::decode(text(input), &options)?
+                    .into_payload()
+                    .to_value(),
+            )
+        }
+        "gcf3_decode" => gcf3_decode(input),
+        "gcf_encode" => gcf::v1::encode(&gcf::Payload::from_value(&json::parse(text(input))?)?),
+        "gcb_decode" => {
+            let options = gcf::DecodeOptions::from_value(&options)?;
+            json_text(&gcb::decode(input, &options)?.into_payload().to_value())
+        }
+        "events_parse" => {
+            let (summary, _) = events::decode::parse_stream(input, max_line_bytes(&options));
+            json_text(&summary.to_value())
+        }
+        "gateway_parse_tool_id" => json_text(&parts_to_value(&parse_tool_id_value(&json::parse(
+            text(input),
+        )?)?)),
+        "gateway_parse_path" => {
+            let value = json::parse(text(input))?;
+            let segments = parse_path_value(&value)?;
+            json_text(&Value::Array(
+                segments.into_iter().map(Value::from).collect(),
+            ))
+        }
+        "gateway_tool_id" => {
+            let tool = json::parse(text(input))?;
+            json_text(&tool_id_report(&mcp_tool_to_item(&tool, None)?))
+        }
         other => panic!("unknown api function {other}"),
     }
+}
+
+/// A manifest value in agentwire's JSON model.
+fn to_value(j: &J) -> Value {
+    json::parse(&j.to_string()).expect("serde_json writes JSON")
+}
+
+/// An error with its code and position, for failure messages.
+fn shown(e: &agentwire::Error) -> String {
+    format!(
+        "{}: {} (line {:?}, column {:?}, offset {:?})",
+        e.code(),
+        e.message(),
+        e.line(),
+        e.column(),
+        e.offset()
+    )
 }
 
 /// `{ok, path, equals}`: the value at `path` of the parsed result (`length` of a string or an
@@ -177,10 +268,7 @@ fn check_error(expect: &J, e: &agentwire::Error) -> Result<(), String> {
             other => return Err(format!("unknown expectation {other}")),
         };
         if &got != want {
-            return Err(format!(
-                "{key}: expected {want}, got {got} ({})",
-                api::error_json(e)
-            ));
+            return Err(format!("{key}: expected {want}, got {got} ({})", shown(e)));
         }
     }
     Ok(())
@@ -192,12 +280,12 @@ fn check(case: &J, input: &[u8]) -> Result<(), String> {
     if expect.get("diagnostics").is_some() {
         return match outcome {
             Ok(result) => check_events(expect, &result),
-            Err(e) => Err(format!("expected a verdict, got {}", api::error_json(&e))),
+            Err(e) => Err(format!("expected a verdict, got {}", shown(&e))),
         };
     }
     match (expect.get("ok"), outcome) {
         (Some(_), Ok(result)) => check_ok(expect, &result),
-        (Some(_), Err(e)) => Err(format!("expected success, got {}", api::error_json(&e))),
+        (Some(_), Err(e)) => Err(format!("expected success, got {}", shown(&e))),
         (None, Ok(result)) => Err(format!(
             "expected {}, got success: {}",
             expect["code"],

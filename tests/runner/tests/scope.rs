@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use agentwire::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use agentwire::gcx::EncodeOptions;
 use agentwire::json::{self, Value};
-use agentwire_bindings::FromValue;
 
 /// `tests/`, beside this crate.
 fn root() -> PathBuf {
@@ -14,7 +13,7 @@ fn root() -> PathBuf {
 }
 
 fn scope_file(name: &str) -> String {
-    std::fs::read_to_string(root().join("../fixtures/gcx1/scope").join(name)).unwrap()
+    std::fs::read_to_string(root().join("fixtures/gcx1/scope").join(name)).unwrap()
 }
 
 fn inputs() -> Value {

@@ -6,7 +6,6 @@ use agentwire::gcf::v3::graph::{self, GraphSession, GraphSessionDecoder, StreamO
 use agentwire::gcf::v3::{self, Document, GraphDelta};
 use agentwire::gcf::{DeltaPayload, Payload};
 use agentwire::Error;
-use agentwire_bindings::{FromValue, ToValue};
 use serde_json::Value as J;
 
 use super::{expect_error, Fixture};

@@ -4,7 +4,6 @@ use agentwire::gcf::v3::keyed::{self, DeltaSession, GenericDelta, KeyedSet, Rean
 use agentwire::gcf::v3::{self, Document};
 use agentwire::json::Value;
 use agentwire::Error;
-use agentwire_bindings::FromValue;
 
 use super::{expect_error, Fixture};
 use crate::support::same_text;

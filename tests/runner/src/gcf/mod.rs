@@ -22,7 +22,6 @@ use std::path::{Path, PathBuf};
 use agentwire::gcf::v3::{self, Document, SpecVersion};
 use agentwire::json::{self, ParseOptions, Value};
 use agentwire::Error;
-use agentwire_bindings::ToValue;
 use serde_json::value::RawValue;
 use serde_json::Value as J;
 

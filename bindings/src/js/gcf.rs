@@ -1,14 +1,12 @@
 //! GCF v3: the generic profile (3.6.0 by default, 3.5.3 on request, grouped), the graph
 //! profile, `decodeAny`, sessions, deltas, pack roots.
 
-use agentwire::gcf::v3;
+use agentwire::gcf::{v3, DeltaPayload, Payload};
+use agentwire::json::{self, Value, WriteOptions};
 use agentwire::Result;
 
-use crate::api::gcf3::{self as api, GcfV3KeyedSession, KeyedDelta};
-use crate::api::to_json;
 use crate::call::{Call, Main, Tape};
-use crate::shapes::FromValue;
-use agentwire::json::Value;
+use crate::shapes::gcf::{self as shapes, GcfV3KeyedSession, KeyedDelta};
 
 /// `gcf.encodeGeneric(value, options)`: numbers as JavaScript has them (a safe integer is an
 /// integer, any other number a double, a BigInt an exact integer).
@@ -16,14 +14,14 @@ use agentwire::json::Value;
 /// lexemes are int64 (`out_of_range` beyond). Options: `{version: '3.6.0' | '3.5.3'}`.
 pub fn encode_generic(call: &mut Call<'_>) -> Result<String> {
     let (value, options) = input_and_options(call)?;
-    v3::encode_generic_with(&value, &api::encode_options(&options)?)
+    v3::encode_generic_with(&value, &shapes::encode_options(&options)?)
 }
 
 /// `gcf.encodeGenericGrouped(value, {key, group})` and `gcf.encodeGenericGroupedJson(jsonText,
 /// {key, group})`: the v3.6.0 grouped form, numbers as in [`encode_generic`].
 pub fn encode_generic_grouped(call: &mut Call<'_>) -> Result<String> {
     let (value, options) = input_and_options(call)?;
-    api::encode_generic_grouped(&value, &options)
+    shapes::encode_generic_grouped(&value, &options)
 }
 
 /// An encoder's input and options: JSON text as the main input (read by the `numbers`
@@ -32,7 +30,7 @@ fn input_and_options(call: &mut Call<'_>) -> Result<(Value, Value)> {
     match call.main() {
         Main::Text(json) => {
             let options = call.value()?;
-            Ok((api::input_value(json, &options)?, options))
+            Ok((shapes::input_value(json, &options)?, options))
         }
         _ => {
             let value = call.value()?;
@@ -44,55 +42,58 @@ fn input_and_options(call: &mut Call<'_>) -> Result<(Value, Value)> {
 /// `gcf.decodeAny(input, options)` and the decoders that expect one kind (`options.expect`).
 pub fn decode(call: &mut Call<'_>) -> Result<Tape> {
     let options = call.value()?;
-    match api::decode_payload_or_value(call.bytes("input")?, &options)? {
-        api::Decoded::Graph(payload) => {
+    match shapes::decode_payload_or_value(call.bytes("input")?, &options)? {
+        shapes::Decoded::Graph(payload) => {
             let mut writer = call.writer();
-            crate::shapes::gcf::write_payload(&mut writer, &payload);
+            shapes::write_payload(&mut writer, &payload);
             Ok(writer.into())
         }
-        api::Decoded::Value(value) => Ok(call.tape(&value)),
+        shapes::Decoded::Value(value) => Ok(call.tape(&value)),
     }
 }
 
 /// [`decode`] as JSON text, numbers exactly as decoded.
 pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
     let options = call.value()?;
-    to_json(&api::decode(call.bytes("input")?, &options)?)
+    json::to_string(
+        &shapes::decode(call.bytes("input")?, &options)?,
+        WriteOptions::PLAIN,
+    )
 }
 
 /// `gcf.encodeGraph(payload, options)`.
 pub fn encode_graph(call: &mut Call<'_>) -> Result<String> {
-    let payload = crate::shapes::gcf::payload(&call.arg()?)?;
-    api::encode_payload(&payload, &call.value()?)
+    let payload = Payload::from_borrowed(&call.arg()?)?;
+    shapes::encode_payload(&payload, &call.value()?)
 }
 
 /// `gcf.encodeGraphDelta(delta)`.
 pub fn encode_graph_delta(call: &mut Call<'_>) -> Result<String> {
-    v3::graph::encode_delta(&crate::shapes::gcf::delta(&call.arg()?)?)
+    v3::graph::encode_delta(&DeltaPayload::from_borrowed(&call.arg()?)?)
 }
 
 /// `gcf.graphPackRoot(snapshot)`.
 pub fn graph_pack_root(call: &mut Call<'_>) -> Result<Tape> {
-    let value = api::graph_pack_root(&call.value()?)?;
+    let value = shapes::graph_pack_root(&call.value()?)?;
     Ok(call.tape(&value))
 }
 
 /// `gcf.applyGraphDelta(base, deltaText)`: the delta text is the main input.
 pub fn apply_graph_delta(call: &mut Call<'_>) -> Result<Tape> {
     let base = call.value()?;
-    Ok(call.tape(&api::apply_graph_delta(&base, call.text("delta")?)?))
+    Ok(call.tape(&shapes::apply_graph_delta(&base, call.text("delta")?)?))
 }
 
 /// `gcf.keyed.packRoot(set)`.
 pub fn keyed_pack_root(call: &mut Call<'_>) -> Result<Tape> {
-    let value = api::keyed_pack_root(&call.value()?)?;
+    let value = shapes::keyed_pack_root(&call.value()?)?;
     Ok(call.tape(&value))
 }
 
 /// `gcf.keyed.encodeFull(set, options)`.
 pub fn keyed_encode_full(call: &mut Call<'_>) -> Result<String> {
     let set = call.value()?;
-    api::keyed_encode_full(&set, &call.value()?)
+    shapes::keyed_encode_full(&set, &call.value()?)
 }
 
 /// `gcf.keyed.encodeDelta(delta)`.
@@ -107,7 +108,7 @@ pub fn keyed_apply_delta(call: &mut Call<'_>) -> Result<Tape> {
         Main::Text(text) => KeyedDelta::Text(text),
         _ => KeyedDelta::Value(call.value()?),
     };
-    Ok(call.tape(&api::keyed_apply_delta(&base, delta)?))
+    Ok(call.tape(&shapes::keyed_apply_delta(&base, delta)?))
 }
 
 /// `new gcf.GraphSession()`.
@@ -117,7 +118,7 @@ pub fn graph_session_new(_: &mut Call<'_>) -> Result<v3::GraphSession> {
 
 /// `session.encode(payload)`.
 pub fn graph_session_encode(session: &mut v3::GraphSession, call: &mut Call<'_>) -> Result<String> {
-    session.encode(&crate::shapes::gcf::payload(&call.arg()?)?)
+    session.encode(&Payload::from_borrowed(&call.arg()?)?)
 }
 
 /// `session.size()`.

@@ -1,5 +1,9 @@
-//! The wasm-bindgen side of every export (feature `wasm`). A panic aborts (the `wasm` profile
-//! has `panic = "abort"`): JS sees a trap, which the package reports as `INTERNAL`.
+//! The wasm modules: registers the export table of `agentwire-bindings` as wasm-bindgen's
+//! `call` and `Instance`, and converts arguments, results and errors; each module is this crate
+//! built with one feature (its area). Every export's body, the error's properties
+//! ([`agentwire_bindings::js_error`]) and the shapes live in `agentwire-bindings`. A panic
+//! aborts (the `wasm` profile has `panic = "abort"`): JS sees a trap, which the package
+//! reports as `INTERNAL`.
 
 use std::cell::RefCell;
 
@@ -8,21 +12,20 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
 
 #[cfg(feature = "gateway")]
-use crate::call::Hooks;
-use crate::call::{run_constructor, run_function, run_method, Call, Main, Out, Session, State};
+use agentwire_bindings::call::Hooks;
+use agentwire_bindings::call::{
+    run_constructor, run_function, run_method, Call, Main, Out, Session, State,
+};
+use agentwire_bindings::js_error::{self, Property};
 
+/// The JS `Error` for `error`, with the properties of [`js_error::properties`].
 fn error_value(error: &agentwire::Error) -> JsValue {
     let object = js_sys::Error::new(error.message());
-    let number = |n: Option<u64>| n.map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64));
-    let properties: [(&str, JsValue); 6] = [
-        ("code", error.code().into()),
-        ("format", error.format().as_str().into()),
-        ("line", number(error.line())),
-        ("column", number(error.column())),
-        ("columnUtf16", number(error.column_utf16())),
-        ("offset", number(error.offset())),
-    ];
-    for (name, value) in properties {
+    for (name, property) in js_error::properties(error) {
+        let value = match property {
+            Property::Text(text) => JsValue::from_str(text),
+            Property::Position(n) => n.map_or(JsValue::NULL, |n| JsValue::from_f64(n as f64)),
+        };
         // Setting a data property on a fresh Error cannot fail.
         let _ = Reflect::set(&object, &name.into(), &value);
     }
@@ -158,7 +161,7 @@ fn js_value(out: Out) -> JsValue {
         Out::String(s) => s.into(),
         Out::Tape(tape) => {
             let old = TAPE.with(|t| core::mem::replace(&mut *t.borrow_mut(), tape.words));
-            crate::transfer::to_js::recycle(old, String::new());
+            agentwire_bindings::transfer::to_js::recycle(old, String::new());
             tape.side.into()
         }
         Out::Bytes(bytes) => Uint8Array::from(&bytes[..]).into(),
@@ -279,12 +282,8 @@ impl Instance {
             counter,
             validator,
         };
-        let Some(state) = self.0.as_deref_mut() else {
-            return error_value(&agentwire::Error::new(
-                agentwire::ErrorKind::Internal,
-                "instance not initialised",
-            ));
-        };
-        settle(with_call(args, &mut |call| run_method(id, state, call)))
+        settle(with_call(args, &mut |call| {
+            run_method(id, self.0.as_deref_mut(), call)
+        }))
     }
 }

@@ -1,20 +1,81 @@
-//! GCF v3 over JSON text: the generic profile (v3.6.0 by default, v3.5.3 on request, and the
-//! grouped form), the graph profile, version detection, sessions, deltas and pack roots.
+//! GCF's JS shapes beyond the core's JSON forms (`Payload::to_value` and the rest): the graph
+//! payload written straight to a result tape, the options of the JS functions (`version`,
+//! `numbers`, `largeInt`, `expect`, …), `gcf.decodeAny`'s result, pack roots, deltas, and the
+//! state of `gcf.keyed.Session`.
 
-use super::{options_value, to_json};
 use agentwire::gcf::v3::{self, Document, SpecVersion};
-use agentwire::gcf::{self, Payload, Version};
-use agentwire::json::{self, Map, Number, ParseOptions, Value};
+use agentwire::gcf::{self, Edge, Payload, Symbol, Version};
+use agentwire::json::{self, Map, Number, ParseOptions, Value, WriteOptions};
 use agentwire::{Error, ErrorKind, Result};
 
 use crate::shapes::number::MAX_SAFE_INTEGER;
-use crate::shapes::{FromValue, ToValue};
+use crate::transfer::to_js::TapeWriter;
+
+/// The payload as [`Payload::to_value`] shapes it, written straight to a JS result tape (the
+/// decode hot path: no value tree; a test in `js::graph` checks that both agree).
+pub fn write_payload(writer: &mut TapeWriter<'_>, payload: &Payload) {
+    let top = writer.shape(&[
+        "tool",
+        "tokenBudget",
+        "tokensUsed",
+        "packRoot",
+        "symbols",
+        "edges",
+    ]);
+    writer.object(top);
+    writer.str(&payload.tool);
+    writer.i64(payload.token_budget);
+    writer.i64(payload.tokens_used);
+    writer.str(&payload.pack_root);
+    writer.array(payload.symbols.len());
+    for symbol in &payload.symbols {
+        write_symbol(writer, symbol);
+    }
+    writer.array(payload.edges.len());
+    for edge in &payload.edges {
+        write_edge(writer, edge);
+    }
+}
+
+fn write_symbol(writer: &mut TapeWriter<'_>, symbol: &Symbol) {
+    let shape = writer.shape(&[
+        "qualifiedName",
+        "kind",
+        "score",
+        "provenance",
+        "distance",
+        "signature",
+        "components",
+    ]);
+    writer.object(shape);
+    writer.str(&symbol.qualified_name);
+    writer.str(&symbol.kind);
+    writer.f64(symbol.score);
+    writer.str(&symbol.provenance);
+    writer.i64(symbol.distance);
+    writer.str(&symbol.signature);
+    let components = writer.shape(&["blastRadius", "confidence", "recency", "distance"]);
+    writer.object(components);
+    let c = &symbol.components;
+    for v in [c.blast_radius, c.confidence, c.recency, c.distance] {
+        writer.f64(v);
+    }
+}
+
+fn write_edge(writer: &mut TapeWriter<'_>, edge: &Edge) {
+    let shape = writer.shape(&["source", "target", "edgeType", "status"]);
+    writer.object(shape);
+    writer.str(&edge.source);
+    writer.str(&edge.target);
+    writer.str(&edge.edge_type);
+    writer.str(&edge.status);
+}
 
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::InvalidArgument, message)
 }
 
-/// How numbers of the input JSON text are read by [`gcf_v3_encode_generic`].
+/// How numbers of an encoder's input JSON text are read ([`input_value`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NumberModel {
     /// Every lexeme decides its type: integer lexemes are int64 (out of range beyond), any
@@ -37,7 +98,7 @@ fn string_option<'a>(options: &'a Value, key: &str, allowed: &[&str]) -> Result<
 }
 
 fn json_text(value: &Value) -> String {
-    to_json(value).unwrap_or_default()
+    json::to_string(value, WriteOptions::PLAIN).unwrap_or_default()
 }
 
 /// Re-types literal numbers read from JavaScript text: integer lexemes beyond 2^53 − 1 become
@@ -68,17 +129,6 @@ fn retype_host_numbers(value: &mut Value) {
         }
         _ => {}
     }
-}
-
-/// GCF v3 generic profile: encodes any JSON value (options: `{"version": "3.6.0" | "3.5.3"}`,
-/// default 3.6.0; `{"lossless": true}`: never what no decoder reads back, see
-/// [`v3::EncodeOptions::lossless`]; `{"numbers": "literal" | "host"}`: `literal`, the default, reads integer
-/// lexemes as int64 and rejects those outside it; `host` reads the text as JavaScript
-/// numbers).
-pub fn gcf_v3_encode_generic(json_text_in: &str, options_json: &str) -> Result<String> {
-    let options = options_value(options_json)?;
-    let value = input_value(json_text_in, &options)?;
-    v3::encode_generic_with(&value, &encode_options(&options)?)
 }
 
 /// The generic encoder's options from `{"version": "3.6.0" | "3.5.3", "lossless": bool}`
@@ -119,15 +169,7 @@ pub fn input_value(json_text_in: &str, options: &Value) -> Result<Value> {
 }
 
 /// GCF v3.6.0 value grouping: encodes an array of flat records grouped by one column
-/// (options: `{"key": field, "group": field}`, both required; `numbers` as for
-/// [`gcf_v3_encode_generic`]).
-pub fn gcf_v3_encode_generic_grouped(json_text_in: &str, options_json: &str) -> Result<String> {
-    let options = options_value(options_json)?;
-    let value = input_value(json_text_in, &options)?;
-    encode_generic_grouped(&value, &options)
-}
-
-/// [`gcf_v3_encode_generic_grouped`] of a value, options as a value.
+/// (options: `{key: field, group: field}`, both required).
 pub fn encode_generic_grouped(value: &Value, options: &Value) -> Result<String> {
     let field = |name: &str| match options.get(name) {
         Some(Value::String(s)) => Ok(s.as_str()),
@@ -205,11 +247,6 @@ fn large_int_text(v: i64, policy: LargeInt) -> Result<Option<String>> {
 /// "graphDelta", "value": …}` (a v3 payload is 3.6.0 when it uses a 3.6.0 form: a constant
 /// column or a grouped section), or with `{"expect": "generic" | "graph"}` only the value,
 /// when the payload is a v3 one of that kind (`GCF_UNKNOWN_PROFILE` otherwise).
-pub fn gcf_v3_decode(input: &[u8], options_json: &str) -> Result<String> {
-    to_json(&decode(input, &options_value(options_json)?)?)
-}
-
-/// [`gcf_v3_decode`] with an options value, to a value.
 pub fn decode(input: &[u8], options: &Value) -> Result<Value> {
     match decode_payload_or_value(input, options)? {
         Decoded::Graph(payload) => Ok(payload.to_value()),
@@ -306,19 +343,9 @@ fn graph_version(options: &Value) -> Result<Version> {
     )
 }
 
-/// Encodes a graph payload (JSON, camelCase keys). Options: `{"version": "3.6.0" | "3.5.3" |
-/// "1.1"}` (default v3, whose graph profile 3.6.0 left as 3.5.3 had it), `{"stream": true}`
-/// for the streaming form and `{"labeledCounts": true}` for its labeled trailer (v3 only).
-pub fn gcf_v3_encode_graph(payload_json: &str, options_json: &str) -> Result<String> {
-    encode_graph(&json::parse(payload_json)?, &options_value(options_json)?)
-}
-
-/// [`gcf_v3_encode_graph`] over values.
-pub fn encode_graph(payload: &Value, options: &Value) -> Result<String> {
-    encode_payload(&Payload::from_value(payload)?, options)
-}
-
-/// [`gcf_v3_encode_graph`] of a payload, options as a value.
+/// Encodes a graph payload. Options: `{version: "3.6.0" | "3.5.3" | "1.1"}` (default v3,
+/// whose graph profile 3.6.0 left as 3.5.3 had it), `{stream: true}` for the streaming form
+/// and `{labeledCounts: true}` for its labeled trailer (v3 only).
 pub fn encode_payload(payload: &Payload, options: &Value) -> Result<String> {
     let stream = matches!(options.get("stream"), Some(Value::Bool(true)));
     let labeled = matches!(options.get("labeledCounts"), Some(Value::Bool(true)));
@@ -337,10 +364,6 @@ pub fn encode_payload(payload: &Payload, options: &Value) -> Result<String> {
     }
 }
 
-fn snapshot(json_text_in: &str) -> Result<Payload> {
-    Payload::from_value(&json::parse(json_text_in)?)
-}
-
 fn root_value(root: String, canonical: String) -> Value {
     let mut map = Map::new();
     map.insert("root".into(), root.into());
@@ -348,20 +371,8 @@ fn root_value(root: String, canonical: String) -> Value {
     Value::Object(map)
 }
 
-/// Encodes a v3.5.3 graph delta (JSON: `{"tool", "baseRoot", "newRoot", "removed", "added",
-/// "removedEdges", "addedEdges", "deltaTokens", "fullTokens"}`; added symbols carry their
-/// `distance`).
-pub fn gcf_v3_encode_graph_delta(delta_json: &str) -> Result<String> {
-    v3::graph::encode_delta(&gcf::DeltaPayload::from_value(&json::parse(delta_json)?)?)
-}
-
-/// The canonical pack root (`gcf-pack-root-v1`) of a graph snapshot (JSON `{"symbols",
-/// "edges"}`): `{"root": "sha256:…", "canonical": "<the hashed records>"}`.
-pub fn gcf_v3_graph_pack_root(snapshot_json: &str) -> Result<String> {
-    to_json(&graph_pack_root(&json::parse(snapshot_json)?)?)
-}
-
-/// [`gcf_v3_graph_pack_root`] over values.
+/// The canonical pack root (`gcf-pack-root-v1`) of a graph snapshot `{symbols, edges}`:
+/// `{root: "sha256:…", canonical: "<the hashed records>"}`.
 pub fn graph_pack_root(snapshot: &Value) -> Result<Value> {
     let payload = Payload::from_value(snapshot)?;
     Ok(root_value(
@@ -370,13 +381,8 @@ pub fn graph_pack_root(snapshot: &Value) -> Result<Value> {
     ))
 }
 
-/// Applies a graph delta (GCF text) to a base snapshot (JSON) atomically and verifies
-/// `new_root`: the new snapshot (JSON).
-pub fn gcf_v3_apply_graph_delta(base_json: &str, delta_text: &str) -> Result<String> {
-    to_json(&apply_graph_delta(&json::parse(base_json)?, delta_text)?)
-}
-
-/// [`gcf_v3_apply_graph_delta`] with the base as a value.
+/// Applies a graph delta (GCF text) to a base snapshot atomically and verifies `new_root`:
+/// the new snapshot.
 pub fn apply_graph_delta(base: &Value, delta_text: &str) -> Result<Value> {
     let base = Payload::from_value(base)?;
     let delta = match v3::decode(delta_text.as_bytes(), &Default::default())? {
@@ -396,40 +402,7 @@ pub fn apply_graph_delta(base: &Value, delta_text: &str) -> Result<Value> {
     Ok(v3::graph::apply_delta(&base, &delta)?.to_value())
 }
 
-/// GCF v3.5.3 graph session: stable symbol ids across calls, already-sent symbols as bare
-/// references.
-#[derive(Debug, Default)]
-pub struct GcfV3GraphSession(v3::GraphSession);
-
-impl GcfV3GraphSession {
-    /// An empty session.
-    pub fn new() -> GcfV3GraphSession {
-        GcfV3GraphSession::default()
-    }
-
-    /// Encodes a payload (JSON) in this session.
-    pub fn encode(&mut self, payload_json: &str) -> Result<String> {
-        self.0.encode(&snapshot(payload_json)?)
-    }
-
-    /// Number of symbols with a session id.
-    pub fn size(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Forgets every id (the next payload starts a new session).
-    pub fn reset(&mut self) {
-        self.0.reset();
-    }
-}
-
-/// The canonical pack root of a keyed set (JSON `{"key", "fields", "rows", "name"?}`):
-/// `{"root", "canonical"}`.
-pub fn gcf_v3_keyed_pack_root(set_json: &str) -> Result<String> {
-    to_json(&keyed_pack_root(&json::parse(set_json)?)?)
-}
-
-/// [`gcf_v3_keyed_pack_root`] over values.
+/// The canonical pack root of a keyed set `{key, fields, rows, name?}`: `{root, canonical}`.
 pub fn keyed_pack_root(set: &Value) -> Result<Value> {
     let set = v3::keyed::KeyedSet::from_value(set)?;
     Ok(root_value(
@@ -438,32 +411,10 @@ pub fn keyed_pack_root(set: &Value) -> Result<Value> {
     ))
 }
 
-/// The full delta-participating payload of a keyed set (options: `{"tool"}`).
-pub fn gcf_v3_keyed_encode_full(set_json: &str, options_json: &str) -> Result<String> {
-    keyed_encode_full(&json::parse(set_json)?, &options_value(options_json)?)
-}
-
-/// [`gcf_v3_keyed_encode_full`] over values.
+/// The full delta-participating payload of a keyed set (options: `{tool}`).
 pub fn keyed_encode_full(set: &Value, options: &Value) -> Result<String> {
     let set = v3::keyed::KeyedSet::from_value(set)?;
     v3::keyed::encode_full(&set, tool_option(options)?.as_deref())
-}
-
-/// Encodes a generic delta (JSON: `{"tool", "key", "fields", "baseRoot", "newRoot", "added",
-/// "changed", "removed", "deltaTokens", "fullTokens"}`).
-pub fn gcf_v3_keyed_encode_delta(delta_json: &str) -> Result<String> {
-    v3::keyed::encode_delta(&v3::GenericDelta::from_value(&json::parse(delta_json)?)?)
-}
-
-/// Applies a generic delta (GCF text, or the delta as JSON) to a base keyed set (JSON)
-/// atomically and verifies `new_root`: `{"set", "root"}`.
-pub fn gcf_v3_keyed_apply_delta(base_json: &str, delta: &str) -> Result<String> {
-    let delta = if delta.trim_start().starts_with('{') {
-        KeyedDelta::Value(json::parse(delta)?)
-    } else {
-        KeyedDelta::Text(delta)
-    };
-    to_json(&keyed_apply_delta(&json::parse(base_json)?, delta)?)
 }
 
 /// A generic delta as GCF text or as its value.
@@ -475,7 +426,8 @@ pub enum KeyedDelta<'a> {
     Value(Value),
 }
 
-/// [`gcf_v3_keyed_apply_delta`] over values: `{"set", "root"}`.
+/// Applies a generic delta (GCF text, or the delta's value) to a base keyed set atomically
+/// and verifies `new_root`: `{set, root}`.
 pub fn keyed_apply_delta(base: &Value, delta: KeyedDelta<'_>) -> Result<Value> {
     let base = v3::keyed::KeyedSet::from_value(base)?;
     let delta = match delta {
@@ -529,9 +481,10 @@ fn reanchor_policy(options: &Value) -> Result<v3::keyed::ReanchorPolicy> {
     }
 }
 
-/// A producer's keyed-set delta session: the first `emit` returns the full payload, each later
-/// one a delta, an `unchanged` response or a full payload by the re-anchor policy (options:
-/// `{"tool", "policy": {"mode": "fixedN", "n"} | {"mode": "sizeGuard"}}`, default fixedN 15).
+/// The state of a `gcf.keyed.Session`, a producer's keyed-set delta session: the first `emit`
+/// returns the full payload, each later one a delta, an `unchanged` response or a full
+/// payload by the re-anchor policy (options: `{tool, policy: {mode: "fixedN", n} | {mode:
+/// "sizeGuard"}}`, default fixedN 15).
 #[derive(Debug)]
 pub struct GcfV3KeyedSession {
     tool: Option<String>,
@@ -540,11 +493,6 @@ pub struct GcfV3KeyedSession {
 }
 
 impl GcfV3KeyedSession {
-    /// A new session.
-    pub fn new(options_json: &str) -> Result<GcfV3KeyedSession> {
-        GcfV3KeyedSession::with_options(&options_value(options_json)?)
-    }
-
     /// A new session with an options value.
     pub fn with_options(options: &Value) -> Result<GcfV3KeyedSession> {
         Ok(GcfV3KeyedSession {
@@ -554,13 +502,7 @@ impl GcfV3KeyedSession {
         })
     }
 
-    /// The next payload for `set` (JSON): `{"isFull", "kind": "full" | "delta" |
-    /// "unchanged", "wire"}`.
-    pub fn emit(&mut self, set_json: &str) -> Result<String> {
-        to_json(&self.emit_value(&json::parse(set_json)?)?)
-    }
-
-    /// [`GcfV3KeyedSession::emit`] over values.
+    /// The next payload for `set`: `{isFull, kind: "full" | "delta" | "unchanged", wire}`.
     pub fn emit_value(&mut self, set: &Value) -> Result<Value> {
         let set = v3::keyed::KeyedSet::from_value(set)?;
         let (is_full, kind, wire) = match &mut self.session {

@@ -1,22 +1,28 @@
-//! The napi side of every export (feature `node`): arguments in, the result or the error out.
+//! The Node addon: registers the export table of `agentwire-bindings` as napi's `call` and
+//! `Instance`, and converts arguments, results and errors. Every export's body, the error's
+//! properties ([`agentwire_bindings::js_error`]) and the shapes live in `agentwire-bindings`.
 //!
 //! The raw Node-API calls live here and nowhere else: reading a JS string as UTF-8 in one pass
 //! (napi-rs asks for the UTF-8 length first, which is a second pass over the string), borrowing
-//! a `Uint8Array`, calling the caller's JS callbacks, and throwing an `Error` that carries
-//! `code`, `line`, `column`, … as properties.
+//! a `Uint8Array`, calling the caller's JS callbacks, and throwing an `Error`.
 #![allow(unsafe_code)]
 
 use std::cell::Cell as StdCell;
-use std::ffi::{c_void, CStr};
+use std::ffi::c_void;
 use std::ptr;
 
 use napi::bindgen_prelude::{ToNapiValue, Uint32Array, Uint32ArraySlice, Uint8Array, Unknown};
 use napi::{sys, Env, JsValue, Status, ValueType};
 use napi_derive::napi;
 
-use crate::call::{
+use agentwire_bindings::call::{
     run_constructor, run_function, run_method, Call, Hooks, Main, Out, Session, State,
 };
+use agentwire_bindings::js_error::{self, Property};
+
+// Calls build many small values; mimalloc halves the time glibc malloc takes.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 type Raw = sys::napi_value;
 
@@ -104,11 +110,6 @@ fn string_value(env: sys::napi_env, s: &str) -> napi::Result<Raw> {
     Ok(v)
 }
 
-fn set(env: sys::napi_env, object: Raw, name: &CStr, value: Raw) -> napi::Result<()> {
-    // SAFETY: `object` is an object created in `env`.
-    check(unsafe { sys::napi_set_named_property(env, object, name.as_ptr(), value) })
-}
-
 fn number_or_null(env: sys::napi_env, n: Option<u64>) -> napi::Result<Raw> {
     let mut v = ptr::null_mut();
     // SAFETY: creating a value in a live env.
@@ -119,28 +120,21 @@ fn number_or_null(env: sys::napi_env, n: Option<u64>) -> napi::Result<Raw> {
     Ok(v)
 }
 
-/// The JS `Error` for `error`, with its code and position as properties.
+/// The JS `Error` for `error`, with the properties of [`js_error::properties`].
 fn error_object(env: sys::napi_env, error: &agentwire::Error) -> napi::Result<Raw> {
     let message = string_value(env, error.message())?;
     let mut object = ptr::null_mut();
     // SAFETY: creating a value in a live env.
     check(unsafe { sys::napi_create_error(env, ptr::null_mut(), message, &mut object) })?;
-    set(env, object, c"code", string_value(env, error.code())?)?;
-    set(
-        env,
-        object,
-        c"format",
-        string_value(env, error.format().as_str())?,
-    )?;
-    set(env, object, c"line", number_or_null(env, error.line())?)?;
-    set(env, object, c"column", number_or_null(env, error.column())?)?;
-    set(
-        env,
-        object,
-        c"columnUtf16",
-        number_or_null(env, error.column_utf16())?,
-    )?;
-    set(env, object, c"offset", number_or_null(env, error.offset())?)?;
+    for (name, property) in js_error::properties(error) {
+        let value = match property {
+            Property::Text(text) => string_value(env, text)?,
+            Property::Position(n) => number_or_null(env, n)?,
+        };
+        let key = string_value(env, name)?;
+        // SAFETY: `object` is an object created in `env`.
+        check(unsafe { sys::napi_set_property(env, object, key, value) })?;
+    }
     Ok(object)
 }
 
@@ -343,7 +337,7 @@ fn js_value(env: sys::napi_env, out: Out, scratch: &mut [u32]) -> napi::Result<R
             let side = string_value(env, &tape.side)?;
             if let Some(dst) = scratch.get_mut(..tape.words.len()) {
                 dst.copy_from_slice(&tape.words);
-                crate::transfer::to_js::recycle(tape.words, tape.side);
+                agentwire_bindings::transfer::to_js::recycle(tape.words, tape.side);
                 return Ok(side);
             }
             let words = unsafe { ToNapiValue::to_napi_value(env, Uint32Array::new(tape.words))? };
@@ -463,11 +457,6 @@ impl Instance {
         counter: Unknown<'e>,
         validator: Unknown<'e>,
     ) -> napi::Result<Unknown<'e>> {
-        let Some(state) = self.0.as_deref_mut() else {
-            let freed =
-                agentwire::Error::new(agentwire::ErrorKind::InvalidArgument, "used after free()");
-            return Err(throw(env.raw(), &freed));
-        };
         let args = Args {
             session,
             text_in,
@@ -478,7 +467,9 @@ impl Instance {
             counter: Some(counter),
             validator: Some(validator),
         };
-        let out = with_call(env, args, &mut |call| run_method(id, state, call))?;
+        let out = with_call(env, args, &mut |call| {
+            run_method(id, self.0.as_deref_mut(), call)
+        })?;
         // SAFETY: as in `call`.
         let value = js_value(env.raw(), out, unsafe { scratch.as_mut() })?;
         Ok(unknown(env, value))
