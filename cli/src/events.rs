@@ -61,7 +61,7 @@ pub enum EventsCommand {
 }
 
 fn print(text: &str) -> Result<(), Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         out.write_all(b"\n")?;
@@ -146,7 +146,7 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
             max_line_bytes,
             file,
         } => {
-            let mut out = io::stdout().lock();
+            let mut out = crate::stdout();
             let summary = decode(file.as_ref(), max_line_bytes, |d| {
                 if !as_json {
                     writeln!(out, "{}", diagnostic_line(d))?;
@@ -178,7 +178,7 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
                     write_event(&mut jsonl, &map, Form::Godex)?;
                 }
             }
-            io::stdout().lock().write_all(jsonl.as_bytes())?;
+            crate::stdout().write_all(jsonl.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         EventsCommand::FromSse {
@@ -199,7 +199,7 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
                         write_event(&mut jsonl, map, Form::Godex)?;
                     }
                 }
-                io::stdout().lock().write_all(jsonl.as_bytes())?;
+                crate::stdout().write_all(jsonl.as_bytes())?;
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -1,7 +1,7 @@
 //! `agentwire gateway tool-id|card|truncate|path`: the gateway contracts with exact cl100k
 //! token counts.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -80,7 +80,7 @@ pub enum CardOutput {
 }
 
 fn print(text: &str) -> Result<(), Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     writeln!(out, "{text}")?;
     out.flush()?;
     Ok(())

@@ -78,7 +78,9 @@ pub enum GcxCommand {
     },
     /// Print the built-in per-tool layouts as JSON.
     Layouts,
-    /// Decode GCX1 to JSON `{"sections": [...]}`, streaming with bounded memory.
+    /// Decode GCX1 to JSON `{"sections": [...]}`, streaming with bounded memory: sections and
+    /// rows are written as they are read, so on a bad row the command stops with exit 1 and
+    /// the error on stderr, after the output so far (then not a complete JSON document).
     Decode {
         /// Line limit: a line must be shorter than this many bytes (gcx-go's 4 MiB by default).
         #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]
@@ -206,7 +208,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
                 }
                 _ => Box::new(io::stdin().lock()),
             };
-            let mut out = BufWriter::new(io::stdout().lock());
+            let mut out = BufWriter::new(crate::stdout());
             let outcome = if items {
                 decode_items(input, options, &mut out)
             } else {
@@ -219,7 +221,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
 }
 
 fn write_stdout(text: &str) -> Result<ExitCode, Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -1,6 +1,6 @@
 //! `agentwire gcf …`, `agentwire gcb …`, `agentwire convert`, `agentwire codecs`.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -133,7 +133,7 @@ fn write_json(payload: &Payload) -> Result<ExitCode, Error> {
 }
 
 fn write_out(bytes: &[u8]) -> Result<ExitCode, Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     out.write_all(bytes)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -335,7 +335,7 @@ pub fn convert(args: &ConvertArgs) -> Result<ExitCode, Error> {
 }
 
 pub fn list_codecs() -> Result<ExitCode, Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     for codec in Registry::builtin().list() {
         let aliases = if codec.aliases.is_empty() {
             String::new()

@@ -3,6 +3,7 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use agentwire::Error;
 use clap::{Parser, Subcommand};
@@ -29,7 +30,8 @@ enum Command {
     /// GCX1: encode, generic fallback, decode.
     #[command(subcommand)]
     Gcx(gcx::GcxCommand),
-    /// GCF v1.1 graph text: encode, decode, encode-delta.
+    /// GCF text, v1.1 (graph), v3.5.3 and v3.6.0 (graph and generic profiles): encode,
+    /// decode, encode-delta, pack-root.
     #[command(subcommand)]
     Gcf(graph::GcfCommand),
     /// The `godex exec --json` event protocol: validate, accumulate, mock, from-sse, tool.
@@ -89,10 +91,44 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
+        // The reader stopped early (`| head`): end quietly, as Unix tools do.
+        Err(_) if PIPE_CLOSED.load(Ordering::Relaxed) => ExitCode::SUCCESS,
         Err(e) => {
             report_error(&e);
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Set once a write to stdout fails because its reader has gone.
+static PIPE_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Standard output, noting a closed pipe in [`PIPE_CLOSED`] (the error still stops the command).
+struct Stdout(io::StdoutLock<'static>);
+
+/// The stdout every command writes to.
+fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+impl Stdout {
+    fn note<T>(result: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &result {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                PIPE_CLOSED.store(true, Ordering::Relaxed);
+            }
+        }
+        result
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Stdout::note(self.0.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Stdout::note(self.0.flush())
     }
 }
 
@@ -104,7 +140,7 @@ fn report_error(e: &Error) {
 fn conformance(suite: &str, dir: &std::path::Path) -> Result<ExitCode, Error> {
     let report = agentwire_conformance::run(suite, dir)
         .map_err(|message| Error::new(agentwire::ErrorKind::InvalidArgument, message))?;
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     for note in &report.notes {
         writeln!(out, "{note}")?;
     }
@@ -122,7 +158,7 @@ fn conformance(suite: &str, dir: &std::path::Path) -> Result<ExitCode, Error> {
 fn tokens(encoding: &str, ids: bool, file: Option<&PathBuf>) -> Result<ExitCode, Error> {
     let counter = agentwire::tokens::Tiktoken(agentwire::tokens::Encoding::parse(encoding)?);
     let text = read_text(file)?;
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     if ids {
         let ids: Vec<String> = counter
             .token_ids(&text)

@@ -1,7 +1,7 @@
 //! `agentwire scorecard`: GCX1 versus compact JSON on the upstream benchmark's 20 responses:
 //! bytes, gzip bytes, cl100k_base and o200k_base tokens, and a real round-trip check.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -204,7 +204,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         None => BUNDLED_BENCH.to_string(),
     };
     let cases = measure_cases(&json::parse(&text)?)?;
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     match args.format {
         OutputFormat::Markdown => write_markdown(&mut out, &cases)?,
         OutputFormat::Json => writeln!(
