@@ -11,12 +11,12 @@ use std::cell::Cell as StdCell;
 use std::ffi::c_void;
 use std::ptr;
 
-use napi::bindgen_prelude::{ToNapiValue, Uint32Array, Uint32ArraySlice, Uint8Array, Unknown};
-use napi::{sys, Env, JsValue, Status, ValueType};
+use napi::bindgen_prelude::{ToNapiValue, Uint8Array, Uint32Array, Uint32ArraySlice, Unknown};
+use napi::{Env, JsValue, Status, ValueType, sys};
 use napi_derive::napi;
 
 use agentwire_bindings::call::{
-    run_constructor, run_function, run_method, Call, Hooks, Main, Out, Session, State,
+    Call, Hooks, Main, Out, Session, State, run_constructor, run_function, run_method,
 };
 use agentwire_bindings::js_error::{self, Property};
 
@@ -268,10 +268,10 @@ impl Hooks for NodeHooks {
     }
 
     fn fail(&self, error: agentwire::Error) {
-        if self.failure.get().is_none() {
-            if let Ok(object) = error_object(self.env, &error) {
-                self.failure.set(Some(object));
-            }
+        if self.failure.get().is_none()
+            && let Ok(object) = error_object(self.env, &error)
+        {
+            self.failure.set(Some(object));
         }
     }
 }
@@ -346,7 +346,7 @@ fn js_value(env: sys::napi_env, out: Out, scratch: &mut [u32]) -> napi::Result<R
             check(unsafe { sys::napi_set_element(env, v, 1, words) })?;
         }
         Out::Bytes(bytes) => {
-            return unsafe { ToNapiValue::to_napi_value(env, Uint8Array::new(bytes)) }
+            return unsafe { ToNapiValue::to_napi_value(env, Uint8Array::new(bytes)) };
         }
         Out::Undefined => check(unsafe { sys::napi_get_undefined(env, &mut v) })?,
         Out::Number(n) => check(unsafe { sys::napi_create_uint32(env, n, &mut v) })?,

@@ -8,13 +8,13 @@
 use std::cell::RefCell;
 
 use js_sys::{Function, Reflect, Uint8Array};
-use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::wasm_bindgen;
 
 #[cfg(feature = "gateway")]
 use agentwire_bindings::call::Hooks;
 use agentwire_bindings::call::{
-    run_constructor, run_function, run_method, Call, Main, Out, Session, State,
+    Call, Main, Out, Session, State, run_constructor, run_function, run_method,
 };
 use agentwire_bindings::js_error::{self, Property};
 

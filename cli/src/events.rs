@@ -5,10 +5,10 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::events::mock::{mock_events, MockMode};
-use agentwire::events::serialize::{write_event, Form};
+use agentwire::events::mock::{MockMode, mock_events};
+use agentwire::events::serialize::{Form, write_event};
 use agentwire::events::sse::from_sse;
-use agentwire::events::toolspec::{function_tool, parse_tool_spec, web_search_tool, ToolSpec};
+use agentwire::events::toolspec::{ToolSpec, function_tool, parse_tool_spec, web_search_tool};
 use agentwire::events::{DecodedItem, Diagnostic, StreamDecoder, Summary};
 use agentwire::json::{self, Value};
 use agentwire::{Error, ErrorKind};

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gateway::card::{enforce_card_budget, truncate_description, CardBudget, ChoiceCard};
-use agentwire::gateway::item::{mcp_tool_to_item, Item};
+use agentwire::gateway::card::{CardBudget, ChoiceCard, enforce_card_budget, truncate_description};
+use agentwire::gateway::item::{Item, mcp_tool_to_item};
 use agentwire::gateway::path::parse_path;
 use agentwire::gateway::report::{card_report, tool_id_report, truncation_report};
 use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply};

@@ -5,13 +5,14 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gcx::document::{encode_document, item_to_value, write_section_open, RowWriter};
+use agentwire::Error;
+use agentwire::gcx::document::{RowWriter, encode_document, item_to_value, write_section_open};
 use agentwire::gcx::{
-    self, Compat, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout,
-    ToolOptions, DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
+    self, Compat, DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS,
+    DEFAULT_MAX_SECTIONS, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy,
+    ToolLayout, ToolOptions,
 };
 use agentwire::json::{self, Value, WriteOptions};
-use agentwire::Error;
 use clap::Subcommand;
 
 #[derive(Subcommand)]

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentwire::codec::Registry;
-use agentwire::gcf::v3::{self, keyed::KeyedSet, Document, SpecVersion, StreamOptions};
-use agentwire::gcf::{self, v1, DeltaPayload, Payload};
+use agentwire::gcf::v3::{self, Document, SpecVersion, StreamOptions, keyed::KeyedSet};
+use agentwire::gcf::{self, DeltaPayload, Payload, v1};
 use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
-use agentwire::{gcb, Error, ErrorKind};
+use agentwire::{Error, ErrorKind, gcb};
 use clap::Subcommand;
 
 #[derive(Subcommand)]

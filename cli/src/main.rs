@@ -113,10 +113,10 @@ fn stdout() -> Stdout {
 
 impl Stdout {
     fn note<T>(result: io::Result<T>) -> io::Result<T> {
-        if let Err(e) = &result {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                PIPE_CLOSED.store(true, Ordering::Relaxed);
-            }
+        if let Err(e) = &result
+            && e.kind() == io::ErrorKind::BrokenPipe
+        {
+            PIPE_CLOSED.store(true, Ordering::Relaxed);
         }
         result
     }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gcx::{encode_tool_checked, EncodeOptions, Strategy, ToolOptions};
+use agentwire::gcx::{EncodeOptions, Strategy, ToolOptions, encode_tool_checked};
 use agentwire::json::{self, Map, Number, ParseOptions, Value, WriteOptions};
 use agentwire::tokens::{Encoding, Tiktoken, TokenCounter};
 use agentwire::{Error, ErrorKind};

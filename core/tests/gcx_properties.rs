@@ -2,7 +2,7 @@
 //! that no input makes the decoder panic, and that the sections' JSON text is their value's.
 
 use agentwire::gcx::{
-    self, document, Cell, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Section,
+    self, Cell, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Section, document,
 };
 use agentwire::json::{self, WriteOptions};
 use proptest::prelude::*;
@@ -169,12 +169,11 @@ proptest! {
     /// which reads back as an integer.
     #[test]
     fn json_parse_total(text in "[\\[\\]{}\",:0-9eE.+\\-a-z\\\\ ]{0,40}") {
-        if let Ok(v) = agentwire::json::parse(&text) {
-            if let Ok(again) = agentwire::json::to_string(&v, agentwire::json::WriteOptions::PLAIN) {
+        if let Ok(v) = agentwire::json::parse(&text)
+            && let Ok(again) = agentwire::json::to_string(&v, agentwire::json::WriteOptions::PLAIN) {
                 let back = agentwire::json::parse(&again).unwrap();
                 prop_assert!(same_value(&back, &v), "{:?} != {:?}", back, v);
             }
-        }
     }
 }
 

@@ -9,7 +9,7 @@ use std::cell::Cell;
 use agentwire::gcx::document;
 use agentwire::gcx::{self, DecodeOptions, Decoder, Section};
 use agentwire::json::{self, ParseOptions};
-use agentwire::{gcb, gcf, Error};
+use agentwire::{Error, gcb, gcf};
 
 /// The system allocator, counting the bytes each thread asks for.
 struct Counting;
@@ -292,7 +292,9 @@ fn gcf_payload_limit() {
         ("GCF_PAYLOAD_TOO_LARGE", Some(6), Some(1), Some(last_edge))
     );
     assert!(
-        e.message().contains("more than 50 bytes of names and edge endpoints (the decoder's max payload bytes limit)"),
+        e.message().contains(
+            "more than 50 bytes of names and edge endpoints (the decoder's max payload bytes limit)"
+        ),
         "{}",
         e.message()
     );

@@ -7,8 +7,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use agentwire::gcf::Payload;
-use agentwire::gcx::{self, document, Cell, DecodeOptions, EncodeOptions, Encoder, Header};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use agentwire::gcx::{self, Cell, DecodeOptions, EncodeOptions, Encoder, Header, document};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value as J;
 
 /// JSON text to GCX1, as `gcx.encodeToolJson` does it: parse, then encode.

@@ -2,7 +2,7 @@
 
 use agentwire::Result;
 
-use crate::call::{invalid, Call, Main, Tape};
+use crate::call::{Call, Main, Tape, invalid};
 use crate::shapes::events::{self as shapes, EventsDecoder};
 
 /// `events.parse(input, options)`: text or bytes as the main input.

@@ -5,11 +5,11 @@
 //! the caller's `validator`, else from the built-in one (native). A wasm module carries
 //! neither, so its JS layer always passes a counter, and a validator when the page has one.
 
+use agentwire::Result;
 use agentwire::gateway::schema::ArgsValidator;
 use agentwire::tokens::TokenCounter;
-use agentwire::Result;
 
-use crate::call::{invalid, Call, JsCounter, JsValidator, Tape};
+use crate::call::{Call, JsCounter, JsValidator, Tape, invalid};
 use crate::shapes::gateway::{self as shapes, GatewaySession};
 
 /// Runs `f` with the counter this call uses.
@@ -25,7 +25,9 @@ fn with_counter<T>(call: &Call<'_>, f: impl FnOnce(&dyn TokenCounter) -> Result<
             }
             #[cfg(not(feature = "tokens"))]
             {
-                Err(invalid("options.counter: this build counts no tokens itself; pass a counter (text) => number"))
+                Err(invalid(
+                    "options.counter: this build counts no tokens itself; pass a counter (text) => number",
+                ))
             }
         }
     }

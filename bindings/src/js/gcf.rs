@@ -1,9 +1,9 @@
 //! GCF v3: the generic profile (3.6.0 by default, 3.5.3 on request, grouped), the graph
 //! profile, `decodeAny`, sessions, deltas, pack roots.
 
-use agentwire::gcf::{v3, DeltaPayload, Payload};
-use agentwire::json::{self, Value, WriteOptions};
 use agentwire::Result;
+use agentwire::gcf::{DeltaPayload, Payload, v3};
+use agentwire::json::{self, Value, WriteOptions};
 
 use crate::call::{Call, Main, Tape};
 use crate::shapes::gcf::{self as shapes, GcfV3KeyedSession, KeyedDelta};

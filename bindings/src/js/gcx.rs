@@ -7,7 +7,7 @@ use agentwire::json::{self, Value};
 use agentwire::{Error, ErrorKind, Result};
 
 use crate::call::{Call, Main, Tape};
-use crate::shapes::gcx::{check_request as check, GcxStreamDecoder, GcxStreamEncoder};
+use crate::shapes::gcx::{GcxStreamDecoder, GcxStreamEncoder, check_request as check};
 use crate::shapes::read_array;
 use crate::transfer::to_js::TapeWriter;
 

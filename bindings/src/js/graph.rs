@@ -3,7 +3,7 @@
 use agentwire::codec::Registry;
 use agentwire::gcf::{self, DeltaPayload, Payload};
 use agentwire::json::{self, Map, Value, WriteOptions};
-use agentwire::{gcb, Result};
+use agentwire::{Result, gcb};
 
 use crate::call::{Bytes, Call, Main, Tape};
 use crate::shapes;

@@ -2,9 +2,9 @@
 
 use std::sync::OnceLock;
 
+use agentwire::Result;
 use agentwire::gateway::schema::{ArgsValidator, JsonSchemaValidator};
 use agentwire::json;
-use agentwire::Result;
 
 use crate::call::{Call, Tape};
 

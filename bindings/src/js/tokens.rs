@@ -2,8 +2,8 @@
 //! one vocabulary (feature `tokens-cl100k` or `tokens-o200k`), so a page downloads only the
 //! one it uses.
 
-use agentwire::tokens::Encoding;
 use agentwire::Result;
+use agentwire::tokens::Encoding;
 
 use crate::call::Call;
 

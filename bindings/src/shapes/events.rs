@@ -1,13 +1,13 @@
 //! The event protocol's JS shapes: the options and results of the `events` functions over the
 //! core (`agentwire::events`), and the state of `events.EventStreamDecoder`.
 
-use agentwire::events::accumulate::{accumulate, FunctionCall, Summary};
-use agentwire::events::decode::{DecodedItem, StreamDecoder, DEFAULT_MAX_LINE_BYTES};
-use agentwire::events::followup::follow_up_input;
-use agentwire::events::mock::{mock_events, MockMode};
-use agentwire::events::serialize::{write_event, write_events, Form};
-use agentwire::events::toolspec::{parse_tool_spec, web_search_tool, ToolSpec};
 use agentwire::events::Diagnostic;
+use agentwire::events::accumulate::{FunctionCall, Summary, accumulate};
+use agentwire::events::decode::{DEFAULT_MAX_LINE_BYTES, DecodedItem, StreamDecoder};
+use agentwire::events::followup::follow_up_input;
+use agentwire::events::mock::{MockMode, mock_events};
+use agentwire::events::serialize::{Form, write_event, write_events};
+use agentwire::events::toolspec::{ToolSpec, parse_tool_spec, web_search_tool};
 use agentwire::json::{Map, Number, Value};
 use agentwire::{Error, ErrorKind, Result};
 
@@ -227,7 +227,7 @@ pub fn follow_up(context: Value, calls: Value, outputs: Value) -> Result<Value> 
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 format!("outputs must be an object, got {}", other.type_name()),
-            ))
+            ));
         }
     };
     let input = follow_up_input(&context, &calls, |call_id| {

@@ -4,10 +4,10 @@
 //! argument: the caller's, or exact cl100k where the build has it.
 
 use agentwire::gateway::card::{
-    bound_browse_response, enforce_card_budget, make_choice_cards, truncate_description,
-    CardBudget, ChoiceCard,
+    CardBudget, ChoiceCard, bound_browse_response, enforce_card_budget, make_choice_cards,
+    truncate_description,
 };
-use agentwire::gateway::item::{mcp_tool_to_item, Item};
+use agentwire::gateway::item::{Item, mcp_tool_to_item};
 use agentwire::gateway::path::parse_path_value;
 use agentwire::gateway::reply::GatewayError;
 use agentwire::gateway::report::{browse_report, card_report, tool_id_report, truncation_report};
@@ -108,7 +108,7 @@ pub fn card(item: &Value, options: &Value, counter: &dyn TokenCounter) -> Result
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 format!("options.score must be a number, got {}", other.type_name()),
-            ))
+            ));
         }
     };
     let mut card = ChoiceCard::from_item(&item, score);
@@ -184,7 +184,7 @@ pub fn browse_cards(items: &Value, options: &Value, counter: &dyn TokenCounter) 
                     return Err(Error::new(
                         ErrorKind::InvalidArgument,
                         "options.maxCards must be an integer",
-                    ))
+                    ));
                 }
             };
             let refs: Vec<&Item> = items.iter().collect();
@@ -198,7 +198,7 @@ pub fn browse_cards(items: &Value, options: &Value, counter: &dyn TokenCounter) 
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 format!("options.mode must be \"query\" or \"path\" (got {other:?})"),
-            ))
+            ));
         }
     };
     let cards = bound_browse_response(cards, counter, budget)?;
@@ -268,7 +268,7 @@ impl GatewaySession {
                 return Err(Error::new(
                     ErrorKind::InvalidArgument,
                     "options.cacheStable must be a boolean",
-                ))
+                ));
             }
         };
         let top_k = option_uint(options, "topK", 5)?;
@@ -298,7 +298,7 @@ impl GatewaySession {
                         "tool definitions must be an array, got {}",
                         other.type_name()
                     ),
-                ))
+                ));
             }
         };
         let report = self.gateway.register_mcp_tools(

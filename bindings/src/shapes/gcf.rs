@@ -145,7 +145,7 @@ pub fn encode_options(options: &Value) -> Result<v3::EncodeOptions> {
             return Err(invalid(format!(
                 "options.lossless: expected a boolean, got {}",
                 json_text(other)
-            )))
+            )));
         }
     };
     Ok(v3::EncodeOptions { version, lossless })
@@ -198,10 +198,8 @@ fn apply_large_int(value: &mut Value, policy: LargeInt) -> Result<()> {
             let large = n
                 .as_i64()
                 .is_some_and(|v| v.unsigned_abs() > MAX_SAFE_INTEGER as u64);
-            if large {
-                if let Some(digits) = large_int_text(n.as_i64().unwrap_or(0), policy)? {
-                    *value = Value::String(digits);
-                }
+            if large && let Some(digits) = large_int_text(n.as_i64().unwrap_or(0), policy)? {
+                *value = Value::String(digits);
             }
         }
         Value::Array(items) => {
@@ -297,10 +295,8 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
         for v in integers {
             rewrite |= large_int_text(v, large_int)?.is_some();
         }
-        if !rewrite {
-            if let Document::Graph(payload) = document {
-                return Ok(Decoded::Graph(payload));
-            }
+        if !rewrite && let Document::Graph(payload) = document {
+            return Ok(Decoded::Graph(payload));
         }
     }
     let (kind, mut value) = match document {
@@ -396,7 +392,7 @@ pub fn apply_graph_delta(base: &Value, delta_text: &str) -> Result<Value> {
                 } else {
                     "payload"
                 }
-            )))
+            )));
         }
     };
     Ok(v3::graph::apply_delta(&base, &delta)?.to_value())
@@ -438,7 +434,7 @@ pub fn keyed_apply_delta(base: &Value, delta: KeyedDelta<'_>) -> Result<Value> {
                 return Err(invalid(format!(
                     "delta: expected a generic delta payload, got a {} payload",
                     other.profile().as_str()
-                )))
+                )));
             }
         },
     };

@@ -25,7 +25,7 @@ pub mod serialize;
 pub mod sse;
 pub mod toolspec;
 
-pub use accumulate::{accumulate, Accumulator, FunctionCall, StreamError, StreamResult, Summary};
-pub use decode::{DecodedItem, StreamDecoder, DEFAULT_MAX_LINE_BYTES};
+pub use accumulate::{Accumulator, FunctionCall, StreamError, StreamResult, Summary, accumulate};
+pub use decode::{DEFAULT_MAX_LINE_BYTES, DecodedItem, StreamDecoder};
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use model::{Event, EventType, TerminalStatus, Usage};

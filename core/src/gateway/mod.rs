@@ -26,7 +26,7 @@ pub mod tool_id;
 
 pub use card::{CardBudget, ChoiceCard, Safety};
 pub use item::{Item, Kind};
-pub use tool_id::{format_tool_id, parse_tool_id, ToolIdParts};
+pub use tool_id::{ToolIdParts, format_tool_id, parse_tool_id};
 
 use crate::json::{Number, Value};
 

@@ -6,11 +6,11 @@
 use alloc::string::String;
 
 use crate::gateway::card::{
-    cards_wire_json, count_tokens, render_cards_text, response_cap_tokens, BudgetReport,
-    CardBudget, ChoiceCard, Truncation, TruncationBranch,
+    BudgetReport, CardBudget, ChoiceCard, Truncation, TruncationBranch, cards_wire_json,
+    count_tokens, render_cards_text, response_cap_tokens,
 };
 use crate::gateway::item::McpItem;
-use crate::gateway::tool_id::{parts_to_value, Derivation};
+use crate::gateway::tool_id::{Derivation, parts_to_value};
 use crate::json::{Map, Number, Value};
 use crate::tokens::TokenCounter;
 

@@ -33,7 +33,7 @@ impl DecodeOptions {
                 return Err(invalid(format!(
                     "expected an options object, got {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         if let Some(key) = map.keys().find(|k| *k != "maxPayloadBytes") {
@@ -50,7 +50,7 @@ impl DecodeOptions {
             Some(_) => {
                 return Err(invalid(
                     "option maxPayloadBytes: expected a positive integer",
-                ))
+                ));
             }
         }
         Ok(options)

@@ -4,9 +4,9 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::DEFAULT_MAX_LINE_BYTES;
 use super::escape::unescape;
 use super::header::{Header, TAG};
-use super::DEFAULT_MAX_LINE_BYTES;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// Options for the decoder: what to yield, and the limits that keep hostile input from

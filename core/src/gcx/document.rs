@@ -96,7 +96,7 @@ pub fn header_from_value(value: &Value) -> Result<Header> {
             return Err(invalid(format!(
                 "fields: expected an array of strings, got {}",
                 other.type_name()
-            )))
+            )));
         }
         None => return Err(invalid("fields: missing (an array of strings)")),
     };
@@ -114,7 +114,7 @@ pub fn header_from_value(value: &Value) -> Result<Header> {
             return Err(invalid(format!(
                 "meta: expected an object of strings, got {}",
                 other.type_name()
-            )))
+            )));
         }
     }
     Ok(header)
@@ -143,7 +143,7 @@ pub fn cell_from_value(value: &Value) -> Result<Cell<'_>> {
             return Err(invalid(format!(
                 "expected a cell (string, number, boolean, null or a typed cell like {{\"int\": \"42\"}}), got {}",
                 other.type_name()
-            )))
+            )));
         }
     })
 }
@@ -182,7 +182,7 @@ fn typed_cell<'v>(tag: &str, payload: &'v Value) -> Result<Cell<'v>> {
         _ => {
             return Err(invalid(format!(
                 "unknown typed cell {{\"{tag}\": …}} (expected int, uint, float64, float32, json_number or bytes)"
-            )))
+            )));
         }
     })
 }
@@ -676,7 +676,7 @@ fn read_encode_options(map: &Map) -> Result<EncodeOptions> {
             return Err(invalid(format!(
                 "option compat: expected a string, got {}",
                 other.type_name()
-            )))
+            )));
         }
     }
     if let Some(literal) = option_bool(map, "literalNumbers")? {
@@ -754,7 +754,7 @@ impl ToolOptions {
                 return Err(invalid(format!(
                     "option strategy: expected a string, got {}",
                     other.type_name()
-                )))
+                )));
             }
         }
         options.strict = option_bool(map, "strict")?.unwrap_or(false);
@@ -774,7 +774,7 @@ impl ToolOptions {
                 return Err(invalid(format!(
                     "option layouts: expected an array, got {}",
                     other.type_name()
-                )))
+                )));
             }
         }
         Ok(options)

@@ -23,8 +23,8 @@ mod write;
 
 pub use borrowed::BorrowedValue;
 pub use parse::{
-    parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING,
+    DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, ParseOptions, parse, parse_bytes, parse_with,
 };
 pub use value::{Map, Number, Value};
 pub(crate) use write::write_row_escaped;
-pub use write::{string_len, to_string, write, write_string, WriteOptions};
+pub use write::{WriteOptions, string_len, to_string, write, write_string};

@@ -6,17 +6,17 @@
 use std::path::Path;
 
 use agentwire::events::accumulate::FunctionCall;
-use agentwire::events::decode::{parse_stream, DecodedItem, StreamDecoder};
+use agentwire::events::decode::{DecodedItem, StreamDecoder, parse_stream};
 use agentwire::events::followup::follow_up_input;
-use agentwire::events::mock::{mock_events, MockMode};
-use agentwire::events::serialize::{write_event, write_events, Form};
-use agentwire::events::toolspec::{function_tool, parse_tool_spec, ToolSpec};
-use agentwire::events::{sse, Summary, DEFAULT_MAX_LINE_BYTES};
+use agentwire::events::mock::{MockMode, mock_events};
+use agentwire::events::serialize::{Form, write_event, write_events};
+use agentwire::events::toolspec::{ToolSpec, function_tool, parse_tool_spec};
+use agentwire::events::{DEFAULT_MAX_LINE_BYTES, Summary, sse};
 use agentwire::json::{self, Value};
-use serde_json::{json, Value as J};
+use serde_json::{Value as J, json};
 
-use crate::support::{from_value, read_json, same, same_text, to_value};
 use crate::Report;
+use crate::support::{from_value, read_json, same, same_text, to_value};
 
 pub fn run(dir: &Path) -> Result<Report, String> {
     let mut report = Report::default();

@@ -4,11 +4,12 @@
 
 use std::path::Path;
 
+use agentwire::Error;
 use agentwire::gateway::card::{
-    bound_browse_response, enforce_card_budget, make_choice_cards, truncate_description,
-    CardBudget, ChoiceCard,
+    CardBudget, ChoiceCard, bound_browse_response, enforce_card_budget, make_choice_cards,
+    truncate_description,
 };
-use agentwire::gateway::item::{mcp_tool_to_item, Item};
+use agentwire::gateway::item::{Item, mcp_tool_to_item};
 use agentwire::gateway::path::parse_path_value;
 use agentwire::gateway::report::{browse_report, card_report, tool_id_report, truncation_report};
 use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply, Services};
@@ -16,12 +17,11 @@ use agentwire::gateway::schema::JsonSchemaValidator;
 use agentwire::gateway::tool_id::{self, format_tool_id, parse_tool_id_value, parts_to_value};
 use agentwire::json::Value;
 use agentwire::tokens::{Encoding, Tiktoken, TokenCounter};
-use agentwire::Error;
-use serde_json::{json, Value as J};
+use serde_json::{Value as J, json};
 
-use crate::compare::{expect_json, Members};
-use crate::support::{from_value, read_json, same, same_text, to_value};
 use crate::Report;
+use crate::compare::{Members, expect_json};
+use crate::support::{from_value, read_json, same, same_text, to_value};
 
 type Check = fn(&Ctx, &J) -> Result<(), String>;
 
@@ -69,13 +69,13 @@ pub fn run(dir: &Path) -> Result<Report, String> {
             .get("cases")
             .and_then(J::as_array)
             .ok_or_else(|| format!("{file}: no \"cases\" array"))?;
-        if let Some(count) = fixture.get("count").and_then(J::as_u64) {
-            if count != cases.len() as u64 {
-                return Err(format!(
-                    "{file}: declares count {count} but holds {} cases",
-                    cases.len()
-                ));
-            }
+        if let Some(count) = fixture.get("count").and_then(J::as_u64)
+            && count != cases.len() as u64
+        {
+            return Err(format!(
+                "{file}: declares count {count} but holds {} cases",
+                cases.len()
+            ));
         }
         for case in cases {
             let id = case.get("id").and_then(J::as_str).unwrap_or("?");

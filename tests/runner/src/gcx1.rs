@@ -11,8 +11,8 @@ use agentwire::json;
 use agentwire::{Error, Result as AwResult};
 use serde_json::Value as J;
 
-use crate::support::{from_value, read_json, same, same_text, str_at, to_value, vectors};
 use crate::Report;
+use crate::support::{from_value, read_json, same, same_text, str_at, to_value, vectors};
 
 type Check = fn(&J) -> Result<(), String>;
 

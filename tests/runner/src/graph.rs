@@ -7,9 +7,9 @@ use agentwire::gcf::v1::{self, Session};
 use agentwire::gcf::{DeltaPayload, Payload};
 use serde_json::Value as J;
 
-use crate::compare::{expect_json, Members};
-use crate::support::{from_value, read_json, same, same_text, str_at, to_value};
 use crate::Report;
+use crate::compare::{Members, expect_json};
+use crate::support::{from_value, read_json, same, same_text, str_at, to_value};
 
 /// The `*.json` files of a directory, sorted.
 fn json_files(dir: &Path) -> Result<Vec<PathBuf>, String> {

@@ -18,14 +18,14 @@ pub fn vectors(file: &J, path: &Path) -> Result<Vec<J>, String> {
         .get("vectors")
         .and_then(J::as_array)
         .ok_or_else(|| format!("{}: no \"vectors\" array", path.display()))?;
-    if let Some(count) = file.get("count").and_then(J::as_u64) {
-        if count != vectors.len() as u64 {
-            return Err(format!(
-                "{}: declares count {count} but holds {} vectors",
-                path.display(),
-                vectors.len()
-            ));
-        }
+    if let Some(count) = file.get("count").and_then(J::as_u64)
+        && count != vectors.len() as u64
+    {
+        return Err(format!(
+            "{}: declares count {count} but holds {} vectors",
+            path.display(),
+            vectors.len()
+        ));
     }
     Ok(vectors.clone())
 }

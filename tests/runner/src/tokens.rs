@@ -5,8 +5,8 @@ use std::path::Path;
 use agentwire::tokens::{Encoding, Tiktoken, TokenCounter};
 use serde_json::Value as J;
 
-use crate::support::{read_json, same};
 use crate::Report;
+use crate::support::{read_json, same};
 
 pub fn run(dir: &Path) -> Result<Report, String> {
     let path = dir.join("token_counts.json");

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use agentwire::events::decode::parse_stream;
-use agentwire::events::mock::{mock_events, MockMode};
-use agentwire::events::serialize::{write_events, Form};
+use agentwire::events::mock::{MockMode, mock_events};
+use agentwire::events::serialize::{Form, write_events};
 use agentwire::events::sse::from_sse;
 use agentwire::events::{DecodedItem, DiagnosticCode, Severity, StreamDecoder, Summary};
 use serde_json::Value as J;
@@ -249,9 +249,11 @@ fn mutated_sse_files_never_panic() {
             assert!(framing.iter().all(|d| d.line.is_some()));
             // Every converted event is an object with a string type, and the stream rules
             // take them whatever they hold.
-            assert!(converted
-                .iter()
-                .all(|e| e.get("type").and_then(|t| t.as_str()).is_some()));
+            assert!(
+                converted
+                    .iter()
+                    .all(|e| e.get("type").and_then(|t| t.as_str()).is_some())
+            );
             let summary = agentwire::events::accumulate(converted);
             assert_eq!(
                 summary.valid,

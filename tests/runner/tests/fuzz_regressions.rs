@@ -74,13 +74,13 @@ fn saved_fuzz_inputs_pass_their_checks() {
             };
             let mut expected_path = input.clone().into_os_string();
             expected_path.push(".expected");
-            if let Ok(expected) = std::fs::read_to_string(&expected_path) {
-                if expected.trim_end() != outcome {
-                    failures.push(format!(
-                        "{shown}: outcome {outcome:?}, expected {:?}",
-                        expected.trim_end()
-                    ));
-                }
+            if let Ok(expected) = std::fs::read_to_string(&expected_path)
+                && expected.trim_end() != outcome
+            {
+                failures.push(format!(
+                    "{shown}: outcome {outcome:?}, expected {:?}",
+                    expected.trim_end()
+                ));
             }
         }
     }

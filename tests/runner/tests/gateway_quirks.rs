@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use agentwire::gateway::card::{enforce_card_budget, CardBudget, ChoiceCard};
-use agentwire::gateway::item::{mcp_tool_to_item, Item};
+use agentwire::gateway::card::{CardBudget, ChoiceCard, enforce_card_budget};
+use agentwire::gateway::item::{Item, mcp_tool_to_item};
 use agentwire::gateway::path::parse_path_value;
 use agentwire::gateway::report::{card_report, tool_id_report};
 use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Services};
@@ -14,7 +14,7 @@ use agentwire::gateway::schema::JsonSchemaValidator;
 use agentwire::gateway::tool_id::parse_tool_id;
 use agentwire::json::{self, Value};
 use agentwire::tokens::{Encoding, Tiktoken};
-use serde_json::{json, Value as J};
+use serde_json::{Value as J, json};
 
 const COUNTER: Tiktoken = Tiktoken(Encoding::Cl100kBase);
 

@@ -214,10 +214,10 @@ fn check_ok(expect: &J, result: &str) -> Result<(), String> {
 /// `{valid, diagnostics: [partial]}`: every listed partial diagnostic matches one of them.
 fn check_events(expect: &J, result: &str) -> Result<(), String> {
     let got: J = serde_json::from_str(result).map_err(|e| e.to_string())?;
-    if let Some(valid) = expect.get("valid") {
-        if &got["valid"] != valid {
-            return Err(format!("valid: expected {valid}, got {}", got["valid"]));
-        }
+    if let Some(valid) = expect.get("valid")
+        && &got["valid"] != valid
+    {
+        return Err(format!("valid: expected {valid}, got {}", got["valid"]));
     }
     let diagnostics = got["diagnostics"].as_array().cloned().unwrap_or_default();
     for wanted in expect["diagnostics"].as_array().into_iter().flatten() {

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use agentwire::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use agentwire::gcx::EncodeOptions;
+use agentwire::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use agentwire::json::{self, Value};
 
 /// `tests/`, beside this crate.

@@ -2,14 +2,14 @@
 //! roots and streaming encode. Texts compare byte for byte; snapshots structurally (the
 //! fixture's members must be in the result, numbers by value).
 
+use agentwire::Error;
 use agentwire::gcf::v3::graph::{self, GraphSession, GraphSessionDecoder, StreamOptions};
 use agentwire::gcf::v3::{self, Document, GraphDelta};
 use agentwire::gcf::{DeltaPayload, Payload};
-use agentwire::Error;
 use serde_json::Value as J;
 
-use super::{expect_error, Fixture};
-use crate::compare::{expect_json, Members};
+use super::{Fixture, expect_error};
+use crate::compare::{Members, expect_json};
 use crate::support::{from_value, same_text, to_value};
 
 fn fail(e: Error) -> String {

@@ -1,11 +1,11 @@
 //! Generic keyed-set operations (delta, pack root, sessions) of the GCF v3 suite (SPEC §10a).
 
+use agentwire::Error;
 use agentwire::gcf::v3::keyed::{self, DeltaSession, GenericDelta, KeyedSet, ReanchorPolicy};
 use agentwire::gcf::v3::{self, Document};
 use agentwire::json::Value;
-use agentwire::Error;
 
-use super::{expect_error, Fixture};
+use super::{Fixture, expect_error};
 use crate::support::same_text;
 
 fn fail(e: Error) -> String {

@@ -19,15 +19,15 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use agentwire::Error;
 use agentwire::gcf::v3::{self, Document, SpecVersion};
 use agentwire::json::{self, ParseOptions, Value};
-use agentwire::Error;
-use serde_json::value::RawValue;
 use serde_json::Value as J;
+use serde_json::value::RawValue;
 
-use crate::compare::{expect_json, expect_value, same_value, Members};
-use crate::support::{from_value, same_text};
 use crate::Report;
+use crate::compare::{Members, expect_json, expect_value, same_value};
+use crate::support::{from_value, same_text};
 
 mod graph;
 mod keyed;
@@ -281,10 +281,10 @@ fn error(f: &Fixture) -> Result<(), String> {
         f.string("input")?.into_bytes()
     };
     let outcome = v3::decode(&bytes, &Default::default());
-    if let Err(e) = &outcome {
-        if e.line().is_none() {
-            return Err(format!("error without a line: {}: {e}", e.code()));
-        }
+    if let Err(e) = &outcome
+        && e.line().is_none()
+    {
+        return Err(format!("error without a line: {}: {e}", e.code()));
     }
     expect_error(&f.string("expectedError")?, outcome)
 }

@@ -8,7 +8,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{savings_percent, GenericDelta, KeyedSet};
+use super::{GenericDelta, KeyedSet, savings_percent};
 use crate::json::{Map, Value};
 use crate::{Error, ErrorKind, Result};
 
@@ -49,7 +49,7 @@ impl KeyedSet {
                 return Err(invalid(format!(
                     "\"rows\" must be an array, not {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         let fields = match object.get("fields") {
@@ -124,7 +124,7 @@ impl GenericDelta {
                 return Err(invalid(format!(
                     "\"removed\" must be an array of identity values, not {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         let tokens = |name: &str| {
