@@ -1,3 +1,4 @@
+// @ts-check
 // Browser and bundler entry: the wasm build. Call `await init()` once before using the API;
 // `init(urlOrModule)` loads the default module's .wasm from elsewhere (it is exported as
 // `agentwire/agentwire.wasm`). The other areas (gcf v3, gateway, events, tokens) are modules of

@@ -1,3 +1,4 @@
+// @ts-check
 // The public JS API over a backend: the native addon, or the wasm modules. Every area calls
 // its module through a boundary (boundary.js), which builds results from the transfer tape.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // AgentwireError: the one error class of the package. Rust throws every error with its code
 // and position as properties (code, format, line, column, columnUtf16, offset); this module
 // turns that (or any other failure at the boundary) into an AgentwireError.
@@ -40,7 +41,7 @@ export function toAgentwireError(error) {
   // Thrown by Rust (bindings-node, bindings-wasm): the code and position are the properties
   // bindings/src/js_error.rs sets (ERROR_PROPERTIES).
   if (typeof error?.code === 'string' && typeof error.format === 'string') {
-    const details = { message: error.message };
+    const details = /** @type {ConstructorParameters<typeof AgentwireError>[0]} */ ({ message: error.message });
     for (const name of ERROR_PROPERTIES) details[name] = error[name];
     return new AgentwireError(details, { cause: error });
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // events: the JSONL event protocol of `godex exec --json` (a Responses-API subset): parse and
 // validate streams (whole, pushed in chunks, or through a TransformStream), accumulate,
 // serialize, mock streams, SSE conversion, `--tool` specs and follow-up items. In wasm it is

@@ -1,3 +1,4 @@
+// @ts-check
 // gateway: contextweaver's gateway contracts (tool ids, ChoiceCards, budgets, browse paths,
 // cache-stable sessions). Token counts come from `options.counter` when given, else from
 // agentwire's exact cl100k (the cl100k module of the optional package agentwire-tokens;

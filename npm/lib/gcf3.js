@@ -1,3 +1,4 @@
+// @ts-check
 // GCF v3 on the `gcf` namespace: the generic profile (any JSON value, lossless; v3.6.0 by
 // default, `{version: '3.5.3'}` for the previous bytes; the v3.6.0 grouped form), the graph
 // profile (sessions, streaming, deltas, pack roots), keyed-set deltas, and `decodeAny`, which

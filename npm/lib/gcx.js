@@ -1,3 +1,4 @@
+// @ts-check
 // gcx: GCX1 encode/decode, streaming classes, tool layouts, workspace-scope shapes.
 
 import { argumentError } from './errors.js';

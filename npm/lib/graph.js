@@ -1,3 +1,4 @@
+// @ts-check
 // gcf, gcb, codecs: the graph payload as GCF v1.1 text, GCB1 bytes, or any codec by name.
 
 import { bytes, text, value } from './gcx.js';

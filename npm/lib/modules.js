@@ -1,3 +1,4 @@
+// @ts-check
 // The wasm modules: the wasm crate (bindings-wasm) built once per export area (bindings/src/exports.rs),
 // each shipped once as wasm-bindgen's web target under a unique name:
 // wasm/agentwire_<name>.js and wasm/agentwire_<name>_bg.wasm. Browsers fetch a module when it

@@ -1,3 +1,4 @@
+// @ts-check
 // Node: the native addon, or the wasm modules (instantiated synchronously from their bytes)
 // when the addon is missing, does not match this package's version, or AGENTWIRE_FORCE_WASM=1
 // is set. Each area's module loads on first use. The addon is looked for in native/ (a build
@@ -35,7 +36,8 @@ export function nativePackageName() {
 }
 
 function isMusl() {
-  const header = process.report?.getReport?.()?.header;
+  const report = /** @type {{ header?: { glibcVersionRuntime?: string } } | undefined} */ (process.report?.getReport?.());
+  const header = report?.header;
   return !header?.glibcVersionRuntime;
 }
 
@@ -114,6 +116,7 @@ export function wasmBoundary(name) {
  * The backend of the Node entries: `area(name)` gives the boundary of an export area
  * (core, gcf, gateway, events, schema, cl100k_base, o200k_base).
  * @param {{forceWasm?: boolean}} [options]
+ * @returns {Parameters<typeof import('./api.js').createApi>[0] & { nativeLoadError: Error | null }}
  */
 export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM === '1' } = {}) {
   let nativeLoadError = null;

@@ -1,3 +1,4 @@
+// @ts-check
 // schema: JSON Schema validation of tool arguments with the `jsonschema` crate, in its own
 // wasm module (loaded only by pages that validate). `validator` is the function a wasm
 // gateway.BrowseSession takes.

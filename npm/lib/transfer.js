@@ -1,3 +1,4 @@
+// @ts-check
 // The transfer format between JavaScript and the Rust core (bindings/src/transfer): values
 // cross as 32-bit words, doubles and one string, never as JSON text. This module reads and
 // writes that format only; every format (GCX1, GCF, …) is decoded and encoded in Rust.
