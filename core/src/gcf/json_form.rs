@@ -393,41 +393,14 @@ mod tests {
     use super::*;
     use crate::json;
 
-    fn payload() -> Payload {
-        Payload {
-            tool: "t".into(),
-            token_budget: 100,
-            tokens_used: 7,
-            symbols: alloc::vec![
-                Symbol {
-                    qualified_name: "a".into(),
-                    kind: "function".into(),
-                    score: 0.5,
-                    provenance: "lsp_resolved".into(),
-                    ..Symbol::default()
-                },
-                Symbol {
-                    qualified_name: "b".into(),
-                    kind: "type".into(),
-                    score: 0.25,
-                    provenance: "ast_inferred".into(),
-                    distance: 1,
-                    ..Symbol::default()
-                },
-            ],
-            edges: alloc::vec![Edge {
-                source: "b".into(),
-                target: "a".into(),
-                edge_type: "calls".into(),
-                status: "added".into(),
-            }],
-            ..Payload::default()
-        }
-    }
-
     #[test]
     fn payload_shape_round_trips_and_refuses_unknown_keys() {
-        let payload = payload();
+        let text = r#"{"tool":"t","tokenBudget":100,"tokensUsed":7,"packRoot":"",
+            "symbols":[{"qualifiedName":"b","kind":"type","score":0.25,"provenance":"ast_inferred",
+              "distance":1,"signature":"","components":{"blastRadius":0.5,"confidence":1,"recency":0,"distance":1}}],
+            "edges":[{"source":"b","target":"a","edgeType":"calls","status":"added"}]}"#;
+        let payload = Payload::from_value(&json::parse(text).unwrap()).unwrap();
+        assert_eq!(payload.symbols[0].components.blast_radius, 0.5);
         assert_eq!(Payload::from_value(&payload.to_value()).unwrap(), payload);
         let e =
             Payload::from_value(&json::parse(r#"{"tool":"t","symbol":[]}"#).unwrap()).unwrap_err();

@@ -142,9 +142,15 @@ impl Rng {
     }
 }
 
-/// Every item the decoder gave (pushes and finish), and its verdict.
-fn decode_in_chunks(input: &[u8], sizes: &mut dyn FnMut() -> usize) -> (Vec<DecodedItem>, Summary) {
-    let mut decoder = StreamDecoder::new(DEFAULT_MAX_LINE_BYTES);
+/// Every item the push decoder gives for `input` pushed in the chunk sizes `sizes` gives (the
+/// pushes' and the finish's), and its verdict: the chunking checks of this runner and of the
+/// events tests.
+pub fn decode_in_chunks(
+    input: &[u8],
+    max_line_bytes: usize,
+    sizes: &mut dyn FnMut() -> usize,
+) -> (Vec<DecodedItem>, Summary) {
+    let mut decoder = StreamDecoder::new(max_line_bytes);
     let mut items = Vec::new();
     let mut rest = input;
     while !rest.is_empty() {
@@ -172,16 +178,14 @@ fn same_decoding(
 
 /// Whole input, one byte at a time, and 8 seeded random chunkings: identical outputs.
 fn check_chunkings(input: &[u8], name: &str) -> Result<(), String> {
-    let whole = decode_in_chunks(input, &mut || usize::MAX);
-    same_decoding(
-        "one byte at a time",
-        &whole,
-        &decode_in_chunks(input, &mut || 1),
-    )?;
+    let max_line = DEFAULT_MAX_LINE_BYTES;
+    let whole = decode_in_chunks(input, max_line, &mut || usize::MAX);
+    let bytes = decode_in_chunks(input, max_line, &mut || 1);
+    same_decoding("one byte at a time", &whole, &bytes)?;
     let mut rng = Rng::for_name(name);
     for round in 0..8 {
         let max = 1 + rng.below(64);
-        let chunked = decode_in_chunks(input, &mut || 1 + rng.below(max));
+        let chunked = decode_in_chunks(input, max_line, &mut || 1 + rng.below(max));
         same_decoding(&format!("random chunking {round}"), &whole, &chunked)?;
     }
     Ok(())

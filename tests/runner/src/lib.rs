@@ -16,6 +16,8 @@ mod graph;
 mod support;
 mod tokens;
 
+pub use events::decode_in_chunks;
+
 /// Suites this runner knows.
 pub const SUITES: &[&str] = &[
     "gcx1", "tokens", "gcf", "gcf-v1.1", "gcb1", "gateway", "events",

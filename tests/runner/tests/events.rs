@@ -8,7 +8,8 @@ use agentwire::events::decode::parse_stream;
 use agentwire::events::mock::{MockMode, mock_events};
 use agentwire::events::serialize::{Form, write_events};
 use agentwire::events::sse::from_sse;
-use agentwire::events::{DecodedItem, DiagnosticCode, Severity, StreamDecoder, Summary};
+use agentwire::events::{DecodedItem, DiagnosticCode, Severity, Summary};
+use agentwire_conformance::decode_in_chunks;
 use serde_json::Value as J;
 
 fn fixtures() -> PathBuf {
@@ -80,24 +81,6 @@ fn text_only_mock_output_is_the_accumulated_text() {
     }
 }
 
-/// Items and verdict of `input` pushed in the chunk sizes `sizes` gives.
-fn decode(
-    input: &[u8],
-    max: usize,
-    sizes: &mut dyn FnMut() -> usize,
-) -> (Vec<DecodedItem>, Summary) {
-    let mut decoder = StreamDecoder::new(max);
-    let mut items = Vec::new();
-    let mut rest = input;
-    while !rest.is_empty() {
-        let n = sizes().clamp(1, rest.len());
-        decoder.push(&rest[..n], &mut items);
-        rest = &rest[n..];
-    }
-    let summary = decoder.finish(&mut items);
-    (items, summary)
-}
-
 fn codes(items: &[DecodedItem]) -> Vec<(Option<u64>, &'static str)> {
     items
         .iter()
@@ -117,7 +100,7 @@ fn over_long_lines_are_reported_and_the_rest_still_parses() {
     let fits = r#"{"type":"response.output_text.delta","delta":"ok"}"#;
     let stream = format!("{fits}\n{long}\r\n\n{fits}\n{{\"type\":\"response.completed\"}}\n{long}");
     let max = fits.len();
-    let (whole, summary) = decode(stream.as_bytes(), max, &mut || usize::MAX);
+    let (whole, summary) = decode_in_chunks(stream.as_bytes(), max, &mut || usize::MAX);
     assert_eq!(
         codes(&whole),
         [
@@ -134,11 +117,11 @@ fn over_long_lines_are_reported_and_the_rest_still_parses() {
     let mut rng = Rng(7);
     for _ in 0..20 {
         let cap = 1 + rng.below(40);
-        let chunked = decode(stream.as_bytes(), max, &mut || 1 + rng.below(cap));
+        let chunked = decode_in_chunks(stream.as_bytes(), max, &mut || 1 + rng.below(cap));
         assert_eq!(chunked, (whole.clone(), summary.clone()));
     }
     // The default limit takes the same stream whole.
-    let (items, summary) = decode(stream.as_bytes(), usize::MAX, &mut || usize::MAX);
+    let (items, summary) = decode_in_chunks(stream.as_bytes(), usize::MAX, &mut || usize::MAX);
     assert_eq!(
         codes(&items).last(),
         Some(&(Some(6), "event_after_terminal"))
@@ -220,10 +203,10 @@ fn mutated_streams_never_panic_and_ignore_chunking() {
         for _ in 0..40 {
             let mutated = mutate(&input, &mut rng);
             let max = [16, 64, 256, usize::MAX][rng.below(4)];
-            let whole = decode(&mutated, max, &mut || usize::MAX);
+            let whole = decode_in_chunks(&mutated, max, &mut || usize::MAX);
             check_invariants(&mutated, &whole.0, &whole.1);
             let cap = 1 + rng.below(32);
-            let chunked = decode(&mutated, max, &mut || 1 + rng.below(cap));
+            let chunked = decode_in_chunks(&mutated, max, &mut || 1 + rng.below(cap));
             assert_eq!(chunked, whole, "{name}: chunking changed the result");
         }
     }
