@@ -16,6 +16,8 @@ WASM_OPT := $(NPM_DIR)/node_modules/.bin/wasm-opt
 # wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
 WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SPACE := $(subst ,, )
+COMMA := ,
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-tokens setup-python tokens-tables test-no-std test-doc \
@@ -79,26 +81,27 @@ build: build-cli npm-build
 build-cli:
 	$(CARGO) build --release -p agentwire-cli
 
-# Every wasm module is the one binding crate (bindings/) built with one export area; each
-# ships once, as wasm-bindgen's web target with a unique name (agentwire_<module>.js and
-# _bg.wasm). Node initialises the same files synchronously from their bytes. The token
-# vocabularies go to the optional package agentwire-tokens (npm/packages/tokens), the JSON
-# Schema validator (2 MB) to the optional package agentwire-schema (npm/packages/schema), the
-# rest to the main package (npm/wasm).
-WASM_MODULES := core:formats gcf:gcf3 gateway:gateway events:events schema:schema \
-  tokens_cl100k:tokens-cl100k tokens_o200k:tokens-o200k
-WASM_CRATE_OUT := target/$(WASM_TARGET)/wasm/agentwire_bindings.wasm
+# Every wasm module is the wasm crate (bindings-wasm/) built with the one feature named as the
+# module (its export area of bindings/); each ships once, as wasm-bindgen's web target with a
+# unique name (agentwire_<module>.js and _bg.wasm). Node initialises the same files
+# synchronously from their bytes. The token counter goes to the optional package
+# agentwire-tokens (npm/packages/tokens) with the two vocabularies (core/src/tokens/data, loaded
+# at run time by this module and by the addon), the JSON Schema validator (2 MB) to the optional
+# package agentwire-schema (npm/packages/schema), the rest to the main package (npm/wasm).
+WASM_MODULES := core gcf gateway events schema tokens
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+WASM_CRATE_OUT := $(TARGET_DIR)/$(WASM_TARGET)/wasm/agentwire_wasm.wasm
 TOKENS_PKG := $(NPM_DIR)/packages/tokens
 SCHEMA_PKG := $(NPM_DIR)/packages/schema
 
 build-wasm: setup-rust setup-wasm-bindgen
 	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz)"
 	@mkdir -p $(NPM_DIR)/wasm $(TOKENS_PKG)/wasm $(SCHEMA_PKG)/wasm
-	@for spec in $(WASM_MODULES); do \
-	  module=$${spec%%:*}; feature=$${spec#*:}; \
-	  case $$module in tokens_*) out=$(TOKENS_PKG)/wasm;; schema) out=$(SCHEMA_PKG)/wasm;; *) out=$(NPM_DIR)/wasm;; esac; \
-	  $(CARGO) build -q -p agentwire-bindings --lib --target $(WASM_TARGET) --profile wasm \
-	    --no-default-features --features wasm,$$feature; \
+	@cp core/src/tokens/data/cl100k_base.bin core/src/tokens/data/o200k_base.bin $(TOKENS_PKG)/
+	@for module in $(WASM_MODULES); do \
+	  case $$module in tokens) out=$(TOKENS_PKG)/wasm;; schema) out=$(SCHEMA_PKG)/wasm;; *) out=$(NPM_DIR)/wasm;; esac; \
+	  $(CARGO) build -q -p agentwire-bindings-wasm --lib --target $(WASM_TARGET) --profile wasm \
+	    --features $$module; \
 	  wasm-bindgen --target web --out-dir $$out --out-name agentwire_$$module $(WASM_CRATE_OUT); \
 	  $(WASM_OPT) --merge-similar-functions -Oz --converge --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
@@ -109,15 +112,14 @@ build-wasm: setup-rust setup-wasm-bindgen
 	done
 
 # The Node addon, the napi-rs way: one file per platform, shipped in its own package
-# (agentwire-<triple>, an optionalDependency of agentwire; scripts/pack.mjs). It carries no
-# token vocabulary (agentwire-tokens' wasm counts) and no JSON Schema validator (agentwire-schema's
-# wasm module validates: 2 MB there, in an optional package, against 4 MB more in every addon).
+# (agentwire-<triple>, an optionalDependency of agentwire; scripts/pack.mjs). It counts tokens
+# natively but carries no vocabulary (it loads agentwire-tokens' files), and no JSON Schema
+# validator (agentwire-schema's wasm module validates: 2 MB there, in an optional package,
+# against 4 MB more in every addon).
 # Linked by zig (cargo-zigbuild, both from PyPI) against glibc 2.17, so Debian 8+ / Ubuntu
 # 14.04+ / RHEL 7+ load it; the musl builds link musl dynamically (Alpine).
-NAPI_FEATURES := node,formats,gcf3,gateway,events
 NAPI_BUILD = cd $(NPM_DIR) && npx --no-install napi build --platform --release --strip -x \
-  --manifest-path ../bindings/Cargo.toml --package-json-path package.json \
-  --no-default-features --features $(NAPI_FEATURES) -o native --no-js
+  --manifest-path ../bindings-node/Cargo.toml --package-json-path package.json -o native --no-js
 HOST_NAPI_TARGET := x86_64-unknown-linux-gnu.2.17
 CROSS_NAPI_TARGETS := aarch64-unknown-linux-gnu.2.17 x86_64-unknown-linux-musl aarch64-unknown-linux-musl
 ZIG_VERSION := 0.17.1
@@ -176,29 +178,28 @@ npm-release: npm-platforms npm-build
 # ---- tests ----------------------------------------------------------------------------------
 
 lint: setup-rust
-	@echo "== lint: rustfmt, clippy (host, Node addon, wasm)"
+	@echo "== lint: rustfmt, clippy (host and Node addon, wasm modules)"
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy -q --workspace --all-targets -- -D warnings
 	$(CARGO) clippy -q -p agentwire --all-targets --all-features -- -D warnings
-	$(CARGO) clippy -q -p agentwire-bindings --lib --features node -- -D warnings
-	$(CARGO) clippy -q -p agentwire-bindings --lib --target $(WASM_TARGET) --no-default-features \
-	  --features wasm,formats,gcf3,gateway,events,schema,tokens-cl100k,tokens-o200k -- -D warnings
+	$(CARGO) clippy -q -p agentwire-bindings-wasm --lib --target $(WASM_TARGET) \
+	  --features $(subst $(SPACE),$(COMMA),$(WASM_MODULES)) -- -D warnings
 
 test-rust:
-	@echo "== test: rust (core, bindings, CLI, conformance)"
+	@echo "== test: rust (core, bindings, CLI, fixture runner)"
 	$(CARGO) test -q --workspace --exclude agentwire-bench
-	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 conformance/fixtures/gcx1
-	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens conformance/fixtures/gateway
-	@printf "gcf rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf conformance/fixtures/gcf/conformance | tail -n 1
-	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 conformance/fixtures/gcf/conformance-v1.1 | tail -n 1
-	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 conformance/fixtures/gcb1
-	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway conformance/fixtures/gateway | tail -n 1
-	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events conformance/fixtures/events
+	@printf "gcx1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcx1 tests/fixtures/gcx1
+	@printf "tokens rust: "; $(CARGO) run -q -p agentwire-cli -- conformance tokens tests/fixtures/gateway
+	@printf "gcf rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf tests/fixtures/gcf/conformance | tail -n 1
+	@printf "gcf-v1.1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcf-v1.1 tests/fixtures/gcf/conformance-v1.1 | tail -n 1
+	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 tests/fixtures/gcb1
+	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway tests/fixtures/gateway | tail -n 1
+	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events tests/fixtures/events
 
 # GCF v3.6.0 against its reference, the gcf crate 3.1.0 (no v3.6.0 fixtures are published):
 # byte-identical encodes and equal decodes on the conformance inputs, the bench corpus and
 # seeded random tables (GCF36_CASES, default 4000), and the crate rejects every hand-written
-# error fixture (conformance/fixtures-local/gcf36). In agentwire-bench, built on its own: the
+# error fixture (tests/fixtures-local/gcf36). In agentwire-bench, built on its own: the
 # crate turns on serde_json's preserve_order, which must not reach the other test builds.
 test-gcf-diff:
 	@echo "== test: GCF v3.6.0 differential against the gcf crate 3.1.0"
@@ -220,7 +221,7 @@ bench-rust: bench-corpus
 
 bench-corpus: build-cli
 	node bench/corpus/generate.mjs
-	target/release/agentwire gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
+	$(TARGET_DIR)/release/agentwire gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
 
 # bench/node is its own private package: the built npm package as a `file:` dependency (so the
 # suites import 'agentwire' and 'agentwire/wasm' through its exports map, as users do) and the
@@ -286,7 +287,7 @@ test-doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -q --no-deps -p agentwire
 	$(CARGO) test -q --doc -p agentwire --all-features
 	RUSTC_BOOTSTRAP=1 $(CARGO) rustdoc -q -p agentwire --all-features -- -Z unstable-options --output-format json
-	node .ci/doc-examples.mjs $${CARGO_TARGET_DIR:-target}/doc/agentwire.json
+	node .ci/doc-examples.mjs $(TARGET_DIR)/doc/agentwire.json
 
 test-npm:
 	@echo "== test: npm (native, wasm, types, browser)"
@@ -367,7 +368,7 @@ FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_lim
 # crash, a broken property, a timeout or an out-of-memory: the input is kept in
 # fuzz/artifacts/<target>/, the log in fuzz/artifacts/logs/. Replay one with
 # `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/crash-…`, then keep it under
-# conformance/fuzz-regressions/TARGET/ (see the README there).
+# tests/fuzz-regressions/TARGET/ (see the README there).
 fuzz-smoke:
 	@echo "== fuzz-smoke: $(words $(FUZZ_TARGETS)) targets, $(FUZZ_SECONDS) s each"
 	@$(CARGO) fuzz --version >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
@@ -393,4 +394,4 @@ fuzz-smoke:
 
 clean:
 	$(CARGO) clean
-	rm -rf bench/corpus/out bench/node/node_modules $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/packages/tokens/wasm $(NPM_DIR)/packages/schema/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output
+	rm -rf bench/corpus/out bench/node/node_modules $(NPM_DIR)/native $(NPM_DIR)/wasm $(NPM_DIR)/packages/tokens/wasm $(NPM_DIR)/packages/tokens/*.bin $(NPM_DIR)/packages/schema/wasm $(NPM_DIR)/index.d.cts $(NPM_DIR)/tokens.d.cts $(NPM_DIR)/schema.d.cts $(NPM_DIR)/test-output

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Seeds fuzz/corpus/<target>/ from the fixtures in conformance/fixtures and
-# conformance/fixtures-local (read only, never changed).
+# Seeds fuzz/corpus/<target>/ from the fixtures in tests/fixtures and
+# tests/fixtures-local (read only, never changed).
 #
 # The payloads are pulled out of the JSON vectors with jq (GCX1 and GCF texts, GCB1 hex as
 # bytes, tool ids, browse paths); the events streams and SSE files are copied as they are.
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-FIXTURES=conformance/fixtures
+FIXTURES=tests/fixtures
 CORPUS=fuzz/corpus
 # libFuzzer's -max_len in `make fuzz-smoke`: larger seeds would only be cut.
 MAX_SEED_BYTES=65536
@@ -64,7 +64,7 @@ files events_push '\0\0' "${streams[@]}"
 files sse '' "${sse_files[@]}"
 files json_parse '' "${json_files[@]}" "${streams[@]}"
 # The token counter: text of every kind, in chunks of 7 bytes.
-files tokens '\7' "${streams[@]}" "$FIXTURES"/gcx1/*.json conformance/fixtures-local/tokens/edge-cases.json
+files tokens '\7' "${streams[@]}" "$FIXTURES"/gcx1/*.json tests/fixtures-local/tokens/edge-cases.json
 
 if ! command -v jq >/dev/null 2>&1; then
   echo "seed.sh: jq not found, copying whole fixture files only" >&2
@@ -85,7 +85,7 @@ else
   gcf_texts='(.. | strings | select(startswith("GCF "))), (.input? | strings)'
   strings gcf_decode '' "$gcf_texts" "${gcf_json[@]}"
   strings gcf3_decode '' '(.. | strings | select(startswith("GCF ")))' \
-    "$FIXTURES"/gcf/conformance/*/*.json conformance/fixtures-local/gcf36/*.json
+    "$FIXTURES"/gcf/conformance/*/*.json tests/fixtures-local/gcf36/*.json
   strings gcf_roundtrip '' '.. | strings | select(startswith("GCF "))' \
     "$FIXTURES"/gcf/conformance-v1.1/encode/*.json
 
@@ -101,7 +101,7 @@ else
     '.. | strings | select(test("^[^ \n]{1,250}$") and contains(":"))' "${gateway_json[@]}"
   strings path_parse '' '.. | strings | select(startswith("/") and length < 200)' \
     "${gateway_json[@]}"
-  strings tokens '\7' '.cases[].text' conformance/fixtures-local/tokens/edge-cases.json
+  strings tokens '\7' '.cases[].text' tests/fixtures-local/tokens/edge-cases.json
   # Invalid paths of the vectors that do not start with "/".
   strings path_parse '' '.cases[].input | strings' "$FIXTURES"/gateway/paths.json
 fi

@@ -1,18 +1,19 @@
+// @ts-check
 // Browser and bundler entry: the wasm build. Call `await init()` once before using the API;
 // `init(urlOrModule)` loads the default module's .wasm from elsewhere (it is exported as
 // `agentwire/agentwire.wasm`). The other areas (gcf v3, gateway, events, tokens) are modules of
 // their own, fetched by their `load()`.
 import { createApi } from './lib/api.js';
 import { lazyWasm } from './lib/lazy-wasm.js';
-import { MODULE_OF_AREA } from './lib/modules.js';
+import { argumentError } from './lib/errors.js';
+import { MODULE_OF_AREA, importerOf } from './lib/modules.js';
 
 const NOT_READY = {
-  formats: 'agentwire: call `await init()` before using the API',
-  gcf3: 'agentwire: call `await gcf.load()` before using GCF v3 (gcf.encodeGeneric, gcf.decodeAny, …)',
+  core: 'agentwire: call `await init()` before using the API',
+  gcf: 'agentwire: call `await gcf.load()` before using GCF v3 (gcf.encodeGeneric, gcf.decodeAny, …)',
   gateway: 'agentwire: call `await gateway.load()` before using the gateway',
   events: 'agentwire: call `await events.load()` before using events',
-  cl100k_base: 'agentwire: call `await tokens.load("cl100k_base")` before counting',
-  o200k_base: 'agentwire: call `await tokens.load("o200k_base")` before counting',
+  tokens: 'agentwire: call `await tokens.load("cl100k_base")` (or o200k_base) before counting',
 };
 
 const areas = new Map();
@@ -23,10 +24,26 @@ function area(name) {
 
 /** Loads and instantiates the default wasm module (idempotent). */
 export function init(input) {
-  return area('formats').load(input);
+  return area('core').load(input);
 }
 
-const api = createApi({ name: 'wasm', area });
+/**
+ * Browsers fetch a vocabulary in `tokens.load`: from `input` (a URL, a Response or bytes), else
+ * from the agentwire-tokens package beside the bundle (`import 'agentwire/tokens'` provides it).
+ * @type {import('./lib/tokens.js').Vocabularies}
+ */
+const vocabularies = {
+  async later(encoding, input) {
+    if (input instanceof Uint8Array) return input;
+    if (input instanceof ArrayBuffer) return new Uint8Array(input);
+    const source = input ?? (await importerOf('tokens_vocabulary')()).vocabularyUrl(encoding);
+    const response = source instanceof Response ? source : await fetch(source);
+    if (!response.ok) throw argumentError('NOT_INSTALLED', `agentwire: the ${encoding} vocabulary did not load: HTTP ${response.status} from ${response.url}`);
+    return new Uint8Array(await response.arrayBuffer());
+  },
+};
+
+const api = createApi({ name: 'wasm', area, vocabularies });
 
 export { AgentwireError } from './lib/errors.js';
 export const { gcx, gcf, gcb, codecs, tokens, gateway, events, compact, errorCodes, coreVersion } = api;

@@ -530,15 +530,32 @@ export declare const codecs: {
   decode(name: string, input: string | Uint8Array | ArrayBuffer): DecodedGraphPayload;
 };
 
-/** Exact tiktoken counts (also `agentwire/tokens`). */
+/** A token encoding name (the `_base` suffix may be left out). */
+export type TokenEncoding = 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k';
+
+/**
+ * Exact OpenAI token counts and ids (also `agentwire/tokens`), equal to tiktoken's ordinary
+ * encoding. The native addon counts when it is loaded, else the wasm module of the optional
+ * package agentwire-tokens, which also ships the vocabularies (`NOT_INSTALLED` without it).
+ */
 export declare const tokens: {
   readonly encodings: readonly ['cl100k_base', 'o200k_base'];
-  /** Browsers: fetch the encoding's wasm module first (Node: resolves at once). */
-  load(
-    encoding?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k',
-    input?: WasmInput,
-  ): Promise<void>;
-  count(text: string, encoding?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k'): number;
+  /**
+   * Makes an encoding countable. Browsers fetch the counter and the vocabulary (`input` gives
+   * their URLs, Responses or bytes when they are served elsewhere); Node reads them on first
+   * use anyway.
+   */
+  load(encoding?: TokenEncoding, input?: { wasm?: WasmInput; vocabulary?: string | URL | Response | Uint8Array | ArrayBuffer }): Promise<void>;
+  /** Exact token count of `text` (special-token text such as `<|endoftext|>` counts as text). */
+  count(text: string, encoding?: TokenEncoding): number;
+  /** The count if it is at most `limit`, else `null`: counting stops as soon as it passes. */
+  countWithin(text: string, limit: number, encoding?: TokenEncoding): number | null;
+  /** The token ids of `text`. */
+  encode(text: string, encoding?: TokenEncoding): Uint32Array;
+  /** The text of token ids (bytes that are not UTF-8, from a slice of ids, become U+FFFD). */
+  decode(ids: Uint32Array | readonly number[], encoding?: TokenEncoding): string;
+  /** The bytes of token ids (`TOKENS_UNKNOWN_ID` for an id past the vocabulary). */
+  decodeBytes(ids: Uint32Array | readonly number[], encoding?: TokenEncoding): Uint8Array;
 };
 
 /** A catalog item (contextweaver's SelectableItem). */
@@ -794,12 +811,33 @@ export interface CompactOptions {
    * first), or `bytes` (UTF-8 bytes, no package needed). Ignored when `counter` is given.
    */
   tokenizer?: 'cl100k_base' | 'o200k_base' | 'cl100k' | 'o200k' | 'bytes';
-  /** Your own token counter; it replaces `tokenizer`. */
+  /** Your own token counter (it must return a non-negative integer); it replaces `tokenizer`. */
   counter?: (text: string) => number;
   /** A candidate replaces the input only when it saves this fraction of its tokens (default 0.1). */
   minSavings?: number;
-  /** `JSON.parse(input)` when the caller already has it. */
-  value?: unknown;
+  /**
+   * Count every lossless candidate to the end (default false: a candidate is counted only as
+   * far as it can still win, and its `tokens` is then a lower bound with `tokensExact: false`).
+   */
+  exactCounts?: boolean;
+  /** Put each candidate's text in `candidates[].text` (default false). */
+  candidateTexts?: boolean;
+}
+
+/** One candidate `compact.json` weighed. */
+export interface CompactCandidate {
+  format: CompactFormat;
+  /** UTF-8 bytes of its text. */
+  bytes: number;
+  /** Whether decoding it gives back the input. */
+  lossless: boolean;
+  /** Why it is not lossless (a codec error, or a value that reads back differently). */
+  reason?: string;
+  /** Its tokens: null when it is not lossless; a lower bound when `tokensExact` is false. */
+  tokens: number | null;
+  tokensExact: boolean;
+  /** Its text, with `candidateTexts: true`. */
+  text?: string;
 }
 
 export interface CompactResult {
@@ -809,8 +847,8 @@ export interface CompactResult {
   text: string;
   tokens: number;
   inputTokens: number;
-  /** Every candidate tried; `tokens` is null for one that did not decode back to the input. */
-  candidates: Array<{ format: CompactFormat; tokens: number | null; lossless: boolean }>;
+  /** Every candidate tried, in the order json-min, gcx1-generic, gcx1-layout, gcf-generic. */
+  candidates: CompactCandidate[];
 }
 
 /** The most compact lossless encoding of a JSON document, never worse than the input. */
@@ -819,7 +857,8 @@ export declare const compact: {
    * Tries GCX1 (the tool's layout and the generic encoder), GCF v3 generic (v3.6.0) and minified
    * JSON; keeps only candidates that decode back to the input; returns the one with the
    * fewest tokens, or the input itself when none saves `minSavings`. `input` is JSON text or
-   * a value (measured as `JSON.stringify(value)`).
+   * a value (measured as `JSON.stringify(value)`). One call into agentwire's Rust core
+   * (`agentwire::compact`), which parses, encodes, checks and counts.
    */
   json(input: unknown, options?: CompactOptions): CompactResult;
   /** The JSON value of a text `json` chose (undefined for a GCX1 per-tool layout). */

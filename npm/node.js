@@ -1,3 +1,4 @@
+// @ts-check
 // Node entry: the native addon, with the wasm build as fallback.
 import { createApi } from './lib/api.js';
 import { loadNodeBackend } from './lib/node-backend.js';

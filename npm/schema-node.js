@@ -1,3 +1,4 @@
+// @ts-check
 // `agentwire/schema` in Node: the schema wasm module, loaded on first use.
 import { loadWasmModule, wasmBoundary } from './lib/node-backend.js';
 import { makeSchema } from './lib/schema.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // `agentwire/schema` in browsers and bundlers: `await load()`, then `check(schema, args)`, or
 // pass `validator` to a gateway.BrowseSession. The validator is the wasm module of the
 // optional package agentwire-schema; importing this entry is what makes a bundler include it,

@@ -1,3 +1,4 @@
+// @ts-check
 // Node entry for `agentwire/wasm`: always the wasm build.
 import { createApi } from './lib/api.js';
 import { loadNodeBackend } from './lib/node-backend.js';

@@ -10,7 +10,7 @@
 // --quick: a few iterations per task, for smoke tests (the numbers mean little).
 //
 // Inputs: bench/corpus/out/ (node bench/corpus/generate.mjs, then the CLI's `gcx encode` of the
-// sections document, as `make bench-corpus` does) and conformance/fixtures/gcx1/bench-inputs/.
+// sections document, as `make bench-corpus` does) and tests/fixtures/gcx1/bench-inputs/.
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -97,8 +97,8 @@ function gcx10mb(builds) {
 
 /** GCX1 on the upstream benchmark's 20 tool responses; each op runs over all 20 (sum of bytes). */
 function gcxBench20(builds) {
-  const dir = 'conformance/fixtures/gcx1/bench-inputs';
-  const tools = new Map(JSON.parse(read('conformance/fixtures/gcx1/bench.json')).vectors.map((v) => [v.name, v.input.tool]));
+  const dir = 'tests/fixtures/gcx1/bench-inputs';
+  const tools = new Map(JSON.parse(read('tests/fixtures/gcx1/bench.json')).vectors.map((v) => [v.name, v.input.tool]));
   const inputs = readdirSync(join(ROOT, dir))
     .filter((file) => file.endsWith('.json'))
     .sort()
@@ -136,7 +136,7 @@ function gcxBench20(builds) {
   tasks.push(task('gcx1-bench20', 'node-js', '@toon-format/toon', 'decode', sum(toonTexts), () => toonTexts.map((t) => toon.decode(t))));
   tasks.push(task('gcx1-bench20', 'node-js', '@toon-format/toon', 'encode', sum(toonTexts), () => inputs.map((i) => toon.encode(i.value))));
 
-  return { title: 'GCX1, the 20 benchmark responses (conformance/fixtures/gcx1/bench-inputs)', size: 'small', tasks };
+  return { title: 'GCX1, the 20 benchmark responses (tests/fixtures/gcx1/bench-inputs)', size: 'small', tasks };
 }
 
 /**
@@ -235,7 +235,7 @@ function plain(value) {
 const V3_5_3 = { version: '3.5.3' };
 
 function gcf3Generic(builds) {
-  const dir = 'conformance/fixtures/gcx1/bench-inputs';
+  const dir = 'tests/fixtures/gcx1/bench-inputs';
   const inputs = readdirSync(join(ROOT, dir))
     .filter((file) => file.endsWith('.json'))
     .sort()

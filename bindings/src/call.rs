@@ -7,7 +7,6 @@ use agentwire::json::{self, Value};
 use agentwire::tokens::TokenCounter;
 use agentwire::{Error, ErrorKind, Result};
 
-use crate::shapes::FromValue;
 use crate::transfer::from_js::TapeReader;
 use crate::transfer::to_js::TapeWriter;
 
@@ -343,9 +342,17 @@ pub fn run_constructor(id: u32, call: &mut Call<'_>) -> Result<State> {
     }
 }
 
-/// Runs the method `id` on `state`.
-pub fn run_method(id: u32, state: &mut dyn core::any::Any, call: &mut Call<'_>) -> Result<Out> {
-    match entry(id)?.body {
+/// Runs the method `id` on `state` (`None`: the instance has none).
+pub fn run_method(
+    id: u32,
+    state: Option<&mut dyn core::any::Any>,
+    call: &mut Call<'_>,
+) -> Result<Out> {
+    let entry = entry(id)?;
+    let Some(state) = state else {
+        return Err(crate::js_error::no_instance_state(entry.name));
+    };
+    match entry.body {
         Body::Method(body) => body(state, call),
         _ => Err(Error::new(
             ErrorKind::Internal,
@@ -440,7 +447,7 @@ impl<'a> Call<'a> {
 
     /// The next argument, its strings borrowed from the argument text (the hot paths that read
     /// a shape straight from it).
-    pub fn arg(&mut self) -> Result<crate::transfer::from_js::Arg<'a>> {
+    pub fn arg(&mut self) -> Result<agentwire::json::BorrowedValue<'a>> {
         self.args.arg()
     }
 

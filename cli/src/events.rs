@@ -5,10 +5,10 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::events::mock::{mock_events, MockMode};
-use agentwire::events::serialize::{write_event, Form};
+use agentwire::events::mock::{MockMode, mock_events};
+use agentwire::events::serialize::{Form, write_event};
 use agentwire::events::sse::from_sse;
-use agentwire::events::toolspec::{function_tool, parse_tool_spec, web_search_tool, ToolSpec};
+use agentwire::events::toolspec::{ToolSpec, function_tool, parse_tool_spec, web_search_tool};
 use agentwire::events::{DecodedItem, Diagnostic, StreamDecoder, Summary};
 use agentwire::json::{self, Value};
 use agentwire::{Error, ErrorKind};
@@ -61,7 +61,7 @@ pub enum EventsCommand {
 }
 
 fn print(text: &str) -> Result<(), Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         out.write_all(b"\n")?;
@@ -146,7 +146,7 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
             max_line_bytes,
             file,
         } => {
-            let mut out = io::stdout().lock();
+            let mut out = crate::stdout();
             let summary = decode(file.as_ref(), max_line_bytes, |d| {
                 if !as_json {
                     writeln!(out, "{}", diagnostic_line(d))?;
@@ -178,7 +178,7 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
                     write_event(&mut jsonl, &map, Form::Godex)?;
                 }
             }
-            io::stdout().lock().write_all(jsonl.as_bytes())?;
+            crate::stdout().write_all(jsonl.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         EventsCommand::FromSse {
@@ -187,9 +187,7 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
         } => {
             let text = crate::read_text(file.as_ref())?;
             if as_json {
-                print(&json_text(
-                    &agentwire_bindings::shapes::events::sse_report(&text),
-                )?)?;
+                print(&json_text(&agentwire::events::sse::report(&text))?)?;
             } else {
                 let (_, framing, converted) = from_sse(&text);
                 for d in &framing {
@@ -201,7 +199,7 @@ pub fn run(command: EventsCommand) -> Result<ExitCode, Error> {
                         write_event(&mut jsonl, map, Form::Godex)?;
                     }
                 }
-                io::stdout().lock().write_all(jsonl.as_bytes())?;
+                crate::stdout().write_all(jsonl.as_bytes())?;
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -1,13 +1,14 @@
 //! `agentwire gateway tool-id|card|truncate|path`: the gateway contracts with exact cl100k
 //! token counts.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gateway::card::{enforce_card_budget, truncate_description, CardBudget, ChoiceCard};
-use agentwire::gateway::item::{mcp_tool_to_item, Item};
+use agentwire::gateway::card::{CardBudget, ChoiceCard, enforce_card_budget, truncate_description};
+use agentwire::gateway::item::{Item, mcp_tool_to_item};
 use agentwire::gateway::path::parse_path;
+use agentwire::gateway::report::{card_report, tool_id_report, truncation_report};
 use agentwire::gateway::runtime::{Gateway, GatewayOptions, OnInvalid, Reply};
 use agentwire::gateway::tool_id::{parse_tool_id, parts_to_value};
 use agentwire::json::{self, Value};
@@ -15,7 +16,6 @@ use std::sync::LazyLock;
 
 use agentwire::tokens::Tokenizer;
 use agentwire::{Error, ErrorKind};
-use agentwire_bindings::shapes::gateway::{card_report, tool_id_report, truncation_report};
 use clap::{Subcommand, ValueEnum};
 
 #[derive(Subcommand)]
@@ -82,7 +82,7 @@ pub enum CardOutput {
 }
 
 fn print(text: &str) -> Result<(), Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     writeln!(out, "{text}")?;
     out.flush()?;
     Ok(())
@@ -123,9 +123,9 @@ pub fn run(command: GatewayCommand) -> Result<ExitCode, Error> {
             let mut card = ChoiceCard::from_item(&item, score);
             let budget = CardBudget { target, hard_cap };
             let counter = counter();
-            let report = enforce_card_budget(&mut card, &counter, budget).map_err(|(e, _)| e)?;
+            let report = enforce_card_budget(&mut card, counter, budget).map_err(|(e, _)| e)?;
             match output {
-                CardOutput::Json => print_json(&card_report(&card, &report, &counter))?,
+                CardOutput::Json => print_json(&card_report(&card, &report, counter))?,
                 CardOutput::Wire => print(&card.wire_json())?,
                 CardOutput::Line => print(&card.budget_line(1, 1))?,
                 CardOutput::Prompt => print(&card.prompt_text())?,
@@ -138,9 +138,9 @@ pub fn run(command: GatewayCommand) -> Result<ExitCode, Error> {
         } => {
             let text = crate::read_text(file.as_ref())?;
             let counter = counter();
-            let truncation = truncate_description(&text, budget, &counter);
+            let truncation = truncate_description(&text, budget, counter);
             if as_json {
-                print_json(&truncation_report(&text, &truncation, &counter))?;
+                print_json(&truncation_report(&text, &truncation, counter))?;
             } else {
                 print(&truncation.output)?;
             }
@@ -178,7 +178,7 @@ pub fn run(command: GatewayCommand) -> Result<ExitCode, Error> {
                     skipped.error.message()
                 );
             }
-            match gateway.browse_path(&Value::String(path), &counter()) {
+            match gateway.browse_path(&Value::String(path), counter()) {
                 Ok(cards) => print(&Reply::Cards(cards).wire_json())?,
                 Err(error) => {
                     print(&error.wire_json())?;

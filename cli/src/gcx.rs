@@ -5,16 +5,14 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use agentwire::Error;
+use agentwire::gcx::document::{RowWriter, encode_document, item_to_value, write_section_open};
 use agentwire::gcx::{
-    self, Compat, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy, ToolLayout,
-    ToolOptions, DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
+    self, Compat, DEFAULT_MAX_CELLS, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_ROWS,
+    DEFAULT_MAX_SECTIONS, DecodeOptions, Decoder, EncodeOptions, Header, Item, Strategy,
+    ToolLayout, ToolOptions,
 };
 use agentwire::json::{self, Value, WriteOptions};
-use agentwire::Error;
-use agentwire_bindings::shapes::gcx::{
-    encode_document, item_to_value, write_section_open, RowWriter,
-};
-use agentwire_bindings::{FromValue, ToValue};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -81,7 +79,9 @@ pub enum GcxCommand {
     },
     /// Print the built-in per-tool layouts as JSON.
     Layouts,
-    /// Decode GCX1 to JSON `{"sections": [...]}`, streaming with bounded memory.
+    /// Decode GCX1 to JSON `{"sections": [...]}`, streaming with bounded memory: sections and
+    /// rows are written as they are read, so on a bad row the command stops with exit 1 and
+    /// the error on stderr, after the output so far (then not a complete JSON document).
     Decode {
         /// Line limit: a line must be shorter than this many bytes (gcx-go's 4 MiB by default).
         #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES)]
@@ -181,7 +181,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
         }
         GcxCommand::Layouts => {
             let layouts = gcx::Layouts::builtin().all();
-            let list = Value::Array(layouts.iter().map(ToValue::to_value).collect());
+            let list = Value::Array(layouts.iter().map(ToolLayout::to_value).collect());
             write_stdout(&(json_text(&list)? + "\n"))
         }
         GcxCommand::Decode {
@@ -209,7 +209,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
                 }
                 _ => Box::new(io::stdin().lock()),
             };
-            let mut out = BufWriter::new(io::stdout().lock());
+            let mut out = BufWriter::new(crate::stdout());
             let outcome = if items {
                 decode_items(input, options, &mut out)
             } else {
@@ -222,7 +222,7 @@ pub fn run(command: GcxCommand) -> Result<ExitCode, Error> {
 }
 
 fn write_stdout(text: &str) -> Result<ExitCode, Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)

@@ -1,15 +1,14 @@
 //! `agentwire gcf …`, `agentwire gcb …`, `agentwire convert`, `agentwire codecs`.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use agentwire::gcf::v3::{self, keyed::KeyedSet, Document, SpecVersion, StreamOptions};
-use agentwire::gcf::{self, v1, DeltaPayload, Payload};
+use agentwire::codec::Registry;
+use agentwire::gcf::v3::{self, Document, SpecVersion, StreamOptions, keyed::KeyedSet};
+use agentwire::gcf::{self, DeltaPayload, Payload, v1};
 use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
-use agentwire::{gcb, Error, ErrorKind};
-use agentwire_bindings::shapes::gcf::codecs;
-use agentwire_bindings::{FromValue, ToValue};
+use agentwire::{Error, ErrorKind, gcb};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -134,7 +133,7 @@ fn write_json(payload: &Payload) -> Result<ExitCode, Error> {
 }
 
 fn write_out(bytes: &[u8]) -> Result<ExitCode, Error> {
-    let mut out = io::stdout().lock();
+    let mut out = crate::stdout();
     out.write_all(bytes)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -317,7 +316,7 @@ pub fn run_gcb(command: GcbCommand) -> Result<ExitCode, Error> {
 }
 
 pub fn convert(args: &ConvertArgs) -> Result<ExitCode, Error> {
-    let registry = codecs();
+    let registry = Registry::builtin();
     let from = registry.get(&args.from)?;
     let to = registry.get(&args.to)?;
     let input = crate::read_input(args.file.as_ref())?;
@@ -336,8 +335,8 @@ pub fn convert(args: &ConvertArgs) -> Result<ExitCode, Error> {
 }
 
 pub fn list_codecs() -> Result<ExitCode, Error> {
-    let mut out = io::stdout().lock();
-    for codec in codecs().list() {
+    let mut out = crate::stdout();
+    for codec in Registry::builtin().list() {
         let aliases = if codec.aliases.is_empty() {
             String::new()
         } else {

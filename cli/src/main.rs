@@ -3,10 +3,12 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use agentwire::Error;
 use clap::{Parser, Subcommand};
 
+mod compact;
 mod events;
 mod gateway;
 mod gcx;
@@ -29,7 +31,8 @@ enum Command {
     /// GCX1: encode, generic fallback, decode.
     #[command(subcommand)]
     Gcx(gcx::GcxCommand),
-    /// GCF v1.1 graph text: encode, decode, encode-delta.
+    /// GCF text, v1.1 (graph), v3.5.3 and v3.6.0 (graph and generic profiles): encode,
+    /// decode, encode-delta, pack-root.
     #[command(subcommand)]
     Gcf(graph::GcfCommand),
     /// The `godex exec --json` event protocol: validate, accumulate, mock, from-sse, tool.
@@ -56,6 +59,9 @@ enum Command {
     /// GCX1 versus compact JSON on the 20 representative tool responses: bytes, gzip, cl100k and
     /// o200k tokens, round-trip check, medians.
     Scorecard(scorecard::Args),
+    /// The fewest-token lossless form of a JSON document (GCX1, GCF v3 or minified JSON, as
+    /// agentwire-mcp chooses it); prints the input when nothing saves enough.
+    Compact(compact::Args),
     /// Count tokens of a text (stdin or FILE) with an exact tiktoken encoding.
     Tokens {
         /// cl100k_base or o200k_base.
@@ -81,6 +87,7 @@ fn main() -> ExitCode {
         Command::Codecs => graph::list_codecs(),
         Command::Conformance { suite, dir } => conformance(&suite, &dir),
         Command::Scorecard(args) => scorecard::run(&args),
+        Command::Compact(args) => compact::run(&args),
         Command::Tokens {
             encoding,
             ids,
@@ -89,10 +96,44 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
+        // The reader stopped early (`| head`): end quietly, as Unix tools do.
+        Err(_) if PIPE_CLOSED.load(Ordering::Relaxed) => ExitCode::SUCCESS,
         Err(e) => {
             report_error(&e);
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Set once a write to stdout fails because its reader has gone.
+static PIPE_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Standard output, noting a closed pipe in [`PIPE_CLOSED`] (the error still stops the command).
+struct Stdout(io::StdoutLock<'static>);
+
+/// The stdout every command writes to.
+fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+impl Stdout {
+    fn note<T>(result: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &result
+            && e.kind() == io::ErrorKind::BrokenPipe
+        {
+            PIPE_CLOSED.store(true, Ordering::Relaxed);
+        }
+        result
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        Stdout::note(self.0.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Stdout::note(self.0.flush())
     }
 }
 
@@ -104,7 +145,7 @@ fn report_error(e: &Error) {
 fn conformance(suite: &str, dir: &std::path::Path) -> Result<ExitCode, Error> {
     let report = agentwire_conformance::run(suite, dir)
         .map_err(|message| Error::new(agentwire::ErrorKind::InvalidArgument, message))?;
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     for note in &report.notes {
         writeln!(out, "{note}")?;
     }
@@ -122,7 +163,7 @@ fn conformance(suite: &str, dir: &std::path::Path) -> Result<ExitCode, Error> {
 fn tokens(encoding: &str, ids: bool, file: Option<&PathBuf>) -> Result<ExitCode, Error> {
     let tokenizer =
         agentwire::tokens::Tokenizer::new(agentwire::tokens::Encoding::parse(encoding)?)?;
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     if ids {
         let ids: Vec<String> = tokenizer
             .encode(&read_text(file)?)

@@ -26,10 +26,59 @@ fn text(bytes: &[u8]) -> &str {
 
 fn fixtures(suite: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../conformance/fixtures")
+        .join("../tests/fixtures")
         .join(suite)
         .display()
         .to_string()
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    // `agentwire gcf encode big.json | head -3`: far more output than a pipe holds.
+    let symbols: Vec<String> = (0..20_000)
+        .map(|i| format!(r#"{{"qualifiedName":"pkg.S{i}","kind":"function","provenance":"lsp"}}"#))
+        .collect();
+    let payload = format!(r#"{{"tool":"t","symbols":[{}]}}"#, symbols.join(","));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agentwire"))
+        .args(["gcf", "encode"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("agentwire runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    let mut head = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..3 {
+        let mut line = String::new();
+        head.read_line(&mut line).unwrap();
+        assert!(!line.is_empty());
+    }
+    drop(head);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stderr), "");
+    assert!(out.status.success(), "{:?}", out.status);
+}
+
+#[test]
+fn help_names_every_gcf_version_and_says_decode_streams() {
+    let out = agentwire(&["--help"], b"");
+    assert!(
+        text(&out.stdout).contains("GCF text, v1.1 (graph), v3.5.3 and v3.6.0"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = agentwire(&["gcx", "decode", "--help"], b"");
+    assert!(
+        text(&out.stdout).contains("then not a complete JSON document"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]

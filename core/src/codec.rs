@@ -1,6 +1,6 @@
-//! A registry of payload codecs selected by name: `gcf` (GCF v1.1 text) and `gcb` (GCB1
-//! binary, alias `binary`), plus any the user registers (agentwire-bindings adds `json`, the
-//! camelCase JSON form the CLI and the JS API use).
+//! A registry of payload codecs selected by name: `gcf` (GCF v1.1 text), `gcb` (GCB1 binary,
+//! alias `binary`) and `json` (the payload's JSON form, [`Payload::to_value`]), plus any the
+//! user registers.
 //!
 //! ```
 //! use agentwire::codec::Registry;
@@ -98,13 +98,13 @@ fn utf8(bytes: &[u8]) -> Result<&str> {
     })
 }
 
-/// Registered codecs; [`Registry::builtin`] holds `gcf` and `gcb`.
+/// Registered codecs; [`Registry::builtin`] holds `gcf`, `gcb` and `json`.
 ///
 /// ```
 /// use agentwire::codec::Registry;
 /// let registry = Registry::default();
 /// let names: Vec<&str> = registry.list().iter().map(|c| c.name.as_str()).collect();
-/// assert_eq!(names, ["gcf", "gcb"]);
+/// assert_eq!(names, ["gcf", "gcb", "json"]);
 /// ```
 #[derive(Debug)]
 pub struct Registry {
@@ -129,7 +129,7 @@ impl Registry {
         Registry { codecs: Vec::new() }
     }
 
-    /// `gcf` and `gcb` (alias `binary`).
+    /// `gcf`, `gcb` (alias `binary`) and `json`.
     ///
     /// ```
     /// let registry = agentwire::codec::Registry::builtin();
@@ -159,6 +159,17 @@ impl Registry {
                 crate::gcb::decode(b, &Default::default()).map(|p| p.into_payload())
             }),
         });
+        registry.register(Codec {
+            name: "json".into(),
+            aliases: Vec::new(),
+            description: "JSON (camelCase keys): compatibility and debugging".into(),
+            text: true,
+            encode: Box::new(|p| {
+                crate::json::to_string(&p.to_value(), crate::json::WriteOptions::PLAIN)
+                    .map(String::into_bytes)
+            }),
+            decode: Box::new(|b| Payload::from_value(&crate::json::parse(utf8(b)?)?)),
+        });
         registry
     }
 
@@ -176,7 +187,7 @@ impl Registry {
     ///     encode: Box::new(|p| Ok(p.symbols.len().to_string().into_bytes())),
     ///     decode: Box::new(|_| Ok(Default::default())),
     /// });
-    /// assert_eq!(registry.list().len(), 2);
+    /// assert_eq!(registry.list().len(), 3);
     /// assert_eq!(registry.encode_with("gcf", &Default::default())?, b"0");
     /// # Ok::<(), agentwire::Error>(())
     /// ```
@@ -191,7 +202,7 @@ impl Registry {
     /// let registry = agentwire::codec::Registry::builtin();
     /// assert_eq!(registry.get("binary")?.name, "gcb");
     /// let err = registry.get("xml").unwrap_err();
-    /// assert_eq!(err.message(), "unknown codec \"xml\" (registered: gcf, gcb)");
+    /// assert_eq!(err.message(), "unknown codec \"xml\" (registered: gcf, gcb, json)");
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn get(&self, name: &str) -> Result<&Codec> {
@@ -300,6 +311,8 @@ mod tests {
         }
         assert!(registry.get("binary").is_ok());
         assert_eq!(registry.get("xml").unwrap_err().code(), "INVALID_ARGUMENT");
+        let e = registry.decode_with("json", b"\xff").unwrap_err();
+        assert_eq!((e.code(), e.offset()), ("INVALID_UTF8", Some(0)));
     }
 
     #[test]
@@ -317,6 +330,6 @@ mod tests {
             registry.encode_with("count", &Payload::default()).unwrap(),
             b"0"
         );
-        assert_eq!(registry.list().len(), 3);
+        assert_eq!(registry.list().len(), 4);
     }
 }

@@ -742,9 +742,10 @@ mod tests {
         for kind in ErrorKind::ALL {
             let code = kind.code();
             assert!(seen.insert(code), "duplicate code {code}");
-            assert!(code
-                .bytes()
-                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_'));
+            assert!(
+                code.bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            );
         }
     }
 

@@ -1,8 +1,9 @@
 //! agentwire: the compact wire formats that LLM agents and MCP servers exchange.
 //!
-//! Every format's logic lives here, with a typed Rust API. The JSON-text API and the JSON
-//! shapes the CLI and the Node and browser bindings share are the `agentwire-bindings` crate,
-//! a thin layer over this one, so the same input gives the same bytes everywhere.
+//! Every format's logic lives here, with a typed Rust API and the JSON forms of its types
+//! (`from_value` / `to_value`, which the CLI prints and the JS API takes and returns). The
+//! Node and browser bindings (`agentwire-bindings`) are a thin layer over this crate, so the
+//! same input gives the same bytes everywhere.
 //!
 //! - [`gcx`]: GCX1, the tab-delimited format for MCP tool responses (byte-identical to gcx-go
 //!   v0.1.0), with a streaming encoder and a push decoder.

@@ -3,7 +3,7 @@
 //! maps and deep nesting; and the decoder never panics on arbitrary input.
 
 use agentwire::gcf::v3::{
-    self, decode_generic, encode_generic, encode_generic_with, EncodeOptions, SpecVersion,
+    self, EncodeOptions, SpecVersion, decode_generic, encode_generic, encode_generic_with,
 };
 use agentwire::json::{Map, Number, Value};
 use proptest::prelude::*;

@@ -180,11 +180,17 @@ fn render() -> String {
             let rows = match &section.rows {
                 RowsLayout::Array { keys, root: true } => format!(
                     "an array at {} of the response object, or the response itself when it is an array",
-                    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" or ")
+                    keys.iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
                 ),
                 RowsLayout::Array { keys, root: false } => format!(
                     "an array at {} of the response object",
-                    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" or ")
+                    keys.iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
                 ),
                 RowsLayout::Object { key: Some(key) } => {
                     format!("one row: the object at `{key}` of the response")

@@ -1,7 +1,10 @@
 //! Property tests for GCX1: the lossless round trip, chunk-independence of the push decoder,
-//! and that no input makes the decoder panic.
+//! that no input makes the decoder panic, and that the sections' JSON text is their value's.
 
-use agentwire::gcx::{self, Cell, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Section};
+use agentwire::gcx::{
+    self, Cell, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Section, document,
+};
+use agentwire::json::{self, WriteOptions};
 use proptest::prelude::*;
 
 /// Cell text: mostly ordinary, often holding the characters that break naive GCX1 round
@@ -139,13 +142,26 @@ proptest! {
 
     /// The one-pass decoder of complete payloads agrees with the line-by-line [`Decoder`] on
     /// hostile line soups (headers, rows, comments, CR, blank lines, stray bytes, long lines),
-    /// under small limits too (sections, rows, values), sections, error and all. (That its
-    /// JSON writer agrees with the value tree's is checked in agentwire-bindings'
-    /// `tests/gcx_properties.rs`, on the same soups.)
+    /// under small limits too (sections, rows, values), sections, error and all.
     #[test]
     fn in_place_decoding_matches_the_decoder((payload, options) in line_soup()) {
         let fast = gcx::decode(&payload, &options).into_owned_parts();
         prop_assert_eq!(&fast, &decode_with_decoder(&payload, &options), "{:?}", payload);
+    }
+
+    /// For every soup the one-pass decoder reads without error, the JSON text written from the
+    /// sections in place (`write_sections_json`, the decode hot path) is the text of the value
+    /// tree (`sections_to_value`).
+    #[test]
+    fn json_writer_matches_the_value_tree((payload, options) in line_soup()) {
+        if let Ok(sections) = gcx::decode(&payload, &options).into_borrowed() {
+            let mut written = String::new();
+            document::write_sections_json(&mut written, &sections).unwrap();
+            let owned: Vec<_> = sections.into_iter().map(|s| s.into_owned()).collect();
+            let tree = document::sections_to_value(&owned);
+            let expected = json::to_string(&tree, WriteOptions::PLAIN).unwrap();
+            prop_assert_eq!(written, expected);
+        }
     }
 
     /// Arbitrary text never panics the JSON parser, and what parses re-renders and re-parses
@@ -153,12 +169,11 @@ proptest! {
     /// which reads back as an integer.
     #[test]
     fn json_parse_total(text in "[\\[\\]{}\",:0-9eE.+\\-a-z\\\\ ]{0,40}") {
-        if let Ok(v) = agentwire::json::parse(&text) {
-            if let Ok(again) = agentwire::json::to_string(&v, agentwire::json::WriteOptions::PLAIN) {
+        if let Ok(v) = agentwire::json::parse(&text)
+            && let Ok(again) = agentwire::json::to_string(&v, agentwire::json::WriteOptions::PLAIN) {
                 let back = agentwire::json::parse(&again).unwrap();
                 prop_assert!(same_value(&back, &v), "{:?} != {:?}", back, v);
             }
-        }
     }
 }
 

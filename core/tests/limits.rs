@@ -6,9 +6,10 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use agentwire::gcx::document;
 use agentwire::gcx::{self, DecodeOptions, Decoder, Section};
 use agentwire::json::{self, ParseOptions};
-use agentwire::{gcb, gcf, Error};
+use agentwire::{Error, gcb, gcf};
 
 /// The system allocator, counting the bytes each thread asks for.
 struct Counting;
@@ -291,7 +292,9 @@ fn gcf_payload_limit() {
         ("GCF_PAYLOAD_TOO_LARGE", Some(6), Some(1), Some(last_edge))
     );
     assert!(
-        e.message().contains("more than 50 bytes of names and edge endpoints (the decoder's max payload bytes limit)"),
+        e.message().contains(
+            "more than 50 bytes of names and edge endpoints (the decoder's max payload bytes limit)"
+        ),
         "{}",
         e.message()
     );
@@ -433,4 +436,204 @@ fn gcb_declared_counts_fail_before_allocating() {
             .code(),
         "GCB_TRUNCATED"
     );
+}
+
+// ---- the limits the options objects configure (the JSON form the JS API takes) ----------------
+
+/// The options object `text`, parsed.
+fn options_value(text: &str) -> json::Value {
+    json::parse(text).unwrap()
+}
+
+/// GCX1 decoded to its JSON text under the options object `options`, as `gcx.decode` bounds
+/// it (`maxOutputBytes`).
+fn decode_json(payload: &str, options: &str) -> Result<String, Error> {
+    let options = DecodeOptions::from_value(&options_value(options))?;
+    let sections = gcx::decode(payload, &options).into_borrowed()?;
+    let mut out = String::new();
+    document::write_sections_json_limited(&mut out, &sections, options.max_output_bytes)?;
+    Ok(out)
+}
+
+#[test]
+fn gcx_output_limit() {
+    let payload = "GCX1 tool=t fields=a,b\n1\t2\n3\n";
+    let full = decode_json(payload, "null").unwrap();
+    let at = |n: usize| decode_json(payload, &format!(r#"{{"maxOutputBytes":{n}}}"#));
+    assert_eq!(at(full.len()).unwrap(), full);
+    let e = at(full.len() - 1).unwrap_err();
+    assert_eq!(place(&e), ("GCX_OUTPUT_TOO_LARGE", None, None, None));
+    assert!(
+        e.message().contains(&format!(
+            "longer than {} bytes (the decoder's max output bytes limit)",
+            full.len() - 1
+        )),
+        "{}",
+        e.message()
+    );
+    // A long field name repeated by every row: 4 MiB per two-byte row without the limit.
+    let name = "n".repeat((4 << 20) - 64);
+    let bomb = format!("GCX1 tool=t fields={name}\n{}", "x\n".repeat(1000));
+    let (result, bytes) = allocated_by(|| decode_json(&bomb, r#"{"maxOutputBytes":67108864}"#));
+    assert_eq!(result.unwrap_err().code(), "GCX_OUTPUT_TOO_LARGE");
+    assert!(bytes < 512 << 20, "allocated {bytes} bytes");
+}
+
+#[test]
+fn gcx_limit_options_from_json() {
+    let payload = "GCX1 tool=t fields=a\n1\n2\n";
+    let decode = |o: &str| decode_json(payload, o).map_err(|e| e.code());
+    assert!(decode(r#"{"maxRows":2,"maxSections":1,"maxCells":2,"maxLineBytes":21}"#).is_ok());
+    assert_eq!(decode(r#"{"maxRows":1}"#), Err("GCX_TOO_MANY_ROWS"));
+    assert_eq!(decode(r#"{"maxCells":1}"#), Err("GCX_TOO_MANY_CELLS"));
+    assert_eq!(decode(r#"{"maxLineBytes":20}"#), Err("GCX_LINE_TOO_LONG"));
+    for bad in [
+        r#"{"maxRows":0}"#,
+        r#"{"maxRows":-1}"#,
+        r#"{"maxRows":1.5}"#,
+        r#"{"maxRows":"1"}"#,
+        r#"{"maxRow":1}"#,
+    ] {
+        assert_eq!(decode(bad), Err("INVALID_ARGUMENT"), "{bad}");
+    }
+    // The streaming decoder takes the same options.
+    let options = DecodeOptions::from_value(&options_value(r#"{"maxSections":1}"#)).unwrap();
+    let mut dec = Decoder::new(options);
+    dec.push(HEADER.repeat(2).as_bytes());
+    dec.finish();
+    assert!(dec.next().unwrap().is_some());
+    assert_eq!(dec.next().unwrap_err().code(), "GCX_TOO_MANY_SECTIONS");
+}
+
+/// The generic fallback of JSON text, read under the options object's depth limit.
+fn generic(text: &str, options: &str) -> Result<String, Error> {
+    let options = gcx::EncodeOptions::from_value(&options_value(options))?;
+    gcx::encode_generic(
+        "t",
+        &json::parse_with(text, &options.parse_options())?,
+        &options,
+    )
+}
+
+#[test]
+fn json_depth_default_and_configured() {
+    assert!(generic(&nested(512), "null").is_ok());
+    let e = generic(&nested(513), "null").unwrap_err();
+    assert_eq!(place(&e), ("JSON_DEPTH", Some(1), Some(513), Some(512)));
+    assert!(e.message().contains("512"), "{}", e.message());
+    assert!(generic(&nested(3), r#"{"maxDepth":3}"#).is_ok());
+    let e = generic(&nested(4), r#"{"maxDepth":3}"#).unwrap_err();
+    assert_eq!(place(&e), ("JSON_DEPTH", Some(1), Some(4), Some(3)));
+    // Up to the ceiling, which holds in a debug build on a test thread's stack.
+    assert!(generic(&nested(1024), r#"{"maxDepth":1024}"#).is_ok());
+    assert_eq!(
+        generic(&nested(1025), r#"{"maxDepth":1024}"#)
+            .unwrap_err()
+            .code(),
+        "JSON_DEPTH"
+    );
+    for bad in [
+        r#"{"maxDepth":1025}"#,
+        r#"{"maxDepth":0}"#,
+        r#"{"maxDepth":true}"#,
+    ] {
+        assert_eq!(
+            generic("1", bad).unwrap_err().code(),
+            "INVALID_ARGUMENT",
+            "{bad}"
+        );
+    }
+    // 100,000 levels: refused at level 513 without building anything deep.
+    let deep = "[".repeat(100_000);
+    let (e, bytes) = allocated_by(|| generic(&deep, "null").unwrap_err());
+    assert_eq!(place(&e), ("JSON_DEPTH", Some(1), Some(513), Some(512)));
+    assert!(bytes < 1 << 20, "allocated {bytes} bytes");
+}
+
+#[test]
+fn json_depth_everywhere_gcx1_takes_json() {
+    let doc = |depth: usize| {
+        format!(
+            r#"[{{"tool":"t","fields":["a"],"rows":[[{}]]}}]"#,
+            nested(depth)
+        )
+    };
+    let encode = |text: &str, options: &str| {
+        let options = gcx::EncodeOptions::from_value(&options_value(options))?;
+        let depth = ParseOptions {
+            max_depth: options.max_depth,
+            ..ParseOptions::default()
+        };
+        document::encode_document(&json::parse_with(text, &depth)?, &options)
+    };
+    // The document's own nesting is 3 levels before the cell.
+    let e = encode(&doc(2), r#"{"maxDepth":4}"#).unwrap_err();
+    assert_eq!(e.code(), "JSON_DEPTH");
+    let e = encode(&doc(10), r#"{"maxDepth":8}"#).unwrap_err();
+    assert_eq!(e.code(), "JSON_DEPTH");
+    let tool = |depth: usize, o: &str| {
+        let options = gcx::ToolOptions::from_value(&options_value(o))?;
+        let response = json::parse_with(&nested(depth), &options.encode.parse_options())?;
+        gcx::encode_tool("search_symbols", &response, &options)
+    };
+    assert!(tool(6, r#"{"maxDepth":6}"#).is_ok());
+    assert_eq!(
+        tool(7, r#"{"maxDepth":6}"#).unwrap_err().code(),
+        "JSON_DEPTH"
+    );
+}
+
+fn nested(depth: usize) -> String {
+    format!("{}1{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+#[test]
+fn gcf_payload_limit_option() {
+    // tool (1) + name (10) + 2 edges × 2 × 10 = 51 bytes of text.
+    let text = gcf_text("abcdefghij", 2);
+    let decode = |options: &str| {
+        let options = gcf::DecodeOptions::from_value(&options_value(options))?;
+        gcf::v1::decode(&text, &options)
+    };
+    assert_eq!(
+        decode(r#"{"maxPayloadBytes":50}"#).unwrap_err().code(),
+        "GCF_PAYLOAD_TOO_LARGE"
+    );
+    assert!(decode(r#"{"maxPayloadBytes":51}"#).is_ok());
+}
+
+#[test]
+fn gcb_payload_limit_option() {
+    let bytes = gcb_with("abcdefghij", 2);
+    let options = gcf::DecodeOptions::from_value(&options_value(r#"{"maxPayloadBytes":50}"#));
+    assert_eq!(
+        gcb::decode(&bytes, &options.unwrap()).unwrap_err().code(),
+        "GCB_PAYLOAD_TOO_LARGE"
+    );
+}
+
+#[test]
+fn events_line_limit() {
+    let line = r#"{"type":"response.output_text.delta","delta":"hi"}"#;
+    let over_long = |input: &[u8], max: usize| {
+        let (summary, _) = agentwire::events::decode::parse_stream(input, max);
+        let messages: Vec<String> = summary
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        messages.join("\n")
+    };
+    let input = format!("{line}\n");
+    assert!(!over_long(input.as_bytes(), line.len()).contains("the line is longer than"));
+    assert!(over_long(input.as_bytes(), line.len() - 1).contains("the line is longer than"));
+    // The default, 16 MiB: exactly passes (as an invalid_json line: a bare string of 'a'),
+    // one past is reported as over-long and not buffered.
+    let max = agentwire::events::DEFAULT_MAX_LINE_BYTES;
+    let mut at = vec![b'a'; max];
+    at.push(b'\n');
+    assert!(!over_long(&at, max).contains("longer than"));
+    let mut past = vec![b'a'; max + 1];
+    past.push(b'\n');
+    assert!(over_long(&past, max).contains("the line is longer than 16777216 bytes (skipped)"));
 }

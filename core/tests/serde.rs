@@ -1,7 +1,7 @@
 //! The `serde` feature: model types through serde_json and back, errors as JS sees them.
 #![cfg(feature = "serde")]
 
-use agentwire::gcf::{v1, Payload};
+use agentwire::gcf::{Payload, v1};
 use agentwire::gcx::{self, DecodeOptions, Section};
 
 #[test]

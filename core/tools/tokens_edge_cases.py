@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The table of fixed token-counting edge cases, with the ids OpenAI's tiktoken gives them.
 
-Writes conformance/fixtures-local/tokens/edge-cases.json: for each text, its ordinary-encoding
+Writes tests/fixtures-local/tokens/edge-cases.json: for each text, its ordinary-encoding
 ids in cl100k_base and o200k_base from OpenAI's `tiktoken` package (PyPI, 0.14.0), with the
 current patterns from the package and the vocabularies from tiktoken-rs's assets (tiktoken
 would download them, which is not possible here). `--check` fails if the committed table
 differs from what tiktoken gives now. The Rust tests compare agentwire and tiktoken-rs with
-this table (conformance/tests/tokens.rs).
+this table (tests/runner/tests/tokens.rs).
 """
 
 import argparse
@@ -17,7 +17,7 @@ import sys
 
 TIKTOKEN_VERSION = "0.14.0"
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "..", "conformance", "fixtures-local", "tokens", "edge-cases.json")
+OUT = os.path.join(HERE, "..", "..", "tests", "fixtures-local", "tokens", "edge-cases.json")
 
 WHITE_SPACE = ["\t", "\n", "\x0b", "\x0c", "\r", " ", "\x85", "\xa0", "\u1680",
                *[chr(c) for c in range(0x2000, 0x200B)], "\u2028", "\u2029", "\u202f",

@@ -1,5 +1,5 @@
 //! Fuzz target `tool_id_parse`: the check is `agentwire_fuzz::checks::tool_id_parse` (shared with the
-//! regression test conformance/tests/fuzz_regressions.rs).
+//! regression test tests/runner/tests/fuzz_regressions.rs).
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

@@ -7,34 +7,34 @@
 //! own (not `arbitrary`), so a saved input means the same thing whatever crate versions come.
 //!
 //! This file is compiled twice: as the `agentwire-fuzz` library (`fuzz/src/lib.rs`) and, by
-//! path, into `conformance/tests/fuzz_regressions.rs`. It may use only `agentwire`,
-//! `agentwire_bindings` (without features) and `std`.
+//! path, into `tests/runner/tests/fuzz_regressions.rs`. It may use only `agentwire` and
+//! `std`.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use agentwire::codec::Registry;
 use agentwire::events::decode::parse_stream;
-use agentwire::events::serialize::{write_event, Form};
+use agentwire::events::serialize::{Form, write_event};
 use agentwire::events::sse::from_sse;
 use agentwire::events::{DecodedItem, Severity, StreamDecoder};
 use agentwire::gateway::path::{parse_path, segment_label};
 use agentwire::gateway::reply::GatewayCode;
 use agentwire::gateway::runtime::Catalog;
-use agentwire::gateway::{format_tool_id, parse_tool_id, Item, Kind, ToolIdParts};
+use agentwire::gateway::{Item, Kind, ToolIdParts, format_tool_id, parse_tool_id};
 use agentwire::gcb::{self, EDGE_TYPES, KINDS, PROVENANCES};
 use agentwire::gcf::v1::Session;
 use agentwire::gcf::v1::{abbreviate_kind, expand_kind};
 use agentwire::gcf::v3::{self, Document};
 use agentwire::gcf::{self, Edge, Payload, Symbol};
 use agentwire::gcx::{
-    self, scope, Cell, Compat, DecodeOptions, Decoder, EncodeOptions, Encoder, Header,
-    Item as GcxItem, Section,
+    self, Cell, Compat, DecodeOptions, Decoder, EncodeOptions, Encoder, Header, Item as GcxItem,
+    Section, scope,
 };
 use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
 use agentwire::{Error, ErrorKind, Format};
 
-/// Every target, as named in `fuzz/Cargo.toml` and under `conformance/fuzz-regressions/`.
+/// Every target, as named in `fuzz/Cargo.toml` and under `tests/fuzz-regressions/`.
 pub const TARGETS: &[&str] = &[
     "gcx1_decode",
     "gcx1_header",
@@ -140,11 +140,7 @@ impl<'a> Bytes<'a> {
             .chars()
             .map(|c| if c.is_whitespace() { '_' } else { c })
             .collect();
-        if t.is_empty() {
-            "t".into()
-        } else {
-            t
-        }
+        if t.is_empty() { "t".into() } else { t }
     }
 }
 
@@ -380,25 +376,25 @@ fn gcx_scope(text: &str) {
         lossless: true,
         ..EncodeOptions::default()
     };
-    if let Ok(definitions) = scope::decode_tool_definitions(text) {
-        if let Ok(again) = scope::encode_tool_definitions(&definitions, &options) {
-            let back = scope::decode_tool_definitions(&again).expect("re-encoded definitions");
-            let mut sorted = definitions.clone();
-            sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-            assert_eq!(back, sorted, "tool_definitions {again:?}");
-        }
+    if let Ok(definitions) = scope::decode_tool_definitions(text)
+        && let Ok(again) = scope::encode_tool_definitions(&definitions, &options)
+    {
+        let back = scope::decode_tool_definitions(&again).expect("re-encoded definitions");
+        let mut sorted = definitions.clone();
+        sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+        assert_eq!(back, sorted, "tool_definitions {again:?}");
     }
-    if let Ok(request) = scope::decode_tool_request(text) {
-        if let Ok(again) = scope::encode_tool_request(&request, &options) {
-            let back = scope::decode_tool_request(&again).expect("re-encoded tool_request");
-            assert_eq!(back, request, "tool_request {again:?}");
-        }
+    if let Ok(request) = scope::decode_tool_request(text)
+        && let Ok(again) = scope::encode_tool_request(&request, &options)
+    {
+        let back = scope::decode_tool_request(&again).expect("re-encoded tool_request");
+        assert_eq!(back, request, "tool_request {again:?}");
     }
-    if let Ok(envelope) = scope::decode_error_envelope(text) {
-        if let Ok(again) = scope::encode_error_envelope(&envelope, &options) {
-            let back = scope::decode_error_envelope(&again).expect("re-encoded error envelope");
-            assert_eq!(back, envelope, "error envelope {again:?}");
-        }
+    if let Ok(envelope) = scope::decode_error_envelope(text)
+        && let Ok(again) = scope::encode_error_envelope(&envelope, &options)
+    {
+        let back = scope::decode_error_envelope(&again).expect("re-encoded error envelope");
+        assert_eq!(back, envelope, "error envelope {again:?}");
     }
 }
 
@@ -1218,15 +1214,15 @@ pub fn path_parse(data: &[u8]) -> String {
     }
     let _ = segment_label(&text);
     let browsed = catalog().path_cards(&Value::String(text.to_string()));
-    let result = match (&parsed, browsed) {
+
+    match (&parsed, browsed) {
         (Ok(_), Ok(cards)) => format!("ok cards={}", cards.len()),
         (Err(_), Err(g)) if g.code == GatewayCode::PathInvalid => {
             format!("err {}", parsed.as_ref().unwrap_err().code())
         }
         (Ok(_), Err(g)) if g.code == GatewayCode::PathNotFound => "not found".into(),
         (parsed, browsed) => panic!("parse {parsed:?} but browse {browsed:?}"),
-    };
-    result
+    }
 }
 
 // ---- events ---------------------------------------------------------------------------------
@@ -1289,9 +1285,11 @@ pub fn events_push(data: &[u8]) -> String {
     let lines = payload.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
     assert!(kept.windows(2).all(|w| w[0].0 < w[1].0));
     assert!(kept.iter().all(|(line, _)| (1..=lines).contains(line)));
-    assert!(diagnostics
-        .iter()
-        .all(|d| d.line.is_none_or(|l| (1..=lines).contains(&l))));
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| d.line.is_none_or(|l| (1..=lines).contains(&l)))
+    );
     format!(
         "{} events={} errors={errors} diagnostics={}",
         if summary.valid { "valid" } else { "invalid" },
@@ -1309,9 +1307,11 @@ pub fn sse(data: &[u8]) -> String {
     let lines = text.split('\n').count() as u64;
     assert!(frames.windows(2).all(|w| w[0].line < w[1].line));
     assert!(frames.iter().all(|f| (1..=lines).contains(&f.line)));
-    assert!(diagnostics
-        .iter()
-        .all(|d| d.line.is_some_and(|l| (1..=lines).contains(&l))));
+    assert!(
+        diagnostics
+            .iter()
+            .all(|d| d.line.is_some_and(|l| (1..=lines).contains(&l)))
+    );
     assert!(converted.len() <= frames.len());
     if !text.contains('\r') {
         let crlf = text.replace('\n', "\r\n");
@@ -1397,8 +1397,8 @@ pub fn json_parse(data: &[u8]) -> String {
                     .unwrap_or_else(|e| panic!("derived tool id {id:?} is invalid: {e}"));
                 assert_eq!(format_tool_id(&parts).as_ref(), Ok(id));
             }
-            // The `json` codec (agentwire-bindings): the payload's camelCase JSON form.
-            let registry = agentwire_bindings::shapes::gcf::codecs();
+            // The `json` codec: the payload's camelCase JSON form.
+            let registry = Registry::builtin();
             if let Ok(payload) = registry.decode_with("json", written.as_bytes()) {
                 let again = registry.encode_with("json", &payload).expect("JSON encode");
                 let back = registry

@@ -1,6 +1,6 @@
 //! The token counter against tiktoken-rs (target `tokens`). Not part of `checks.rs`: it needs
 //! the oracle crate, which the regression test build does not carry; its fixed edge cases live
-//! in conformance/fixtures-local/tokens/ instead.
+//! in tests/fixtures-local/tokens/ instead.
 
 use std::sync::OnceLock;
 

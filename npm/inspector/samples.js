@@ -1,4 +1,4 @@
-// Bundled examples, one per format, taken from the project's fixtures (conformance/fixtures): a
+// Bundled examples, one per format, taken from the project's fixtures (tests/fixtures): a
 // search_symbols tool response as JSON and as GCX1 (the upstream benchmark's first case), a
 // GCF v1.1 graph, godex event streams. The GCB1 sample is the GCF graph encoded at load time.
 export const SAMPLES = {

@@ -1,7 +1,8 @@
+// @ts-check
 // The public JS API over a backend: the native addon, or the wasm modules. Every area calls
 // its module through a boundary (boundary.js), which builds results from the transfer tape.
 
-import { makeCompact } from './compact.js';
+import { makeCompact } from './compaction.js';
 import { makeEvents } from './events.js';
 import { makeGateway } from './gateway.js';
 import { makeGcx } from './gcx.js';
@@ -10,16 +11,18 @@ import { makeTokens } from './tokens.js';
 
 /**
  * @param {{ name: 'native' | 'wasm', area: (name: string) => Area,
+ *   vocabularies: import('./tokens.js').Vocabularies,
  *   defaultValidator?: (schema: string, args: string) => string }} backend  `area(name)` gives an
- *   export area's boundary and loader (formats, gcf3, gateway, events, cl100k_base, o200k_base);
- *   `defaultValidator` validates gateway arguments when a session is given none (Node)
+ *   export area's boundary and loader (core, gcf, gateway, events, tokens); `vocabularies`
+ *   gives the token vocabularies' bytes; `defaultValidator` validates gateway arguments when a
+ *   session is given none (Node)
  * @typedef {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} Area
  */
 export function createApi(backend) {
-  const formats = backend.area('formats').boundary;
-  const { gcf, gcb, codecs } = makeGraph(formats, backend.area('gcf3'));
-  const tokens = makeTokens((encoding) => backend.area(encoding));
-  const gcx = makeGcx(formats);
+  const core = backend.area('core').boundary;
+  const { gcf, gcb, codecs } = makeGraph(core, backend.area('gcf'));
+  const tokens = makeTokens(() => backend.area('tokens'), backend.vocabularies);
+  const gcx = makeGcx(core);
   return {
     gcx,
     gcf,
@@ -28,10 +31,10 @@ export function createApi(backend) {
     tokens,
     gateway: makeGateway(backend.area('gateway'), { tokens, defaultValidator: backend.defaultValidator }),
     events: makeEvents(backend.area('events')),
-    compact: makeCompact({ gcx, gcf, tokens }),
+    compact: makeCompact({ gcfArea: () => backend.area('gcf'), tokensArea: () => backend.area('tokens'), tokens }),
     /** Every stable error code the core can report. */
-    errorCodes: () => formats.call('errorCodes', undefined),
+    errorCodes: () => core.call('errorCodes', undefined),
     /** Version of the Rust core behind this backend. */
-    coreVersion: () => formats.call('version', undefined),
+    coreVersion: () => core.call('version', undefined),
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The one way the public API calls into a raw backend (the native addon or a wasm module).
 // Both export the same things, dispatched through one export table in Rust
 // (bindings/src/exports.rs): `call(id, session, textIn, bytesIn, ops, doubles, text, scratch,
@@ -20,11 +21,13 @@ const EMPTY_DOUBLES = new Float64Array(0);
 // Ids every module has (bindings/src/exports.rs lists them first).
 const EXPORT_TABLE = 0;
 
+/** @typedef {ReturnType<typeof makeBoundary>} Boundary */
+
 /**
  * @param {() => any} getRaw  the raw module (throws an AgentwireError when it is not ready)
- * @param {(() => WebAssembly.Exports) | undefined} wasmOf  a wasm module's instance exports: its
- *   value results stay in its `memory` (`tapePointer()`, `tapeLength()`) instead of crossing
- *   into `scratch`
+ * @param {(() => { memory: WebAssembly.Memory, __stack_pointer?: WebAssembly.Global }) | undefined} wasmOf
+ *   a wasm module's instance exports: its value results stay in its `memory` (`tapePointer()`,
+ *   `tapeLength()`) instead of crossing into `scratch`
  */
 export function makeBoundary(getRaw, wasmOf = undefined) {
   /** @type {Map<string, {id: number, kind: string}> | null} */

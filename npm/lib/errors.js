@@ -1,6 +1,9 @@
+// @ts-check
 // AgentwireError: the one error class of the package. Rust throws every error with its code
 // and position as properties (code, format, line, column, columnUtf16, offset); this module
 // turns that (or any other failure at the boundary) into an AgentwireError.
+
+import { ERROR_PROPERTIES } from './wire.js';
 
 export class AgentwireError extends Error {
   /**
@@ -35,10 +38,12 @@ export function argumentError(code, message, format = 'api') {
 /** Converts whatever a raw backend call threw into an AgentwireError (keeping it as `cause`). */
 export function toAgentwireError(error) {
   if (error instanceof AgentwireError) return error;
-  // Thrown by Rust (bindings/src/node.rs, wasm.rs): the code and position are properties.
+  // Thrown by Rust (bindings-node, bindings-wasm): the code and position are the properties
+  // bindings/src/js_error.rs sets (ERROR_PROPERTIES).
   if (typeof error?.code === 'string' && typeof error.format === 'string') {
-    const { code, message, format, line, column, columnUtf16, offset } = error;
-    return new AgentwireError({ code, message, format, line, column, columnUtf16, offset }, { cause: error });
+    const details = /** @type {ConstructorParameters<typeof AgentwireError>[0]} */ ({ message: error.message });
+    for (const name of ERROR_PROPERTIES) details[name] = error[name];
+    return new AgentwireError(details, { cause: error });
   }
   // Anything else at the boundary is a bug in agentwire: a caught panic (native) or a trap
   // (wasm `unreachable`).

@@ -1,3 +1,4 @@
+// @ts-check
 // events: the JSONL event protocol of `godex exec --json` (a Responses-API subset): parse and
 // validate streams (whole, pushed in chunks, or through a TransformStream), accumulate,
 // serialize, mock streams, SSE conversion, `--tool` specs and follow-up items. In wasm it is
@@ -61,7 +62,7 @@ export function makeEvents({ boundary, load }) {
     /** A whole stream (text or bytes): `{valid, result, diagnostics, events: [{line, event}]}`. */
     parse(input, options) {
       const b = typeof input === 'string' ? encoder.encode(input) : bytes(input, 'input');
-      return call('eventsParse', b, options);
+      return call('events.parse', b, options);
     },
     /** A decoder for `push(chunk)` / `finish()`. */
     createDecoder(options) {
@@ -91,31 +92,31 @@ export function makeEvents({ boundary, load }) {
     },
     /** The stream rules over event objects (index + 1 stands for the line). */
     accumulate(events) {
-      return call('eventsAccumulate', undefined, value(events, 'events'));
+      return call('events.accumulate', undefined, value(events, 'events'));
     },
     /** Event objects as JSONL: `form` 'godex' (byte-identical to godex) or 'spec'. */
     serialize(events, { form = 'godex' } = {}) {
-      return call('eventsSerialize', undefined, value(events, 'events'), form);
+      return call('events.serialize', undefined, value(events, 'events'), form);
     },
     /** The JSONL of `godex exec --mock --mock-mode mode --json`. */
     mock(mode = 'echo', { echoText = '' } = {}) {
-      return call('eventsMock', undefined, mode, echoText);
+      return call('events.mock', undefined, mode, echoText);
     },
     /** An upstream Responses SSE text: `{frames, framing_diagnostics, converted, valid, result, diagnostics}`. */
     fromSse(sse) {
-      return call('eventsFromSse', text(sse, 'sse'));
+      return call('events.fromSse', text(sse, 'sse'));
     },
     /** A `--tool` value: `{kind: 'web_search', tool}` or `{kind: 'function', name, path}`. */
     parseToolSpec(spec) {
-      return call('eventsParseToolSpec', text(spec, 'spec'));
+      return call('events.parseToolSpec', text(spec, 'spec'));
     },
     /** The function tool godex sends for a schema file's text. */
     functionTool(name, schemaText) {
-      return call('eventsFunctionTool', text(schemaText, 'schemaText'), name);
+      return call('events.functionTool', text(schemaText, 'schemaText'), name);
     },
     /** The next request's input: context, then each call's function_call and output items. */
     followUp({ context = [], calls, outputs }) {
-      return call('eventsFollowUp', undefined, value(context, 'context'), value(calls, 'calls'), value(outputs, 'outputs'));
+      return call('events.followUp', undefined, value(context, 'context'), value(calls, 'calls'), value(outputs, 'outputs'));
     },
   });
 }

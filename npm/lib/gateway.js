@@ -1,3 +1,4 @@
+// @ts-check
 // gateway: contextweaver's gateway contracts (tool ids, ChoiceCards, budgets, browse paths,
 // cache-stable sessions). Token counts come from `options.counter` when given, else from
 // agentwire's exact cl100k (the cl100k module of the optional package agentwire-tokens;
@@ -116,23 +117,23 @@ export function makeGateway({ boundary, load }, { tokens, defaultValidator }) {
     load: asyncLoad(load),
     /** An MCP tool's canonical id with its derivation and catalog item. `{serverName}`. */
     toolId(tool, options) {
-      return boundary.call('gatewayToolId', undefined, value(tool, 'tool'), options);
+      return boundary.call('gateway.toolId', undefined, value(tool, 'tool'), options);
     },
     /** How an MCP tool's id is derived, before grammar checks. */
     toolIdDerivation(tool, options) {
-      return boundary.call('gatewayToolIdDerivation', undefined, value(tool, 'tool'), options);
+      return boundary.call('gateway.toolIdDerivation', undefined, value(tool, 'tool'), options);
     },
     /** `{namespace, name, version, hash8}` of a tool id (non-strings fail TOOL_ID_NOT_A_STRING). */
     parseToolId(id) {
-      return boundary.call('gatewayParseToolId', undefined, value(id, 'id'));
+      return boundary.call('gateway.parseToolId', undefined, value(id, 'id'));
     },
     /** A tool id from its parts. */
     formatToolId(parts) {
-      return boundary.call('gatewayFormatToolId', undefined, value(parts, 'parts'));
+      return boundary.call('gateway.formatToolId', undefined, value(parts, 'parts'));
     },
     /** One item's budgeted ChoiceCard with its renderings and token counts. */
     card(item, options) {
-      return callWithHooks('gatewayCard', { counter: counterOf(options) }, undefined, value(item, 'item'), plain(options));
+      return callWithHooks('gateway.card', { counter: counterOf(options) }, undefined, value(item, 'item'), plain(options));
     },
     /** A description truncated to `budget` tokens, with the branch and offsets used. */
     truncate(description, budget, options) {
@@ -140,15 +141,15 @@ export function makeGateway({ boundary, load }, { tokens, defaultValidator }) {
       if (!Number.isInteger(budget)) {
         throw argumentError('INVALID_ARGUMENT', 'budget must be an integer');
       }
-      return callWithHooks('gatewayTruncate', { counter: counterOf(options) }, t, budget);
+      return callWithHooks('gateway.truncate', { counter: counterOf(options) }, t, budget);
     },
     /** A bounded tool_browse reply from items: `{mode, scores, maxCards}`. */
     browseCards(items, options) {
-      return callWithHooks('gatewayBrowseCards', { counter: counterOf(options) }, undefined, value(items, 'items'), plain(options));
+      return callWithHooks('gateway.browseCards', { counter: counterOf(options) }, undefined, value(items, 'items'), plain(options));
     },
     /** The segments of a browse path (`[]` for `/`). */
     parsePath(path) {
-      return boundary.call('gatewayParsePath', undefined, value(path, 'path'));
+      return boundary.call('gateway.parsePath', undefined, value(path, 'path'));
     },
     BrowseSession,
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // GCF v3 on the `gcf` namespace: the generic profile (any JSON value, lossless; v3.6.0 by
 // default, `{version: '3.5.3'}` for the previous bytes; the v3.6.0 grouped form), the graph
 // profile (sessions, streaming, deltas, pack roots), keyed-set deltas, and `decodeAny`, which
@@ -62,21 +63,21 @@ export function makeGcf3({ boundary, load }) {
   const keyed = Object.freeze({
     /** `{root: 'sha256:…', canonical}` of a keyed set `{key, fields, rows}`. */
     packRoot(set) {
-      return call('gcf3KeyedPackRoot', undefined, value(set, 'set'));
+      return call('gcf.keyed.packRoot', undefined, value(set, 'set'));
     },
     /** The full payload of a keyed set, with `pack_root` and `key` (`{tool}`). */
     encodeFull(set, options) {
-      return call('gcf3KeyedEncodeFull', undefined, value(set, 'set'), options);
+      return call('gcf.keyed.encodeFull', undefined, value(set, 'set'), options);
     },
     /** A generic delta `{key, fields, baseRoot, newRoot, added, changed, removed, …}` as GCF. */
     encodeDelta(delta) {
-      return call('gcf3KeyedEncodeDelta', undefined, value(delta, 'delta'));
+      return call('gcf.keyed.encodeDelta', undefined, value(delta, 'delta'));
     },
     /** Applies a delta (GCF text or object) to a base set atomically: `{set, root}`. */
     applyDelta(base, delta) {
       return typeof delta === 'string'
-        ? call('gcf3KeyedApplyDelta', delta, value(base, 'base'))
-        : call('gcf3KeyedApplyDelta', undefined, value(base, 'base'), value(delta, 'delta'));
+        ? call('gcf.keyed.applyDelta', delta, value(base, 'base'))
+        : call('gcf.keyed.applyDelta', undefined, value(base, 'base'), value(delta, 'delta'));
     },
     createSession(options) {
       return new KeyedSession(options);
@@ -89,57 +90,57 @@ export function makeGcf3({ boundary, load }) {
     load: asyncLoad(load),
     /** Any JSON value → GCF v3 generic text (key order kept; `{version, lossless}`). */
     encodeGeneric(generic, options) {
-      return call('gcf3EncodeGeneric', undefined, value(generic, 'value'), options);
+      return call('gcf.encodeGeneric', undefined, value(generic, 'value'), options);
     },
     /** JSON text → generic text; integer lexemes are int64 (`out_of_range` beyond). */
     encodeGenericJson(jsonText, options) {
-      return call('gcf3EncodeGeneric', text(jsonText, 'json'), options);
+      return call('gcf.encodeGeneric', text(jsonText, 'json'), options);
     },
     /** Records → the v3.6.0 grouped form (`{key, group}`: the unique key and the group field). */
     encodeGenericGrouped(records, options) {
-      return call('gcf3EncodeGenericGrouped', undefined, value(records, 'value'), options);
+      return call('gcf.encodeGenericGrouped', undefined, value(records, 'value'), options);
     },
     /** `encodeGenericGrouped` of JSON text (integer lexemes are int64). */
     encodeGenericGroupedJson(jsonText, options) {
-      return call('gcf3EncodeGenericGrouped', text(jsonText, 'json'), options);
+      return call('gcf.encodeGenericGrouped', text(jsonText, 'json'), options);
     },
     /** Generic text → the JSON value (`{largeInt: 'error' | 'string' | 'number'}`). */
     decodeGeneric(gcfText, options) {
-      return call('gcf3Decode', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'generic' }));
+      return call('gcf.decodeAny', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'generic' }));
     },
     /** Generic text → JSON text, members in payload order. */
     decodeGenericToJson(gcfText, options) {
-      return call('gcf3DecodeToJson', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'generic' }));
+      return call('gcf.decodeAnyToJson', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'generic' }));
     },
     /** GCF v1.1 or v3 (text or bytes) → `{version, profile, kind, value}` (a v3 payload is
      * '3.6.0' when it uses a constant column or a grouped section, '3.5.3' otherwise). */
     decodeAny(gcf, options) {
-      return call('gcf3Decode', textOrBytes(gcf, 'input'), decodeOptions(options));
+      return call('gcf.decodeAny', textOrBytes(gcf, 'input'), decodeOptions(options));
     },
     /** `decodeAny` as JSON text (numbers exactly as decoded). */
     decodeAnyToJson(gcf, options) {
-      return call('gcf3DecodeToJson', textOrBytes(gcf, 'input'), decodeOptions(options));
+      return call('gcf.decodeAnyToJson', textOrBytes(gcf, 'input'), decodeOptions(options));
     },
     /** A graph payload → GCF (`{version: '3.6.0' | '3.5.3' | '1.1', stream, labeledCounts}`;
      * v3 by default, whose graph profile is the same in 3.5.3 and 3.6.0). */
     encodeGraph(payload, options) {
-      return call('gcf3EncodeGraph', undefined, value(payload, 'payload'), options);
+      return call('gcf.encodeGraph', undefined, value(payload, 'payload'), options);
     },
     /** GCF v3 graph text → the payload. */
     decodeGraph(gcfText, options) {
-      return call('gcf3Decode', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'graph' }));
+      return call('gcf.decodeAny', textOrBytes(gcfText, 'input'), decodeOptions({ ...options, expect: 'graph' }));
     },
     /** A graph delta (added symbols with their distance) → GCF v3 delta text. */
     encodeGraphDelta(delta) {
-      return call('gcf3EncodeGraphDelta', undefined, value(delta, 'delta'));
+      return call('gcf.encodeGraphDelta', undefined, value(delta, 'delta'));
     },
     /** Applies a graph delta (GCF text) to a base snapshot atomically, verifying `new_root`. */
     applyGraphDelta(base, deltaText) {
-      return call('gcf3ApplyGraphDelta', text(deltaText, 'delta'), value(base, 'base'));
+      return call('gcf.applyGraphDelta', text(deltaText, 'delta'), value(base, 'base'));
     },
     /** `{root: 'sha256:…', canonical}` of a graph snapshot `{symbols, edges}`. */
     graphPackRoot(snapshot) {
-      return call('gcf3GraphPackRoot', undefined, value(snapshot, 'snapshot'));
+      return call('gcf.graphPackRoot', undefined, value(snapshot, 'snapshot'));
     },
     createGraphSession() {
       return new GraphSession();

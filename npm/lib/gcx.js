@@ -1,3 +1,4 @@
+// @ts-check
 // gcx: GCX1 encode/decode, streaming classes, tool layouts, workspace-scope shapes.
 
 import { argumentError } from './errors.js';
@@ -124,15 +125,15 @@ export function makeGcx(boundary) {
   const gcx = {
     /** Encodes sections ([…] or {sections: […]}) to GCX1 text. */
     encode(sections, options) {
-      return call('gcxEncode', undefined, options, value(sections, 'sections'));
+      return call('gcx.encode', undefined, options, value(sections, 'sections'));
     },
     /** The generic fallback (gcx-go EncodeAny) for any JSON-like value. */
     encodeGeneric(tool, generic, options) {
-      return call('gcxEncodeGeneric', undefined, tool, options, value(generic, 'value'));
+      return call('gcx.encodeGeneric', undefined, tool, options, value(generic, 'value'));
     },
     /** The generic fallback for JSON text (exact for big integers). */
     encodeGenericJson(tool, json, options) {
-      return call('gcxEncodeGeneric', text(json, 'json'), tool, options);
+      return call('gcx.encodeGeneric', text(json, 'json'), tool, options);
     },
     /**
      * Decodes a payload (string or UTF-8 bytes) to {sections: [{tool, fields, meta, version, rows}]}.
@@ -140,7 +141,7 @@ export function makeGcx(boundary) {
      * the payload's memory alive.
      */
     decode(payload, options) {
-      return call('gcxDecode', textOrBytes(payload, 'payload'), options);
+      return call('gcx.decode', textOrBytes(payload, 'payload'), options);
     },
     /** Decodes an (async) iterable of chunks, yielding items as they complete. */
     async *decodeStream(chunks, options) {
@@ -158,70 +159,70 @@ export function makeGcx(boundary) {
     },
     /** The row escaper: `\` → `\\`, TAB → `\t`, LF → `\n`, CR dropped. */
     escape(value) {
-      return call('gcxEscape', text(value, 'text'));
+      return call('gcx.escape', text(value, 'text'));
     },
     /** The decoder's unescaper. */
     unescape(value) {
-      return call('gcxUnescape', text(value, 'text'));
+      return call('gcx.unescape', text(value, 'text'));
     },
     /** The text a cell is written as (before escaping), e.g. {float64: "1e6"} → "1e+06". */
     cellText(cell) {
-      return call('gcxCellText', undefined, value(cell, 'cell'));
+      return call('gcx.cellText', undefined, value(cell, 'cell'));
     },
     /**
      * Encodes a tool response by its layout (falling back to the generic encoder when it does
      * not fit), or with `strategy: 'generic' | 'bench'`.
      */
     encodeTool(tool, response, options) {
-      return call('gcxEncodeTool', undefined, tool, options, value(response, 'response'));
+      return call('gcx.encodeTool', undefined, tool, options, value(response, 'response'));
     },
     /** encodeTool for JSON text. */
     encodeToolJson(tool, json, options) {
-      return call('gcxEncodeTool', text(json, 'json'), tool, options);
+      return call('gcx.encodeTool', text(json, 'json'), tool, options);
     },
     /**
      * encodeTool, also saying which strategy wrote the text: {text, strategy, fallbackReason?}
      * (`fallbackReason` when the layout strategy fell back to the generic encoder).
      */
     encodeToolDetailed(tool, response, options) {
-      return call('gcxEncodeToolDetailed', undefined, tool, options, value(response, 'response'));
+      return call('gcx.encodeToolDetailed', undefined, tool, options, value(response, 'response'));
     },
     /** encodeToolDetailed for JSON text. */
     encodeToolJsonDetailed(tool, json, options) {
-      return call('gcxEncodeToolDetailed', text(json, 'json'), tool, options);
+      return call('gcx.encodeToolDetailed', text(json, 'json'), tool, options);
     },
     /** The built-in per-tool layouts (the form custom layouts take). */
     layouts() {
-      return call('gcxLayouts', undefined);
+      return call('gcx.layouts', undefined);
     },
     /** gcx-go ParseFormat: 'gcx' for gcx/gcx1, 'text' for text/compact, else 'json'. */
     parseFormat(value) {
-      return call('gcxParseFormat', text(value, 'format'));
+      return call('gcx.parseFormat', text(value, 'format'));
     },
     /** The tool_definitions section (rows sorted by name). */
     encodeToolDefinitions(definitions, options) {
-      return call('gcxEncodeToolDefinitions', undefined, value(definitions, 'definitions'), options);
+      return call('gcx.encodeToolDefinitions', undefined, value(definitions, 'definitions'), options);
     },
     decodeToolDefinitions(payload) {
-      return call('gcxDecodeToolDefinitions', text(payload, 'payload'));
+      return call('gcx.decodeToolDefinitions', text(payload, 'payload'));
     },
     /** The tool_request section; `repo` is a name (repo), absent (workspace) or a list (fan-out). */
     encodeToolRequest(request, options) {
-      return call('gcxEncodeToolRequest', undefined, value(request, 'request'), options);
+      return call('gcx.encodeToolRequest', undefined, value(request, 'request'), options);
     },
     decodeToolRequest(payload) {
-      return call('gcxDecodeToolRequest', text(payload, 'payload'));
+      return call('gcx.decodeToolRequest', text(payload, 'payload'));
     },
     /** The error section. */
     encodeErrorEnvelope(envelope, options) {
-      return call('gcxEncodeErrorEnvelope', undefined, value(envelope, 'envelope'), options);
+      return call('gcx.encodeErrorEnvelope', undefined, value(envelope, 'envelope'), options);
     },
     decodeErrorEnvelope(payload) {
-      return call('gcxDecodeErrorEnvelope', text(payload, 'payload'));
+      return call('gcx.decodeErrorEnvelope', text(payload, 'payload'));
     },
     /** null when the request is legal for the tool's declared scope, else the error envelope. */
     checkRequest(definitions, request, workspaceRepos) {
-      return call('gcxCheckRequest', undefined, value(definitions, 'definitions'), value(request, 'request'), value(workspaceRepos, 'workspaceRepos'));
+      return call('gcx.checkRequest', undefined, value(definitions, 'definitions'), value(request, 'request'), value(workspaceRepos, 'workspaceRepos'));
     },
     Encoder: GcxEncoder,
     Decoder: GcxDecoder,
@@ -232,7 +233,7 @@ export function makeGcx(boundary) {
     Object.defineProperty(gcx, name, {
       enumerable: true,
       get: () => {
-        errorCodeConstants ??= call('gcxErrorCodeConstants', undefined);
+        errorCodeConstants ??= call('gcx.errorCodeConstants', undefined);
         return errorCodeConstants[name];
       },
     });

@@ -1,3 +1,4 @@
+// @ts-check
 // gcf, gcb, codecs: the graph payload as GCF v1.1 text, GCB1 bytes, or any codec by name.
 
 import { bytes, text, value } from './gcx.js';
@@ -48,26 +49,26 @@ export function makeGraph(boundary, gcf3Area) {
     ...makeGcf3(gcf3Area),
     /** A graph payload to GCF v1.1 text (byte-identical to gcf-go v0.1.2). */
     encode(payload) {
-      return call('gcfEncode', undefined, value(payload, 'payload'));
+      return call('gcf.encode', undefined, value(payload, 'payload'));
     },
     /** `encode` for payload JSON text. */
     encodeJson(json) {
-      return call('gcfEncode', text(json, 'json'));
+      return call('gcf.encode', text(json, 'json'));
     },
     /** GCF v1.1 text to a payload (`{maxPayloadBytes}`: the decoded text limit, 64 MiB). */
     decode(gcfText, options) {
-      return call('graphDecode', text(gcfText, 'text'), options);
+      return call('gcf.decode', text(gcfText, 'text'), options);
     },
     /** GCF v1.1 text to payload JSON text. */
     decodeToJson(gcfText, options) {
-      return call('graphDecodeToJson', text(gcfText, 'text'), options);
+      return call('gcf.decodeToJson', text(gcfText, 'text'), options);
     },
     /** A delta (removed/added symbols and edges) to GCF delta text. */
     encodeDelta(delta) {
-      return call('gcfEncodeDelta', undefined, value(delta, 'delta'));
+      return call('gcf.encodeDelta', undefined, value(delta, 'delta'));
     },
     encodeDeltaJson(json) {
-      return call('gcfEncodeDelta', text(json, 'json'));
+      return call('gcf.encodeDelta', text(json, 'json'));
     },
     /** A new session for `session.encode(payload)`. */
     createSession() {
@@ -79,17 +80,17 @@ export function makeGraph(boundary, gcf3Area) {
   const gcb = Object.freeze({
     /** A graph payload to GCB1 bytes. */
     encode(payload) {
-      return call('gcbEncode', undefined, value(payload, 'payload'));
+      return call('gcb.encode', undefined, value(payload, 'payload'));
     },
     encodeJson(json) {
-      return call('gcbEncode', text(json, 'json'));
+      return call('gcb.encode', text(json, 'json'));
     },
     /** GCB1 bytes to a payload (`{maxPayloadBytes}`: the decoded text limit, 64 MiB). */
     decode(input, options) {
-      return call('graphDecode', bytes(input, 'input'), options);
+      return call('gcf.decode', bytes(input, 'input'), options);
     },
     decodeToJson(input, options) {
-      return call('graphDecodeToJson', bytes(input, 'input'), options);
+      return call('gcf.decodeToJson', bytes(input, 'input'), options);
     },
   });
 
@@ -97,19 +98,19 @@ export function makeGraph(boundary, gcf3Area) {
   const codecs = Object.freeze({
     /** The codecs: `[{name, aliases, description, text}]` (gcf, gcb, json). */
     list() {
-      codecList ??= call('codecsList', undefined);
+      codecList ??= call('codecs.list', undefined);
       return codecList.map((c) => ({ ...c, aliases: [...c.aliases] }));
     },
     /** Encodes a payload with the named codec: text for text codecs, bytes for gcb. */
     encode(name, payload) {
-      const out = call('codecEncode', undefined, name, value(payload, 'payload'));
+      const out = call('codecs.encode', undefined, name, value(payload, 'payload'));
       const codec = this.list().find((c) => c.name === name || c.aliases.includes(name));
       return codec?.text ? decoder.decode(out) : out;
     },
     /** Decodes text or bytes with the named codec. */
     decode(name, input) {
       const b = typeof input === 'string' ? encoder.encode(input) : bytes(input, 'input');
-      return call('codecDecode', b, name);
+      return call('codecs.decode', b, name);
     },
   });
   return { gcf, gcb, codecs };

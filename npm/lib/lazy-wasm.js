@@ -1,3 +1,4 @@
+// @ts-check
 // Browsers and bundlers: a wasm module is fetched and instantiated by `load(input)`
 // (idempotent; a failed load can be retried); calls before that fail with NOT_INITIALIZED.
 import { argumentError } from './errors.js';

@@ -1,3 +1,4 @@
+// @ts-check
 // `load()` of a separately loaded area: a promise that rejects with an AgentwireError (never
 // throws).
 

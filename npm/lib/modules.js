@@ -1,4 +1,5 @@
-// The wasm modules: one binding crate built once per export area (bindings/src/exports.rs),
+// @ts-check
+// The wasm modules: the wasm crate (bindings-wasm) built once per export area (bindings/src/exports.rs),
 // each shipped once as wasm-bindgen's web target under a unique name:
 // wasm/agentwire_<name>.js and wasm/agentwire_<name>_bg.wasm. Browsers fetch a module when it
 // is loaded; Node instantiates the same files synchronously from their bytes. The modules of
@@ -7,15 +8,14 @@
 
 import { AgentwireError } from './errors.js';
 
-/** Area → module name. */
+/** Area → module name (an area is named as its module, but for the token encodings). */
 export const MODULE_OF_AREA = Object.freeze({
-  formats: 'core',
-  gcf3: 'gcf',
+  core: 'core',
+  gcf: 'gcf',
   gateway: 'gateway',
   events: 'events',
   schema: 'schema',
-  cl100k_base: 'tokens_cl100k',
-  o200k_base: 'tokens_o200k',
+  tokens: 'tokens',
 });
 
 /**
@@ -24,8 +24,9 @@ export const MODULE_OF_AREA = Object.freeze({
  * that makes bundlers include it. Each package's version must equal agentwire's.
  */
 export const OPTIONAL_MODULES = Object.freeze({
-  tokens_cl100k: { pkg: 'agentwire-tokens', glue: '/cl100k', wasm: '/cl100k.wasm', need: 'exact token counts need', entry: `import { load } from 'agentwire/tokens'`, instead: 'pass your own counter (text) => number' },
-  tokens_o200k: { pkg: 'agentwire-tokens', glue: '/o200k', wasm: '/o200k.wasm', need: 'exact token counts need', entry: `import { load } from 'agentwire/tokens'`, instead: 'pass your own counter (text) => number' },
+  tokens: { pkg: 'agentwire-tokens', glue: '/tokens', wasm: '/tokens.wasm', need: 'exact token counts need', entry: `import { load } from 'agentwire/tokens'`, instead: 'pass your own counter (text) => number' },
+  // Not a wasm module: the URLs of agentwire-tokens' vocabulary files, for browsers.
+  tokens_vocabulary: { pkg: 'agentwire-tokens', glue: '/vocabulary', wasm: '', need: 'exact token counts need', entry: `import { load } from 'agentwire/tokens'`, instead: 'pass your own counter (text) => number' },
   schema: { pkg: 'agentwire-schema', glue: '', wasm: '/schema.wasm', need: 'JSON Schema validation needs', entry: `import { load } from 'agentwire/schema'`, instead: 'pass your own validator (schemaText, argsText) => resultText' },
 });
 

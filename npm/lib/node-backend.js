@@ -1,15 +1,18 @@
+// @ts-check
 // Node: the native addon, or the wasm modules (instantiated synchronously from their bytes)
 // when the addon is missing, does not match this package's version, or AGENTWIRE_FORCE_WASM=1
 // is set. Each area's module loads on first use. The addon is looked for in native/ (a build
 // in a checkout) and then in the platform package (agentwire-linux-x64-gnu, …), an
-// optionalDependency npm installs only on its platform. Token counts always come from the
-// wasm modules of the optional package agentwire-tokens, JSON Schema validation from the
-// wasm module of the optional package agentwire-schema (the addon carries neither: megabytes
-// each).
+// optionalDependency npm installs only on its platform. The addon counts tokens itself, with
+// the vocabularies of the optional package agentwire-tokens (read from its files on first
+// use); without the addon, that package's tokens wasm module counts. JSON Schema validation
+// comes from the wasm module of the optional package agentwire-schema (2 MB the addon does
+// not carry).
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { makeBoundary } from './boundary.js';
+import { argumentError } from './errors.js';
 import { MODULE_OF_AREA, OPTIONAL_MODULES, notInstalled } from './modules.js';
 
 const require = createRequire(import.meta.url);
@@ -35,7 +38,8 @@ export function nativePackageName() {
 }
 
 function isMusl() {
-  const header = process.report?.getReport?.()?.header;
+  const report = /** @type {{ header?: { glibcVersionRuntime?: string } } | undefined} */ (process.report?.getReport?.());
+  const header = report?.header;
   return !header?.glibcVersionRuntime;
 }
 
@@ -112,20 +116,21 @@ export function wasmBoundary(name) {
 
 /**
  * The backend of the Node entries: `area(name)` gives the boundary of an export area
- * (formats, gcf3, gateway, events, schema, cl100k_base, o200k_base).
+ * (core, gcf, gateway, events, schema, cl100k_base, o200k_base).
  * @param {{forceWasm?: boolean}} [options]
+ * @returns {Parameters<typeof import('./api.js').createApi>[0] & { nativeLoadError: Error | null }}
  */
 export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM === '1' } = {}) {
   let nativeLoadError = null;
   const wasmArea = wasmAreas();
   // The gateway's JSON Schema validation: the schema wasm module, loaded on first use.
-  const defaultValidator = (schemaText, argsText) => wasmArea('schema').boundary.call('schemaCheckText', undefined, schemaText, argsText);
+  const defaultValidator = (schemaText, argsText) => wasmArea('schema').boundary.call('schema.validator', undefined, schemaText, argsText);
   if (!forceWasm) {
     try {
       const raw = loadNativeModule();
       const boundary = makeBoundary(() => raw);
       const native = { boundary, load: () => undefined };
-      return { name: 'native', nativeLoadError, area: (name) => (name in WASM_AREAS ? wasmArea(name) : native), defaultValidator };
+      return { name: 'native', nativeLoadError, area: (name) => (name in WASM_AREAS ? wasmArea(name) : native), vocabularies, defaultValidator };
     } catch (cause) {
       nativeLoadError = new Error(`agentwire: native addon ${nativeFileName()} not loaded; using wasm`, { cause });
     }
@@ -138,11 +143,43 @@ export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM =
       cause,
     });
   }
-  return { name: 'wasm', nativeLoadError, area: wasmArea, defaultValidator };
+  return { name: 'wasm', nativeLoadError, area: wasmArea, vocabularies, defaultValidator };
 }
 
 // Areas the addon does not carry: their wasm modules serve the native backend too.
-const WASM_AREAS = { cl100k_base: true, o200k_base: true, schema: true };
+const WASM_AREAS = { schema: true };
+
+/** A token vocabulary's bytes, from the installed agentwire-tokens (same version). */
+export function vocabularyBytes(encoding) {
+  const pkg = OPTIONAL_MODULES.tokens.pkg;
+  let path;
+  let version;
+  try {
+    path = require.resolve(`${pkg}/${encoding}.bin`);
+    ({ version } = require(`${pkg}/package.json`));
+  } catch (cause) {
+    throw notInstalled('tokens', 'it is not installed beside agentwire', cause);
+  }
+  if (version !== packageVersion) {
+    throw notInstalled('tokens', `the installed ${pkg} is ${version}, agentwire is ${packageVersion}: install ${pkg}@${packageVersion}`);
+  }
+  return readFileSync(path);
+}
+
+/** @type {import('./tokens.js').Vocabularies} */
+const vocabularies = {
+  now: vocabularyBytes,
+  later: async (encoding, input) => (input === undefined ? vocabularyBytes(encoding) : bytesOf(input)),
+};
+
+/** Bytes given to `tokens.load` in Node: a Uint8Array, an ArrayBuffer, a file path or a file URL. */
+async function bytesOf(input) {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (typeof input === 'string' || input instanceof URL) return readFileSync(input);
+  if (typeof Response !== 'undefined' && input instanceof Response) return new Uint8Array(await input.arrayBuffer());
+  throw argumentError('INVALID_ARGUMENT', 'input.vocabulary must be bytes, a path, a file URL or a Response');
+}
 
 /** `area(name)`: an export area served by its wasm module (loaded on first use). */
 function wasmAreas() {

@@ -1,3 +1,4 @@
+// @ts-check
 // schema: JSON Schema validation of tool arguments with the `jsonschema` crate, in its own
 // wasm module (loaded only by pages that validate). `validator` is the function a wasm
 // gateway.BrowseSession takes.
@@ -12,9 +13,9 @@ export function makeSchema({ boundary, load }) {
     load: asyncLoad(load),
     /** `{valid: true}`, `{valid: false, message, path}` or `{valid: false, schemaInvalid}`. */
     check(schema, args) {
-      return boundary.call('schemaCheck', undefined, value(schema, 'schema'), value(args, 'args'));
+      return boundary.call('schema.check', undefined, value(schema, 'schema'), value(args, 'args'));
     },
     /** The same over JSON text: pass it as `validator` to a wasm gateway.BrowseSession. */
-    validator: (schemaText, argsText) => boundary.call('schemaCheckText', undefined, schemaText, argsText),
+    validator: (schemaText, argsText) => boundary.call('schema.validator', undefined, schemaText, argsText),
   });
 }

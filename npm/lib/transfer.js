@@ -1,25 +1,41 @@
+// @ts-check
 // The transfer format between JavaScript and the Rust core (bindings/src/transfer): values
 // cross as 32-bit words, doubles and one string, never as JSON text. This module reads and
 // writes that format only; every format (GCX1, GCF, …) is decoded and encoded in Rust.
 
 import { argumentError } from './errors.js';
+// The tags and limits, generated from the Rust side (wire.js); deeper values than MAX_DEPTH
+// are refused here (the core's own limits are lower).
+import {
+  ARG_MAX,
+  IN_ABSENT,
+  IN_ARRAY,
+  IN_BIGINT,
+  IN_FALSE,
+  IN_LONG,
+  IN_NULL,
+  IN_NUMBER,
+  IN_OBJECT,
+  IN_SAME_KEYS,
+  IN_STRING,
+  IN_TRUE,
+  MAX_DEPTH,
+  OUT_ARRAY,
+  OUT_DOUBLE,
+  OUT_FALSE,
+  OUT_INT,
+  OUT_NULL,
+  OUT_NUMBER_TEXT,
+  OUT_OBJECT,
+  OUT_SHAPE,
+  OUT_STRING,
+  OUT_STRING_ROWS,
+  OUT_TRUE,
+  RESET,
+  SIDE,
+} from './wire.js';
 
 // ---- JS values → argument tape (bindings/src/transfer/from_js.rs) ----------------------------
-
-const IN_NULL = 0;
-const IN_FALSE = 1;
-const IN_TRUE = 2;
-const IN_NUMBER = 3;
-const IN_STRING = 4;
-const IN_ARRAY = 5;
-const IN_OBJECT = 6;
-const IN_SAME_KEYS = 7;
-const IN_ABSENT = 8;
-const IN_BIGINT = 9;
-const IN_LONG = 10;
-const ARG_MAX = 2 ** 28 - 1;
-// Deeper values are refused here (the core's own limits are lower).
-const MAX_DEPTH = 1024;
 
 function depthError() {
   return argumentError('JSON_DEPTH', `value nesting exceeds ${MAX_DEPTH} levels (or is cyclic)`, 'json');
@@ -169,21 +185,6 @@ export class TapeWriter {
 }
 
 // ---- result tape → JS values (bindings/src/transfer/to_js.rs) --------------------------------
-
-const OUT_NULL = 0;
-const OUT_FALSE = 1;
-const OUT_TRUE = 2;
-const OUT_INT = 3;
-const OUT_DOUBLE = 4;
-const OUT_STRING = 5;
-const OUT_ARRAY = 6;
-const OUT_OBJECT = 7;
-const OUT_SHAPE = 8;
-const OUT_STRING_ROWS = 9;
-const OUT_NUMBER_TEXT = 10;
-const SIDE = 0x80000000;
-// Tape flags (word 2).
-const RESET = 1;
 
 // Whether generated constructors are allowed (a page's CSP may forbid eval).
 let canGenerate = true;

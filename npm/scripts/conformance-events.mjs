@@ -1,4 +1,4 @@
-// The events suite of the JS fixture runner: the same checks as conformance/src/events.rs, through
+// The events suite of the JS fixture runner: the same checks as tests/runner/src/events.rs, through
 // the public `events` API. Browser-safe. Every stream is also pushed in seeded random
 // chunkings (cuts anywhere, inside UTF-8 characters included).
 

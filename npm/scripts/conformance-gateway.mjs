@@ -1,4 +1,4 @@
-// The gateway suite of the JS fixture runner: the same checks as conformance/src/gateway.rs, through
+// The gateway suite of the JS fixture runner: the same checks as tests/runner/src/gateway.rs, through
 // the public `gateway` API. Browser-safe.
 
 import { Mismatch, fail, newReport, same, show } from './conformance-check.mjs';

@@ -1,4 +1,4 @@
-// The GCF v3.5.3 suite of the JS fixture runner: the same checks as conformance/src/gcf, through the
+// The GCF v3.5.3 suite of the JS fixture runner: the same checks as tests/runner/src/gcf, through the
 // public `gcf` API. Browser-safe. Fixture files arrive as text: generic encoder inputs must
 // reach the encoder as their raw JSON text (key order, including keys that look like numbers,
 // which JavaScript objects would reorder, and number lexemes: `1e+20` is a double,
@@ -116,7 +116,7 @@ function holdsRows(v) {
  * Equality of order-kept values; numbers by value (integers exactly). `order`: 'rows' keeps
  * member order except inside table rows (a row decodes in its header's order with `>`-named
  * fields last, SPEC §7.3, §7.4.6.1), 'ignored' compares membership only (the suite's
- * "structural" decode contract), as conformance/src/gcf/mod.rs.
+ * "structural" decode contract), as tests/runner/src/gcf/mod.rs.
  */
 export function sameOrdered(a, b, order = 'rows', row = false) {
   if (a === b) return true;
@@ -166,7 +166,7 @@ const exact = { largeInt: 'number' };
 const strict = { ...exact, version: '3.5.3' };
 
 /** `got` against `expected` with member order kept; a difference allowed by `order` ('rows' or
- * 'ignored') passes and is noted (f.orderNote), as conformance/src/gcf/mod.rs. */
+ * 'ignored') passes and is noted (f.orderNote), as tests/runner/src/gcf/mod.rs. */
 function expectOrdered(what, f, [expected, expectedText], [got, gotText], order) {
   if (sameOrdered(expected, got, 'kept')) return;
   if (!sameOrdered(expected, got, order)) fail(`${what}: expected ${expectedText}, got ${gotText()}`);
@@ -263,7 +263,7 @@ const OPERATIONS = {
     if (gcf.decodeAny(text).kind !== 'genericDelta') fail('the delta does not decode as a generic delta');
   },
   'generic-delta-verify'(gcf, f) {
-    // The fixture's expectedNewRoot is the root the delta declares (as conformance/src/gcf/keyed.rs).
+    // The fixture's expectedNewRoot is the root the delta declares (as tests/runner/src/gcf/keyed.rs).
     const delta = { ...f.input.delta, newRoot: f.input.expectedNewRoot };
     const apply = () => gcf.keyed.applyDelta(f.input.base, delta);
     if ('expectedError' in f) expectError(f.expectedError, apply);

@@ -1,4 +1,4 @@
-// The JS fixture runner: the same checks as the Rust runner (conformance/src), through the public
+// The JS fixture runner: the same checks as the Rust runner (tests/runner/src), through the public
 // npm API. Browser-safe (no Node imports): callers hand it parsed fixture files.
 
 import { Mismatch, deepEqual, fail, newReport, same, sameText, show } from './conformance-check.mjs';

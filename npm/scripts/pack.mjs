@@ -4,7 +4,7 @@
 //                             as optionalDependencies (napi-rs's layout), agentwire-tokens and
 //                             agentwire-schema as optional peers; no dev scripts or
 //                             devDependencies
-//   agentwire-tokens          packages/tokens (the token vocabularies' wasm modules)
+//   agentwire-tokens          packages/tokens (the token counter wasm module and the two vocabularies)
 //   agentwire-schema          packages/schema (the JSON Schema validator's wasm module)
 //   agentwire-<triple>        one per native addon in native/ (os, cpu and libc fields, so npm
 //                             installs only the one that runs)

@@ -31,7 +31,7 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
     for (const f of report.failures) console.log(`FAIL ${f.id}: ${f.message}`);
     assert.deepEqual(report.failures, []);
     assert.equal(report.passed, 281);
-    // As in Rust (conformance/tests/fixtures.rs): the fixtures whose value matches only with
+    // As in Rust (tests/runner/tests/fixtures.rs): the fixtures whose value matches only with
     // member order ignored (sorted expectation keys, `>`-named fields moved to attachments).
     assert.deepEqual(
       report.notes.filter((n) => n.startsWith('ORDER ')).map((n) => n.slice('ORDER gcf/'.length).split(':')[0]),

@@ -11,7 +11,7 @@ import { wasmBoundary } from '../lib/node-backend.js';
 
 const { native, wasm } = await backends();
 const require = createRequire(import.meta.url);
-const scopeInputs = JSON.parse(readFileSync(join(packageDir, '..', 'conformance', 'scope_inputs.json'), 'utf8'));
+const scopeInputs = JSON.parse(readFileSync(join(packageDir, '..', 'tests', 'scope_inputs.json'), 'utf8'));
 const scopeFile = (name) => readFileSync(join(fixturesDir, 'gcx1', 'scope', name), 'utf8');
 const bench = JSON.parse(readFileSync(join(fixturesDir, 'gcx1', 'bench.json'), 'utf8'));
 
@@ -78,7 +78,7 @@ test('invalid scope shapes are refused with GCX_SCHEMA and a position', () => {
 });
 
 test('error code constants come from the core', () => {
-  const rawConstants = wasmBoundary('core').call('gcxErrorCodeConstants', undefined);
+  const rawConstants = wasmBoundary('core').call('gcx.errorCodeConstants', undefined);
   for (const api of [native, wasm]) {
     const constants = Object.fromEntries(Object.keys(api.gcx).filter((k) => k.startsWith('ERR_CODE_')).map((k) => [k, api.gcx[k]]));
     assert.deepEqual(constants, rawConstants);
@@ -143,7 +143,7 @@ test('the default wasm module carries no vocabulary', () => {
   // A vocabulary alone is over a megabyte gzipped; the codec must stay within its budget.
   assert.ok(gzipped <= 150_000, `default wasm is ${gzipped} bytes gzipped (budget 150 KB)`);
   const names = wasmBoundary('core').exportNames();
-  assert.ok(names.includes('gcxDecode') && !names.includes('tokensCount'), names.join(' '));
+  assert.ok(names.includes('gcx.decode') && !names.includes('tokensCount'), names.join(' '));
   const cl100k = readFileSync(join(packageDir, 'packages', 'tokens', 'wasm', 'agentwire_tokens_cl100k_bg.wasm'));
   assert.ok(cl100k.length > 1_000_000, 'the cl100k module holds the vocabulary');
 });

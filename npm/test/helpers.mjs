@@ -5,9 +5,9 @@ import { dirname, join } from 'node:path';
 import { loadSuiteFiles } from '../scripts/conformance-lib.mjs';
 
 export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const fixturesDir = join(packageDir, '..', 'conformance', 'fixtures');
+export const fixturesDir = join(packageDir, '..', 'tests', 'fixtures');
 
-/** The files of a suite from conformance/fixtures/<dir>, as the conformance runner loads them. */
+/** The files of a suite from tests/fixtures/<dir>, as the conformance runner loads them. */
 export function loadSuite(suite, dir = suite) {
   const root = join(fixturesDir, dir);
   const listDir = (rel) => (existsSync(join(root, rel)) ? readdirSync(join(root, rel)) : []);

@@ -1,5 +1,5 @@
-// The hostile-input corpus (conformance/hostile/manifest.json, also run in Rust by
-// conformance/tests/hostile.rs) through the native addon ('agentwire') and the wasm build
+// The hostile-input corpus (tests/hostile/manifest.json, also run in Rust by
+// tests/runner/tests/hostile.rs) through the native addon ('agentwire') and the wasm build
 // ('agentwire/wasm'): each case's code and position (or result) in both, the two runtimes
 // identical, the process alive at the end and its memory bounded. Then real Rust panics
 // (`__agentwireInternalPanicForTests`) in every separately built module, in a child process.
@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backends, packageDir } from './helpers.mjs';
 
-const manifest = JSON.parse(readFileSync(join(packageDir, '..', 'conformance', 'hostile', 'manifest.json'), 'utf8'));
+const manifest = JSON.parse(readFileSync(join(packageDir, '..', 'tests', 'hostile', 'manifest.json'), 'utf8'));
 const runtimes = await backends();
 const encoder = new TextEncoder();
 

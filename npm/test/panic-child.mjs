@@ -150,6 +150,6 @@ report.repeated = {
   failure,
   stackKept: freshExports.__stack_pointer.value === stackBefore,
   memoryGrowth: freshExports.memory.buffer.byteLength - memoryBefore,
-  afterwards: outcome(() => call('gcxDecode', 'GCX1 tool=x fields=a\nv\n', undefined).sections[0].rows),
+  afterwards: outcome(() => call('gcx.decode', 'GCX1 tool=x fields=a\nv\n', undefined).sections[0].rows),
 };
 process.stdout.write(JSON.stringify(report));

@@ -7,15 +7,24 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use agentwire::gcf::Payload;
-use agentwire::gcx::{self, Cell, DecodeOptions, EncodeOptions, Encoder, Header};
-use agentwire_bindings::FromValue;
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use agentwire::gcx::{self, Cell, DecodeOptions, EncodeOptions, Encoder, Header, document};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::Value as J;
 
 /// JSON text to GCX1, as `gcx.encodeToolJson` does it: parse, then encode.
 fn encode_tool_json(tool: &str, json_text: &str, options: &gcx::ToolOptions) -> String {
-    let value = agentwire_bindings::shapes::gcx::parse_input(json_text, &options.encode).unwrap();
+    let value = agentwire::json::parse_with(json_text, &options.encode.parse_options()).unwrap();
     gcx::encode_tool(tool, &value, options).unwrap()
+}
+
+/// GCX1 to the JSON text of its sections, as `gcx.decodeToJson`-style callers get it.
+fn decode_to_json(payload: &str) -> String {
+    let sections = gcx::decode(payload, &DecodeOptions::default())
+        .into_borrowed()
+        .unwrap();
+    let mut out = String::with_capacity(payload.len() + payload.len() / 2);
+    document::write_sections_json(&mut out, &sections).unwrap();
+    out
 }
 
 fn corpus(name: &str) -> Vec<u8> {
@@ -115,7 +124,7 @@ fn gcx1(c: &mut Criterion) {
         })
     });
     group.bench_function("decode-to-json/agentwire", |b| {
-        b.iter(|| agentwire_bindings::api::gcx_decode(black_box(payload.as_bytes()), "{}").unwrap())
+        b.iter(|| decode_to_json(black_box(&payload)))
     });
     group.bench_function("encode/agentwire", |b| {
         b.iter(|| encode_gcx(black_box(&sections), payload.len()))
@@ -166,12 +175,11 @@ fn gcx1(c: &mut Criterion) {
     group.finish();
 }
 
-/// The 20 bench responses (conformance/fixtures/gcx1/bench-inputs): GCX1 encode of each JSON text
+/// The 20 bench responses (tests/fixtures/gcx1/bench-inputs): GCX1 encode of each JSON text
 /// (tool layout or generic fallback, as the scorecard does) and decode of the result, against
 /// serde_json reading and writing the same JSON. Throughput counts each format's own bytes.
 fn bench_inputs(c: &mut Criterion) {
-    let fixtures =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let inputs: Vec<(String, String)> = vectors["vectors"]
@@ -369,8 +377,7 @@ fn gcf3_graph(c: &mut Criterion) {
 /// 500-symbol graph as plain JSON (tables) and the 20 bench responses as one array (mixed
 /// shapes). Throughput counts compact JSON bytes.
 fn gcf_generic(c: &mut Criterion) {
-    let fixtures =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let responses: Vec<J> = vectors["vectors"]

@@ -5,7 +5,7 @@
 //! (`node bench/corpus/generate.mjs`), and seeded random tables with constant and
 //! low-cardinality columns, nesting and marker-like strings (`GCF36_CASES` cases, default
 //! 4000, and half as many grouped sets). The hand-written error fixtures of
-//! `conformance/fixtures-local/gcf36/errors.json` must be rejected by the crate too.
+//! `tests/fixtures-local/gcf36/errors.json` must be rejected by the crate too.
 //!
 //! Lives in agentwire-bench (`make test-gcf-diff`): the crate turns on serde_json's
 //! `preserve_order`, which must not reach the other crates' test builds.
@@ -156,7 +156,7 @@ fn members(text: &str) -> std::collections::HashMap<String, Box<serde_json::valu
 #[test]
 fn conformance_inputs_encode_and_decode_alike() {
     let mut files = Vec::new();
-    fixture_files(&repo("conformance/fixtures/gcf/conformance"), &mut files);
+    fixture_files(&repo("tests/fixtures/gcf/conformance"), &mut files);
     files.sort();
     let (mut inputs, mut payloads) = (Vec::new(), Vec::new());
     for path in files {
@@ -290,7 +290,7 @@ fn bench_corpus_encodes_and_decodes_alike() {
     cases.push(sections.to_string());
     // The 20 real tool responses of the GCX1 bench vectors, alone and as one array.
     let vectors: J = serde_json::from_str(
-        &std::fs::read_to_string(repo("conformance/fixtures/gcx1/bench.json")).unwrap(),
+        &std::fs::read_to_string(repo("tests/fixtures/gcx1/bench.json")).unwrap(),
     )
     .unwrap();
     let mut responses = Vec::new();
@@ -652,7 +652,7 @@ fn random_grouped_sets_encode_and_decode_alike() {
 /// tests) is rejected by the crate as well.
 #[test]
 fn the_crate_rejects_every_error_fixture() {
-    let path = repo("conformance/fixtures-local/gcf36/errors.json");
+    let path = repo("tests/fixtures-local/gcf36/errors.json");
     let fixtures: J = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let fixtures = fixtures["fixtures"].as_array().unwrap();
     assert!(fixtures.len() >= 20);

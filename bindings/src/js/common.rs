@@ -8,8 +8,9 @@ use crate::call::{Call, Tape};
 use crate::transfer::to_js::TapeWriter;
 
 /// The crate version (the npm loader checks that the native addon matches its package).
+/// agentwire's crates share the workspace version, so this is the core's version too.
 pub fn version(_: &mut Call<'_>) -> Result<String> {
-    Ok(crate::api::version().into())
+    Ok(env!("CARGO_PKG_VERSION").into())
 }
 
 /// `[[name, kind], …]` in id order: the id to call each export by, and how the JS layer
@@ -35,7 +36,10 @@ pub fn error_codes(call: &mut Call<'_>) -> Result<Tape> {
     Ok(call.tape(&Value::Array(codes)))
 }
 
-/// Panics on purpose (see [`crate::api::internal_panic_for_tests`]).
+/// Panics on purpose. Not part of the API: every build exports it as
+/// `__agentwireInternalPanicForTests`, so tests can check that a Rust panic reaches JavaScript
+/// as an `AgentwireError` with code `INTERNAL` (a caught panic in the addon, a trap in wasm)
+/// and that the module keeps working afterwards.
 pub fn internal_panic_for_tests(_: &mut Call<'_>) -> Result<()> {
-    crate::api::internal_panic_for_tests()
+    panic!("agentwire: deliberate panic (__agentwireInternalPanicForTests)")
 }

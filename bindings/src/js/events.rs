@@ -2,43 +2,43 @@
 
 use agentwire::Result;
 
-use crate::api::events::{self as api, EventsDecoder};
-use crate::call::{invalid, Call, Main, Tape};
+use crate::call::{Call, Main, Tape, invalid};
+use crate::shapes::events::{self as shapes, EventsDecoder};
 
 /// `events.parse(input, options)`: text or bytes as the main input.
 pub fn parse(call: &mut Call<'_>) -> Result<Tape> {
     let options = call.value()?;
-    let value = api::parse(call.bytes("input")?, &options)?;
+    let value = shapes::parse(call.bytes("input")?, &options)?;
     Ok(call.tape(&value))
 }
 
 /// `events.accumulate(events)`.
 pub fn accumulate(call: &mut Call<'_>) -> Result<Tape> {
-    let value = api::accumulate_value(call.value()?)?;
+    let value = shapes::accumulate_value(call.value()?)?;
     Ok(call.tape(&value))
 }
 
 /// `events.serialize(events, {form})`.
 pub fn serialize(call: &mut Call<'_>) -> Result<String> {
     let events = call.value()?;
-    api::serialize(events, &call.string("form")?)
+    shapes::serialize(events, &call.string("form")?)
 }
 
 /// `events.mock(mode, {echoText})`.
 pub fn mock(call: &mut Call<'_>) -> Result<String> {
     let mode = call.string("mode")?;
-    api::events_mock(&mode, &call.string("echoText")?)
+    shapes::mock(&mode, &call.string("echoText")?)
 }
 
 /// `events.fromSse(text)`.
 pub fn from_sse(call: &mut Call<'_>) -> Result<Tape> {
-    let value = api::from_sse_value(call.text("sse")?);
+    let value = agentwire::events::sse::report(call.text("sse")?);
     Ok(call.tape(&value))
 }
 
 /// `events.parseToolSpec(spec)`.
 pub fn parse_tool_spec(call: &mut Call<'_>) -> Result<Tape> {
-    let value = api::tool_spec(call.text("spec")?)?;
+    let value = shapes::tool_spec(call.text("spec")?)?;
     Ok(call.tape(&value))
 }
 
@@ -54,7 +54,7 @@ pub fn follow_up(call: &mut Call<'_>) -> Result<Tape> {
     let context = call.value()?;
     let calls = call.value()?;
     let outputs = call.value()?;
-    Ok(call.tape(&api::follow_up(context, calls, outputs)?))
+    Ok(call.tape(&shapes::follow_up(context, calls, outputs)?))
 }
 
 /// `new events.EventStreamDecoder(options)`.

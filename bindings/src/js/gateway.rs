@@ -5,12 +5,12 @@
 //! the caller's `validator`, else from the built-in one (native). A wasm module carries
 //! neither, so its JS layer always passes a counter, and a validator when the page has one.
 
+use agentwire::Result;
 use agentwire::gateway::schema::ArgsValidator;
 use agentwire::tokens::TokenCounter;
-use agentwire::Result;
 
-use crate::api::gateway::{self as api, GatewaySession};
-use crate::call::{invalid, Call, JsCounter, JsValidator, Tape};
+use crate::call::{Call, JsCounter, JsValidator, Tape, invalid};
+use crate::shapes::gateway::{self as shapes, GatewaySession};
 
 /// Runs `f` with the counter this call uses.
 fn with_counter<T>(call: &Call<'_>, f: impl FnOnce(&dyn TokenCounter) -> Result<T>) -> Result<T> {
@@ -25,7 +25,9 @@ fn with_counter<T>(call: &Call<'_>, f: impl FnOnce(&dyn TokenCounter) -> Result<
             }
             #[cfg(not(feature = "tokens"))]
             {
-                Err(invalid("options.counter: this build counts no tokens itself; pass a counter (text) => number"))
+                Err(invalid(
+                    "options.counter: this build counts no tokens itself; pass a counter (text) => number",
+                ))
             }
         }
     }
@@ -52,26 +54,26 @@ fn with_validator<T>(
 /// `gateway.toolIdDerivation(tool, options)`.
 pub fn tool_id_derivation(call: &mut Call<'_>) -> Result<Tape> {
     let tool = call.value()?;
-    let value = api::tool_id_derivation(&tool, &call.value()?)?;
+    let value = shapes::tool_id_derivation(&tool, &call.value()?)?;
     Ok(call.tape(&value))
 }
 
 /// `gateway.toolId(tool, options)`.
 pub fn tool_id(call: &mut Call<'_>) -> Result<Tape> {
     let tool = call.value()?;
-    let value = api::tool_id(&tool, &call.value()?)?;
+    let value = shapes::tool_id(&tool, &call.value()?)?;
     Ok(call.tape(&value))
 }
 
 /// `gateway.parseToolId(value)`.
 pub fn parse_tool_id(call: &mut Call<'_>) -> Result<Tape> {
-    let value = api::parse_tool_id(&call.value()?)?;
+    let value = shapes::parse_tool_id(&call.value()?)?;
     Ok(call.tape(&value))
 }
 
 /// `gateway.formatToolId(parts)`.
 pub fn format_tool_id(call: &mut Call<'_>) -> Result<String> {
-    api::format_tool_id(&call.value()?)
+    shapes::format_tool_id(&call.value()?)
 }
 
 /// `gateway.card(item, options)`.
@@ -79,7 +81,7 @@ pub fn card(call: &mut Call<'_>) -> Result<Tape> {
     let item = call.value()?;
     let options = call.value()?;
     with_counter(call, |counter| {
-        Ok(call.tape(&api::card(&item, &options, counter)?))
+        Ok(call.tape(&shapes::card(&item, &options, counter)?))
     })
 }
 
@@ -92,7 +94,7 @@ pub fn truncate(call: &mut Call<'_>) -> Result<Tape> {
     .ok_or_else(|| invalid("budget must be an integer"))?;
     let text = call.text("text")?;
     with_counter(call, |counter| {
-        Ok(call.tape(&api::truncate(text, budget, counter)))
+        Ok(call.tape(&shapes::truncate(text, budget, counter)))
     })
 }
 
@@ -101,13 +103,13 @@ pub fn browse_cards(call: &mut Call<'_>) -> Result<Tape> {
     let items = call.value()?;
     let options = call.value()?;
     with_counter(call, |counter| {
-        Ok(call.tape(&api::browse_cards(&items, &options, counter)?))
+        Ok(call.tape(&shapes::browse_cards(&items, &options, counter)?))
     })
 }
 
 /// `gateway.parsePath(path)`.
 pub fn parse_path(call: &mut Call<'_>) -> Result<Tape> {
-    let value = api::parse_path(&call.value()?)?;
+    let value = shapes::parse_path(&call.value()?)?;
     Ok(call.tape(&value))
 }
 

@@ -1,15 +1,14 @@
 //! GCX1: encode and decode, tool layouts, the workspace shapes, the streaming classes.
 
+use agentwire::gcx::document::{cell_from_value, encode_document, sections_json_len};
 use agentwire::gcx::scope::{self, ErrorEnvelope, ToolDefinition, ToolRequest};
 use agentwire::gcx::{self, BorrowedSection, DecodeOptions, EncodeOptions, ToolOptions};
-use agentwire::json::Value;
+use agentwire::json::{self, Value};
 use agentwire::{Error, ErrorKind, Result};
 
-use crate::api::gcx::{check_request as check, GcxStreamDecoder, GcxStreamEncoder};
-use crate::api::read_array;
 use crate::call::{Call, Main, Tape};
-use crate::shapes::gcx::{cell_from_value, encode_document, parse_input, sections_json_len};
-use crate::shapes::{FromValue, ToValue};
+use crate::shapes::gcx::{GcxStreamDecoder, GcxStreamEncoder, check_request as check};
+use crate::shapes::read_array;
 use crate::transfer::to_js::TapeWriter;
 
 /// `gcx.escape(text)`.
@@ -43,7 +42,8 @@ pub fn encode_generic(call: &mut Call<'_>) -> Result<String> {
     let tool = call.string("tool")?;
     let options = EncodeOptions::from_value(&call.value()?)?;
     if let Main::Text(json) = call.main() {
-        return gcx::encode_generic(&tool, &parse_input(json, &options)?, &options);
+        let value = json::parse_with(json, &options.parse_options())?;
+        return gcx::encode_generic(&tool, &value, &options);
     }
     let value = call.value_within(options.max_depth)?;
     gcx::encode_generic(&tool, &value, &options)
@@ -55,7 +55,8 @@ pub fn encode_tool(call: &mut Call<'_>) -> Result<String> {
     let tool = call.string("tool")?;
     let options = ToolOptions::from_value(&call.value()?)?;
     if let Main::Text(json) = call.main() {
-        return gcx::encode_tool(&tool, &parse_input(json, &options.encode)?, &options);
+        let response = json::parse_with(json, &options.encode.parse_options())?;
+        return gcx::encode_tool(&tool, &response, &options);
     }
     let response = call.value_within(options.encode.max_depth)?;
     gcx::encode_tool(&tool, &response, &options)
@@ -68,7 +69,8 @@ pub fn encode_tool_detailed(call: &mut Call<'_>) -> Result<Tape> {
     let options = ToolOptions::from_value(&call.value()?)?;
     let report = match call.main() {
         Main::Text(json) => {
-            gcx::encode_tool_report(&tool, &parse_input(json, &options.encode)?, &options)?
+            let response = json::parse_with(json, &options.encode.parse_options())?;
+            gcx::encode_tool_report(&tool, &response, &options)?
         }
         _ => {
             let response = call.value_within(options.encode.max_depth)?;
@@ -166,7 +168,7 @@ pub fn layouts(call: &mut Call<'_>) -> Result<Tape> {
     let layouts: Vec<Value> = gcx::Layouts::builtin()
         .all()
         .iter()
-        .map(ToValue::to_value)
+        .map(gcx::ToolLayout::to_value)
         .collect();
     Ok(call.tape(&Value::Array(layouts)))
 }
@@ -186,7 +188,7 @@ pub fn encode_tool_definitions(call: &mut Call<'_>) -> Result<String> {
 /// `gcx.decodeToolDefinitions(payload)`.
 pub fn decode_tool_definitions(call: &mut Call<'_>) -> Result<Tape> {
     let definitions = scope::decode_tool_definitions(call.text("payload")?)?;
-    let list: Vec<Value> = definitions.iter().map(ToValue::to_value).collect();
+    let list: Vec<Value> = definitions.iter().map(ToolDefinition::to_value).collect();
     Ok(call.tape(&Value::Array(list)))
 }
 

@@ -1,19 +1,18 @@
 //! GCF v1.1 text, GCB1 bytes and the codec registry over the graph payload.
 
+use agentwire::codec::Registry;
 use agentwire::gcf::{self, DeltaPayload, Payload};
-use agentwire::json::{self, Map, Value};
-use agentwire::{gcb, Result};
+use agentwire::json::{self, Map, Value, WriteOptions};
+use agentwire::{Result, gcb};
 
 use crate::call::{Bytes, Call, Main, Tape};
 use crate::shapes;
-use crate::shapes::gcf::codecs;
-use crate::shapes::{FromValue, ToValue};
 
 /// The payload: JSON text as the main input (the `…Json` functions), else the next argument.
 pub(crate) fn payload(call: &mut Call<'_>) -> Result<Payload> {
     match call.main() {
         Main::Text(json) => Payload::from_value(&json::parse(json)?),
-        _ => shapes::gcf::payload(&call.arg()?),
+        _ => Payload::from_borrowed(&call.arg()?),
     }
 }
 
@@ -45,14 +44,14 @@ pub fn decode(call: &mut Call<'_>) -> Result<Tape> {
 
 /// `gcf.decodeToJson(text, options)` and `gcb.decodeToJson(bytes, options)`.
 pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
-    crate::api::to_json(&decoded(call)?.to_value())
+    json::to_string(&decoded(call)?.to_value(), WriteOptions::PLAIN)
 }
 
 /// `gcf.encodeDelta(delta)`, `gcf.encodeDeltaJson(jsonText)`.
 pub fn encode_delta(call: &mut Call<'_>) -> Result<String> {
     let delta = match call.main() {
         Main::Text(json) => DeltaPayload::from_value(&json::parse(json)?)?,
-        _ => shapes::gcf::delta(&call.arg()?)?,
+        _ => DeltaPayload::from_borrowed(&call.arg()?)?,
     };
     Ok(gcf::v1::encode_delta(&delta))
 }
@@ -85,7 +84,7 @@ pub fn gcb_encode(call: &mut Call<'_>) -> Result<Bytes> {
 
 /// `codecs.list()`: `[{name, aliases, description, text}]`.
 pub fn codecs_list(call: &mut Call<'_>) -> Result<Tape> {
-    let list = codecs()
+    let list = Registry::builtin()
         .list()
         .iter()
         .map(|c| {
@@ -104,14 +103,14 @@ pub fn codecs_list(call: &mut Call<'_>) -> Result<Tape> {
 /// `codecs.encode(name, payload)`: the bytes (the JS layer makes text of a text codec's).
 pub fn codec_encode(call: &mut Call<'_>) -> Result<Bytes> {
     let name = call.string("name")?;
-    let payload = shapes::gcf::payload(&call.arg()?)?;
-    Ok(Bytes(codecs().encode_with(&name, &payload)?))
+    let payload = Payload::from_borrowed(&call.arg()?)?;
+    Ok(Bytes(Registry::builtin().encode_with(&name, &payload)?))
 }
 
 /// `codecs.decode(name, input)`: text or bytes as the main input.
 pub fn codec_decode(call: &mut Call<'_>) -> Result<Tape> {
     let name = call.string("name")?;
-    let payload = codecs().decode_with(&name, call.bytes("input")?)?;
+    let payload = Registry::builtin().decode_with(&name, call.bytes("input")?)?;
     Ok(payload_tape(call, &payload))
 }
 
@@ -121,7 +120,7 @@ mod tests {
 
     #[test]
     fn the_direct_payload_tape_is_the_shape_tape() {
-        let text = gcf::v1::encode(&crate::shapes::FromValue::from_value(
+        let text = gcf::v1::encode(&Payload::from_value(
             &json::parse(
                 r#"{"tool":"t","tokenBudget":10,"tokensUsed":5,"symbols":[
                 {"qualifiedName":"a.B","kind":"function","score":0.9,"provenance":"lsp_resolved","distance":0},

@@ -7,21 +7,19 @@
 //! body needs the options to read the rest (a nesting limit), the options come first.
 
 pub mod common;
+#[cfg(any(feature = "gcf", feature = "tokens"))]
+pub mod compact;
 #[cfg(feature = "events")]
 pub mod events;
 #[cfg(feature = "gateway")]
 pub mod gateway;
-#[cfg(feature = "gcf3")]
-pub mod gcf3;
-#[cfg(feature = "formats")]
+#[cfg(feature = "gcf")]
+pub mod gcf;
+#[cfg(feature = "core")]
 pub mod gcx;
-#[cfg(feature = "formats")]
+#[cfg(feature = "core")]
 pub mod graph;
 #[cfg(feature = "schema")]
 pub mod schema;
-#[cfg(any(
-    feature = "tokens",
-    feature = "tokens-cl100k",
-    feature = "tokens-o200k"
-))]
+#[cfg(feature = "tokens")]
 pub mod tokens;

@@ -2,12 +2,11 @@
 
 use std::sync::OnceLock;
 
+use agentwire::Result;
 use agentwire::gateway::schema::{ArgsValidator, JsonSchemaValidator};
 use agentwire::json;
-use agentwire::Result;
 
 use crate::call::{Call, Tape};
-use crate::shapes::ToValue;
 
 /// The validator of this module: compiled schemas are cached across calls.
 pub fn builtin() -> &'static JsonSchemaValidator {

@@ -1,49 +1,95 @@
-//! agentwire's own JSON shapes of the core types: what the CLI reads and writes and what the JS
-//! API takes and returns (camelCase DTOs, options objects, GCX1 section documents), and the
-//! JavaScript number policy.
+//! The JS shapes over the core: the options and results of JS functions that are not a core
+//! type's JSON form (those are the core's own `from_value` / `to_value`), the states of the JS
+//! classes, and the JavaScript number policy. Every reader fails with `INVALID_ARGUMENT` and a
+//! message that names the place.
 //!
-//! The core types are foreign to this crate, so their shapes are the [`FromValue`] and
-//! [`ToValue`] traits (bring them into scope to call `Payload::from_value(&v)` or
-//! `payload.to_value()`), plus free functions where a shape is not one type's (GCX1 documents,
-//! rows and cells in [`gcx`]). Every reader fails with `INVALID_ARGUMENT` and a message that
-//! names the place.
-//!
-//! - [`gcx`]: sections as JSON documents, encode/tool/decode options, [`gcx::layout`] and
-//!   [`gcx::scope`].
-//! - [`gcf`]: the graph payload, its deltas, decode options, the `json` codec, and the keyed
-//!   sets and generic deltas of GCF v3.5.3 ([`gcf::keyed`]).
-//! - [`gateway`]: the schema check result a JS validator returns.
+//! - [`gcx`]: `gcx.checkRequest`, the `gcx.Encoder` and `gcx.Decoder` states.
+//! - [`gcf`]: the payload written to a result tape, `gcf.decodeAny` and the v3 options, pack
+//!   roots, deltas, the `gcf.keyed.Session` state.
+//! - [`gateway`]: the gateway functions' options and results, the `gateway.BrowseSession`
+//!   state.
+//! - [`events`]: the event functions' options and results, the `events.EventStreamDecoder`
+//!   state.
+//! - [`compact`]: `compact.json`'s options and its report.
 //! - [`number`]: how JavaScript numbers and BigInts become JSON numbers.
-//!
-//! ```
-//! use agentwire::gcf::Payload;
-//! use agentwire::json::{self, WriteOptions};
-//! use agentwire_bindings::{FromValue, ToValue};
-//! let value = json::parse(r#"{"tool":"t","symbols":[{"qualifiedName":"a","kind":"function"}]}"#)?;
-//! let payload = Payload::from_value(&value)?;
-//! assert_eq!(payload.symbols[0].qualified_name, "a");
-//! let text = json::to_string(&payload.to_value(), WriteOptions::PLAIN)?;
-//! assert!(text.starts_with(r#"{"tool":"t","tokenBudget":0,"tokensUsed":0,"packRoot":"""#));
-//! # Ok::<(), agentwire::Error>(())
-//! ```
 
 use agentwire::json::Value;
-use agentwire::Result;
+use agentwire::{Error, ErrorKind, Result};
 
+pub mod compact;
 pub mod events;
 pub mod gateway;
 pub mod gcf;
 pub mod gcx;
 pub mod number;
 
-/// Reads a core type from its JSON shape.
-pub trait FromValue: Sized {
-    /// The value `value` describes, or `INVALID_ARGUMENT` naming what is wrong.
-    fn from_value(value: &Value) -> Result<Self>;
+/// Reads an array value with `read` per item, naming the failing index.
+pub fn read_array<T>(value: &Value, what: &str, read: fn(&Value) -> Result<T>) -> Result<Vec<T>> {
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| read(v).map_err(|e| e.context(format!("{what}[{i}]"))))
+            .collect(),
+        other => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!("{what}: expected an array, got {}", other.type_name()),
+        )),
+    }
 }
 
-/// Writes a core type as its JSON shape (the one [`FromValue`] reads, where both exist).
-pub trait ToValue {
-    /// The JSON shape of `self`.
-    fn to_value(&self) -> Value;
+/// An optional string option (`null` and absent are `None`).
+pub fn option_str<'a>(options: &'a Value, key: &str) -> Result<Option<&'a str>> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!("options.{key} must be a string, got {}", other.type_name()),
+        )),
+    }
+}
+
+/// An optional non-negative integer option, `default` when absent.
+pub fn option_uint(options: &Value, key: &str, default: usize) -> Result<usize> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Number(n)) => n.as_u64().map(|v| v as usize).ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidArgument,
+                format!("options.{key} must be a non-negative integer"),
+            )
+        }),
+        Some(other) => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!(
+                "options.{key} must be a non-negative integer, got {}",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+/// An optional boolean option, `default` when absent.
+pub fn option_bool(options: &Value, key: &str, default: bool) -> Result<bool> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!("options.{key} must be a boolean, got {}", other.type_name()),
+        )),
+    }
+}
+
+/// An optional number option, `default` when absent.
+pub fn option_f64(options: &Value, key: &str, default: f64) -> Result<f64> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Number(n)) => Ok(n.as_f64()),
+        Some(other) => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!("options.{key} must be a number, got {}", other.type_name()),
+        )),
+    }
 }

@@ -6,35 +6,37 @@
 
 use std::borrow::Cow;
 
-use agentwire::json::{Map, Number, Value};
+use agentwire::json::{BorrowedValue, Map, Number, Value};
 use agentwire::{Error, ErrorKind, Result};
 
 use crate::shapes::number;
 
-/// Op tags; npm/lib/transfer.js mirrors these numbers.
+/// Op tags (npm/lib/wire.js is generated from them: [`super::wire_js`]).
 pub mod tag {
-    /// `null`.
-    pub const NULL: u32 = 0;
-    /// `false`.
-    pub const FALSE: u32 = 1;
-    /// `true`.
-    pub const TRUE: u32 = 2;
-    /// The next double.
-    pub const NUMBER: u32 = 3;
-    /// A string of `arg` UTF-16 units (the next piece of the text).
-    pub const STRING: u32 = 4;
-    /// An array of `arg` values.
-    pub const ARRAY: u32 = 5;
-    /// An object of `arg` members, each a STRING key op then the value.
-    pub const OBJECT: u32 = 6;
-    /// An object with the keys of the last OBJECT op; each value may be [`ABSENT`].
-    pub const SAME_KEYS: u32 = 7;
-    /// A member skipped the way `JSON.stringify` skips `undefined` (only in SAME_KEYS).
-    pub const ABSENT: u32 = 8;
-    /// A BigInt: its decimal text, `arg` units, is the next piece of the text.
-    pub const BIGINT: u32 = 9;
-    /// The length of the next op's string, when it does not fit in 28 bits.
-    pub const LONG: u32 = 10;
+    crate::transfer::tags! {
+        /// `null`.
+        NULL = 0,
+        /// `false`.
+        FALSE = 1,
+        /// `true`.
+        TRUE = 2,
+        /// The next double.
+        NUMBER = 3,
+        /// A string of `arg` UTF-16 units (the next piece of the text).
+        STRING = 4,
+        /// An array of `arg` values.
+        ARRAY = 5,
+        /// An object of `arg` members, each a STRING key op then the value.
+        OBJECT = 6,
+        /// An object with the keys of the last OBJECT op; each value may be [`ABSENT`].
+        SAME_KEYS = 7,
+        /// A member skipped the way `JSON.stringify` skips `undefined` (only in SAME_KEYS).
+        ABSENT = 8,
+        /// A BigInt: its decimal text, `arg` units, is the next piece of the text.
+        BIGINT = 9,
+        /// The length of the next op's string, when it does not fit in 28 bits.
+        LONG = 10,
+    }
 }
 
 /// Reads values from an argument tape.
@@ -168,14 +170,15 @@ impl<'a> TapeReader<'a> {
         self.read::<Value>()
     }
 
-    /// The next value as a borrowed [`Arg`]: its strings are slices of the argument text, so
+    /// The next value as a [`BorrowedValue`]: its strings are slices of the argument text, so
     /// reading it allocates only for arrays and objects.
-    pub fn arg(&mut self) -> Result<Arg<'a>> {
-        self.read::<Arg<'a>>()
+    pub fn arg(&mut self) -> Result<BorrowedValue<'a>> {
+        self.read::<BorrowedValue<'a>>()
     }
 
     /// The next value, built by `B`: one reader of the tape grammar for borrowed views and
-    /// owned values (an owned `Value` made straight from the tape, without an `Arg` between).
+    /// owned values (an owned `Value` made straight from the tape, with no borrowed view
+    /// between).
     fn read<B: Build<'a>>(&mut self) -> Result<B> {
         if self.depth == 0 && self.op == self.ops.len() {
             return Ok(B::null());
@@ -253,7 +256,7 @@ impl<'a> TapeReader<'a> {
     }
 }
 
-/// What [`TapeReader`] builds from the tape: borrowed [`Arg`] views or owned values.
+/// What [`TapeReader`] builds from the tape: [`BorrowedValue`] views or owned values.
 trait Build<'a>: Sized {
     type Key;
     fn null() -> Self;
@@ -265,28 +268,28 @@ trait Build<'a>: Sized {
     fn object(members: Vec<(Self::Key, Self)>) -> Self;
 }
 
-impl<'a> Build<'a> for Arg<'a> {
+impl<'a> Build<'a> for BorrowedValue<'a> {
     type Key = Cow<'a, str>;
     fn null() -> Self {
-        Arg::Null
+        BorrowedValue::Null
     }
     fn bool(b: bool) -> Self {
-        Arg::Bool(b)
+        BorrowedValue::Bool(b)
     }
     fn number(n: Number) -> Self {
-        Arg::Number(n)
+        BorrowedValue::Number(n)
     }
     fn string(s: Cow<'a, str>) -> Self {
-        Arg::String(s)
+        BorrowedValue::String(s)
     }
     fn key(key: &Cow<'a, str>) -> Cow<'a, str> {
         key.clone()
     }
     fn array(items: Vec<Self>) -> Self {
-        Arg::Array(items)
+        BorrowedValue::Array(items)
     }
     fn object(members: Vec<(Cow<'a, str>, Self)>) -> Self {
-        Arg::Object(members)
+        BorrowedValue::Object(members)
     }
 }
 
@@ -314,62 +317,6 @@ impl<'a> Build<'a> for Value {
     fn object(members: Vec<(String, Self)>) -> Self {
         // A JS object has no repeated keys; from_members checks anyway (a cheap scan).
         Value::Object(Map::from_members(members))
-    }
-}
-
-/// A JS argument read without copying its strings: a value of [`TapeReader::arg`]. Object
-/// members keep their order (a JS object has no repeated keys).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Arg<'a> {
-    /// `null` (or `undefined`).
-    Null,
-    /// A boolean.
-    Bool(bool),
-    /// A number, by the JS number policy.
-    Number(Number),
-    /// A string.
-    String(Cow<'a, str>),
-    /// An array.
-    Array(Vec<Arg<'a>>),
-    /// An object's members.
-    Object(Vec<(Cow<'a, str>, Arg<'a>)>),
-}
-
-impl<'a> Arg<'a> {
-    /// A view of a value (its strings borrowed), for the readers that take an `Arg`.
-    pub fn of(value: &'a Value) -> Arg<'a> {
-        match value {
-            Value::Null => Arg::Null,
-            Value::Bool(b) => Arg::Bool(*b),
-            Value::Number(n) => Arg::Number(n.clone()),
-            Value::String(s) => Arg::String(Cow::Borrowed(s)),
-            Value::Array(items) => Arg::Array(items.iter().map(Arg::of).collect()),
-            Value::Object(map) => Arg::Object(
-                map.iter()
-                    .map(|(k, v)| (Cow::Borrowed(k), Arg::of(v)))
-                    .collect(),
-            ),
-        }
-    }
-
-    /// The JSON type name, for messages.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Arg::Null => "null",
-            Arg::Bool(_) => "boolean",
-            Arg::Number(_) => "number",
-            Arg::String(_) => "string",
-            Arg::Array(_) => "array",
-            Arg::Object(_) => "object",
-        }
-    }
-
-    /// An object's member.
-    pub fn get(&self, key: &str) -> Option<&Arg<'a>> {
-        match self {
-            Arg::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
     }
 }
 
@@ -413,7 +360,7 @@ mod tests {
             value,
             agentwire::json::parse(r#"[{"a":1,"b":"x"},{"a":2},{"k":[true,null]},"é😀"]"#).unwrap()
         );
-        assert_eq!(Arg::of(&value), arg);
+        assert_eq!(BorrowedValue::of(&value), arg);
     }
 
     #[test]

@@ -9,40 +9,42 @@ use agentwire::json::{Map, Number, Value};
 
 use super::shapes::ShapeRegistry;
 
-/// Op tags; npm/lib/transfer.js mirrors these numbers.
+/// Op tags (npm/lib/wire.js is generated from them: [`super::wire_js`]).
 pub mod tag {
-    /// `null`.
-    pub const NULL: u32 = 0;
-    /// `false`.
-    pub const FALSE: u32 = 1;
-    /// `true`.
-    pub const TRUE: u32 = 2;
-    /// A signed integer in the upper 28 bits.
-    pub const INT: u32 = 3;
-    /// The next double of the double region.
-    pub const DOUBLE: u32 = 4;
-    /// A string: the next two words are its UTF-16 start and end in the input string, or in
-    /// the side string when the start has [`SIDE`] set.
-    pub const STRING: u32 = 5;
-    /// An array of `arg` values.
-    pub const ARRAY: u32 = 6;
-    /// An object of shape `arg`: one value per key of the shape follows.
-    pub const OBJECT: u32 = 7;
-    /// Defines the next shape id: `arg` keys follow, each as a STRING op.
-    pub const SHAPE: u32 = 8;
-    /// `arg` rows of shape `next word`, every value a string: `fields × 2` words per row
-    /// (start, end), as STRING's operands.
-    pub const STRING_ROWS: u32 = 9;
-    /// A number given as its decimal text (an exact integer beyond 2^53, a literal number):
-    /// STRING's operands follow. JS reads it with `Number(text)`, as `JSON.parse` would.
-    pub const NUMBER_TEXT: u32 = 10;
+    crate::transfer::tags! {
+        /// `null`.
+        NULL = 0,
+        /// `false`.
+        FALSE = 1,
+        /// `true`.
+        TRUE = 2,
+        /// A signed integer in the upper 28 bits.
+        INT = 3,
+        /// The next double of the double region.
+        DOUBLE = 4,
+        /// A string: the next two words are its UTF-16 start and end in the input string, or in
+        /// the side string when the start has [`SIDE`](super::SIDE) set.
+        STRING = 5,
+        /// An array of `arg` values.
+        ARRAY = 6,
+        /// An object of shape `arg`: one value per key of the shape follows.
+        OBJECT = 7,
+        /// Defines the next shape id: `arg` keys follow, each as a STRING op.
+        SHAPE = 8,
+        /// `arg` rows of shape `next word`, every value a string: `fields × 2` words per row
+        /// (start, end), as STRING's operands.
+        STRING_ROWS = 9,
+        /// A number given as its decimal text (an exact integer beyond 2^53, a literal number):
+        /// STRING's operands follow. JS reads it with `Number(text)`, as `JSON.parse` would.
+        NUMBER_TEXT = 10,
+    }
 }
 
 /// Set on a string's start when it is in the side string.
 pub const SIDE: u32 = 1 << 31;
 /// Flag: JS forgets the shapes it knows before reading this tape (the registry started over).
 pub const RESET: u32 = 1;
-const ARG_MAX: usize = (1 << 28) - 1;
+const ARG_MAX: usize = super::ARG_MAX as usize;
 const INT_MIN: i64 = -(1 << 27);
 const INT_MAX: i64 = (1 << 27) - 1;
 /// Integers up to 2^53 are exact as doubles.

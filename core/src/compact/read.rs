@@ -4,10 +4,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::Result;
 use crate::gcx::layout::RowsLayout;
 use crate::gcx::{Layouts, Section};
 use crate::json::{self, Map, Value};
-use crate::Result;
 
 /// `JSON.stringify(value)`: minified, input order (see [`json::write_ecmascript`]).
 ///

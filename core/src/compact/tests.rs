@@ -29,14 +29,16 @@ fn the_layout_wins_on_its_tool() {
     assert_eq!(out.input_tokens, text.len());
     assert!(out.tokens < out.input_tokens);
     assert_ne!(out.format, Format::Input);
-    assert!(out
-        .candidates
-        .iter()
-        .any(|c| c.format == Format::Gcx1Layout && c.lossless));
-    assert!(out
-        .candidates
-        .iter()
-        .all(|c| !c.lossless || c.tokens.unwrap() >= out.tokens));
+    assert!(
+        out.candidates
+            .iter()
+            .any(|c| c.format == Format::Gcx1Layout && c.lossless)
+    );
+    assert!(
+        out.candidates
+            .iter()
+            .all(|c| !c.lossless || c.tokens.unwrap() >= out.tokens)
+    );
     // Counted to the end on request: every lossless candidate exact.
     let exact = compact_json(
         &text,

@@ -6,10 +6,10 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::diagnostic::{quoted, Diagnostic, DiagnosticCode, Severity};
+use super::diagnostic::{Diagnostic, DiagnosticCode, Severity, quoted};
 use super::model::{
-    not_object, type_of, ErrorInfo, Event, EventData, EventType, FieldError, OutputItem,
-    TerminalStatus, Usage, UsageField,
+    ErrorInfo, Event, EventData, EventType, FieldError, OutputItem, TerminalStatus, Usage,
+    UsageField, not_object, type_of,
 };
 use crate::json::{Map, Value};
 
@@ -680,21 +680,21 @@ impl Accumulator {
         else {
             // Another item type only marks a known id as done; a function call's id is a
             // mismatch (its call would otherwise vanish without a diagnostic).
-            if let (OutputItem::Other { item_type, .. }, Some(id)) = (item, item.id()) {
-                if let Some(Tracked::FunctionCall { .. }) = self.items.get(id) {
-                    let diagnostic = Diagnostic::new(
-                        Some(line),
-                        DiagnosticCode::ItemMismatch,
-                        format!(
-                            "item {} was added as a function call, done as {}",
-                            quoted(id),
-                            quoted(item_type)
-                        ),
-                    )
-                    .with_item(id)
-                    .with_field("item.type");
-                    self.report(out, diagnostic);
-                }
+            if let (OutputItem::Other { item_type, .. }, Some(id)) = (item, item.id())
+                && let Some(Tracked::FunctionCall { .. }) = self.items.get(id)
+            {
+                let diagnostic = Diagnostic::new(
+                    Some(line),
+                    DiagnosticCode::ItemMismatch,
+                    format!(
+                        "item {} was added as a function call, done as {}",
+                        quoted(id),
+                        quoted(item_type)
+                    ),
+                )
+                .with_item(id)
+                .with_field("item.type");
+                self.report(out, diagnostic);
             }
             return;
         };

@@ -3,7 +3,7 @@
 //! accumulator, the godex-exact and spec-style serializers, `--tool` specs, the mock stream
 //! generator, SSE framing with the Responses-to-subset converter, and follow-up input items.
 //!
-//! The rules are those of the fixtures README (`conformance/fixtures/events/README.md`).
+//! The rules are those of the fixtures README (`tests/fixtures/events/README.md`).
 //!
 //! ```
 //! use agentwire::events::StreamDecoder;
@@ -25,7 +25,7 @@ pub mod serialize;
 pub mod sse;
 pub mod toolspec;
 
-pub use accumulate::{accumulate, Accumulator, FunctionCall, StreamError, StreamResult, Summary};
-pub use decode::{DecodedItem, StreamDecoder, DEFAULT_MAX_LINE_BYTES};
+pub use accumulate::{Accumulator, FunctionCall, StreamError, StreamResult, Summary, accumulate};
+pub use decode::{DEFAULT_MAX_LINE_BYTES, DecodedItem, StreamDecoder};
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use model::{Event, EventType, TerminalStatus, Usage};

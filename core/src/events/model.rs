@@ -6,7 +6,7 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::diagnostic::{quoted, DiagnosticCode};
+use super::diagnostic::{DiagnosticCode, quoted};
 use crate::json::{Map, Number, Value};
 
 macro_rules! event_types {

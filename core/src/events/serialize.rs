@@ -4,8 +4,8 @@
 
 use alloc::string::String;
 
-use crate::json::{self, Map, Value, WriteOptions};
 use crate::Result;
+use crate::json::{self, Map, Value, WriteOptions};
 
 /// Which form [`write_event`] writes.
 ///

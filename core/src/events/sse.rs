@@ -212,3 +212,39 @@ pub fn from_sse(text: &str) -> (Vec<Frame>, Vec<Diagnostic>, Vec<Value>) {
     let converted = frames.iter().filter_map(|f| convert(&f.data)).collect();
     (frames, diagnostics, converted)
 }
+
+/// An SSE text converted, with the stream rules over the result: `{frames: [{line, data}],
+/// framing_diagnostics, converted, valid, result, diagnostics}` (what the CLI prints and the JS
+/// `events.fromSse` returns).
+///
+/// ```
+/// use agentwire::events::sse::report;
+/// let sse = "data: {\"type\":\"response.output_text.delta\",\"delta\":\"ok\"}\n\n";
+/// let value = report(sse);
+/// assert_eq!(value.get("frames").and_then(|f| f.as_array()).map(<[_]>::len), Some(1));
+/// assert!(value.get("valid").is_some());
+/// ```
+pub fn report(text: &str) -> Value {
+    let (frames, framing, converted) = from_sse(text);
+    let summary = super::accumulate(converted.iter().cloned());
+    let frames = frames
+        .into_iter()
+        .map(|f| {
+            let mut entry = Map::new();
+            entry.insert("line".into(), Value::Number(json::Number::from_u64(f.line)));
+            entry.insert("data".into(), Value::Object(f.data));
+            Value::Object(entry)
+        })
+        .collect();
+    let mut report = Map::new();
+    report.insert("frames".into(), Value::Array(frames));
+    let framing = framing.iter().map(Diagnostic::to_value).collect();
+    report.insert("framing_diagnostics".into(), Value::Array(framing));
+    report.insert("converted".into(), Value::Array(converted));
+    if let Value::Object(verdict) = summary.to_value() {
+        for (key, value) in verdict {
+            report.insert(key, value);
+        }
+    }
+    Value::Object(report)
+}

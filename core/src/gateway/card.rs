@@ -485,7 +485,7 @@ impl ChoiceCard {
                 return Err(card_invalid(alloc::format!(
                     "safety must be a string, got {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         let score = match map.get("score") {
@@ -495,7 +495,7 @@ impl ChoiceCard {
                 return Err(card_invalid(alloc::format!(
                     "score must be a number, got {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         let card = ChoiceCard {
@@ -650,7 +650,8 @@ pub fn enforce_card_budget(
             ErrorKind::CardHardCap,
             alloc::format!(
                 "ChoiceCard for '{}' exceeds hard cap ({final_tokens} > {} tokens) after description truncation; non-description fields too large.",
-                card.id, budget.hard_cap
+                card.id,
+                budget.hard_cap
             ),
         );
         return Err((error, report));

@@ -5,7 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::pytext::truthy;
-use super::tool_id::{derive, Derivation};
+use super::tool_id::{Derivation, derive};
 use crate::json::{Map, Value};
 use crate::{Error, ErrorKind, Result};
 
@@ -79,7 +79,7 @@ impl Kind {
                         "kind must be one of tool, agent, skill, internal, flow, resource, prompt (got {})",
                         super::pytext::repr(other)
                     ),
-                ))
+                ));
             }
         })
     }
@@ -177,7 +177,7 @@ pub fn mcp_tool_to_item(tool: &Value, server_name: Option<&str>) -> Result<McpIt
                 return Err(malformed(alloc::format!(
                     "MCP tool field '{field}' must be a string, got {}",
                     v.type_name()
-                )))
+                )));
             }
             _ => missing.push(field),
         }
@@ -205,7 +205,7 @@ pub fn mcp_tool_to_item(tool: &Value, server_name: Option<&str>) -> Result<McpIt
             return Err(malformed(alloc::format!(
                 "annotations must be an object, got {}",
                 other.type_name()
-            )))
+            )));
         }
     };
     let hint = |key: &str| annotations.and_then(|a| a.get(key)).is_some_and(truthy);
@@ -225,7 +225,7 @@ pub fn mcp_tool_to_item(tool: &Value, server_name: Option<&str>) -> Result<McpIt
             return Err(malformed(alloc::format!(
                 "annotations.costHint must be a number, got {}",
                 other.type_name()
-            )))
+            )));
         }
     };
     let item = Item {
@@ -314,7 +314,7 @@ impl Item {
                 return Err(invalid(alloc::format!(
                     "item.tags must be an array, got {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         let args_schema = match field(map, "args_schema") {
@@ -324,7 +324,7 @@ impl Item {
                 return Err(invalid(alloc::format!(
                     "item.args_schema must be an object, got {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         let cost_hint = match field(map, "cost_hint") {
@@ -334,7 +334,7 @@ impl Item {
                 return Err(invalid(alloc::format!(
                     "item.cost_hint must be a number, got {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         Ok(Item {

@@ -19,13 +19,14 @@ pub mod item;
 pub mod path;
 pub mod pytext;
 pub mod reply;
+pub mod report;
 pub mod runtime;
 pub mod schema;
 pub mod tool_id;
 
 pub use card::{CardBudget, ChoiceCard, Safety};
 pub use item::{Item, Kind};
-pub use tool_id::{format_tool_id, parse_tool_id, ToolIdParts};
+pub use tool_id::{ToolIdParts, format_tool_id, parse_tool_id};
 
 use crate::json::{Number, Value};
 

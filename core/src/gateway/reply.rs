@@ -4,14 +4,12 @@
 use alloc::string::String;
 
 use super::pytext::write_python_json;
-use crate::json::{Map, Value};
 use crate::Error;
+use crate::json::{Map, Value};
 
-const PATH_INVALID_HINT: &str =
-    "fix the tool_browse path against the \u{a7}3.2 grammar; see https://dgenio.github.io/contextweaver/errors/#pathinvaliderror";
+const PATH_INVALID_HINT: &str = "fix the tool_browse path against the \u{a7}3.2 grammar; see https://dgenio.github.io/contextweaver/errors/#pathinvaliderror";
 const PATH_NOT_FOUND_HINT: &str = "browse from the root to discover valid paths; the catalog may have changed since the path was built. See https://dgenio.github.io/contextweaver/errors/#pathnotfounderror";
-const ITEM_NOT_FOUND_HINT: &str =
-    "check the tool/agent/skill ID exists in the catalog; see https://dgenio.github.io/contextweaver/errors/#itemnotfounderror";
+const ITEM_NOT_FOUND_HINT: &str = "check the tool/agent/skill ID exists in the catalog; see https://dgenio.github.io/contextweaver/errors/#itemnotfounderror";
 
 /// The gateway error codes agentwire produces.
 ///

@@ -6,9 +6,9 @@ use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::card::{bound_browse_response, make_choice_cards, CardBudget, ChoiceCard};
-use super::item::{mcp_tool_to_item, Item};
-use super::path::{build_tree, node_cards, parse_path_value, resolve, Group};
+use super::card::{CardBudget, ChoiceCard, bound_browse_response, make_choice_cards};
+use super::item::{Item, mcp_tool_to_item};
+use super::path::{Group, build_tree, node_cards, parse_path_value, resolve};
 use super::pytext::{repr, write_python_json};
 use super::reply::{GatewayCode, GatewayError};
 use super::schema::{ArgsValidator, SchemaCheck};
@@ -957,7 +957,7 @@ impl Gateway {
                 return Err(GatewayError::args_invalid(alloc::format!(
                     "meta-tool arguments must be an object, got {}",
                     other.type_name()
-                )))
+                )));
             }
         };
         let present = |key: &str| args.get(key).filter(|v| !matches!(v, Value::Null));
@@ -978,7 +978,9 @@ impl Gateway {
             }
             "tool_execute" => {
                 let bad = || {
-                    GatewayError::args_invalid("tool_execute requires string 'tool_id', object 'args', and optional boolean 'dry_run'.")
+                    GatewayError::args_invalid(
+                        "tool_execute requires string 'tool_id', object 'args', and optional boolean 'dry_run'.",
+                    )
                 };
                 let Some(Value::String(tool_id)) = args.get("tool_id") else {
                     return Err(bad());
@@ -1035,13 +1037,13 @@ impl Gateway {
                 _ => {
                     return Err(GatewayError::args_invalid(
                         "tool_browse 'top_k' must be an integer from 1 to 50.",
-                    ))
+                    ));
                 }
             },
             Some(_) => {
                 return Err(GatewayError::args_invalid(
                     "tool_browse 'top_k' must be an integer from 1 to 50.",
-                ))
+                ));
             }
         };
         let Some(router) = services.router else {

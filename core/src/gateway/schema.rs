@@ -4,7 +4,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::json::Value;
+use crate::json::{Map, Value};
+use crate::{Error, ErrorKind, Result};
 
 /// One failing argument: the validator's message and where in the arguments it failed.
 ///
@@ -57,6 +58,88 @@ pub enum SchemaCheck {
     Invalid(ArgsViolation),
     /// The schema itself is not a valid JSON Schema.
     SchemaInvalid(String),
+}
+
+impl SchemaCheck {
+    /// `{"valid": true}`, `{"valid": false, "message", "path"}` or `{"valid": false,
+    /// "schemaInvalid": message}`: the form that crosses a JS boundary (`agentwire/schema`'s
+    /// `checkArgs` returns it, a wasm gateway session's validator hands it back).
+    ///
+    /// ```
+    /// use agentwire::gateway::schema::SchemaCheck;
+    /// use agentwire::json::{self, WriteOptions};
+    /// assert_eq!(json::to_string(&SchemaCheck::Valid.to_value(), WriteOptions::PLAIN)?, r#"{"valid":true}"#);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert(
+            "valid".into(),
+            Value::Bool(matches!(self, SchemaCheck::Valid)),
+        );
+        match self {
+            SchemaCheck::Valid => {}
+            SchemaCheck::Invalid(violation) => {
+                map.insert("message".into(), violation.message.as_str().into());
+                map.insert("path".into(), Value::Array(violation.path.clone()));
+            }
+            SchemaCheck::SchemaInvalid(message) => {
+                map.insert("schemaInvalid".into(), message.as_str().into());
+            }
+        }
+        Value::Object(map)
+    }
+
+    /// Reads the [`SchemaCheck::to_value`] form (what a JavaScript validator returns); a
+    /// malformed result is `INVALID_ARGUMENT` (`schema check result: …`).
+    ///
+    /// ```
+    /// use agentwire::gateway::schema::SchemaCheck;
+    /// use agentwire::json;
+    /// let check = SchemaCheck::from_value(&json::parse(r#"{"valid":false,"schemaInvalid":"bad"}"#)?)?;
+    /// assert_eq!(check, SchemaCheck::SchemaInvalid("bad".into()));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
+    pub fn from_value(value: &Value) -> Result<SchemaCheck> {
+        let bad_result = |message: &str| {
+            Error::new(
+                ErrorKind::InvalidArgument,
+                alloc::format!("schema check result: {message}"),
+            )
+        };
+        let map = value
+            .as_object()
+            .ok_or_else(|| bad_result("expected an object"))?;
+        match map.get("valid") {
+            Some(Value::Bool(true)) => return Ok(SchemaCheck::Valid),
+            Some(Value::Bool(false)) => {}
+            _ => return Err(bad_result("\"valid\" must be a boolean")),
+        }
+        if let Some(schema_error) = map.get("schemaInvalid") {
+            let message = schema_error
+                .as_str()
+                .ok_or_else(|| bad_result("\"schemaInvalid\" must be a string"))?;
+            return Ok(SchemaCheck::SchemaInvalid(message.into()));
+        }
+        let message = map
+            .get("message")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad_result("\"message\" must be a string"))?;
+        let path = match map.get("path") {
+            Some(Value::Array(items))
+                if items
+                    .iter()
+                    .all(|v| matches!(v, Value::String(_) | Value::Number(_))) =>
+            {
+                items.clone()
+            }
+            _ => return Err(bad_result("\"path\" must be an array of keys and indices")),
+        };
+        Ok(SchemaCheck::Invalid(ArgsViolation {
+            message: message.into(),
+            path,
+        }))
+    }
 }
 
 /// Checks tool arguments against a tool's JSON Schema.
@@ -246,5 +329,37 @@ mod validator {
                 }),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{self, Number, WriteOptions};
+
+    #[test]
+    fn every_check_form_round_trips() {
+        let checks = [
+            SchemaCheck::Valid,
+            SchemaCheck::Invalid(ArgsViolation {
+                message: "1 is not of type 'string'".into(),
+                path: alloc::vec!["a".into(), Value::from(Number::from_u64(0))],
+            }),
+            SchemaCheck::SchemaInvalid("bad schema".into()),
+        ];
+        for check in checks {
+            assert_eq!(SchemaCheck::from_value(&check.to_value()).unwrap(), check);
+        }
+        let text = json::to_string(&SchemaCheck::Valid.to_value(), WriteOptions::PLAIN).unwrap();
+        assert_eq!(text, r#"{"valid":true}"#);
+        let e = SchemaCheck::from_value(
+            &json::parse(r#"{"valid":false,"message":"m","path":[{}]}"#).unwrap(),
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), "INVALID_ARGUMENT");
+        assert_eq!(
+            e.message(),
+            "schema check result: \"path\" must be an array of keys and indices"
+        );
     }
 }

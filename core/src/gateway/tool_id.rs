@@ -279,10 +279,10 @@ pub fn python_type(value: &Value) -> &'static str {
 /// ```
 pub fn infer_namespace(name: &str) -> &str {
     for separator in ['.', '/'] {
-        if let Some((prefix, _)) = name.split_once(separator) {
-            if !prefix.is_empty() {
-                return prefix;
-            }
+        if let Some((prefix, _)) = name.split_once(separator)
+            && !prefix.is_empty()
+        {
+            return prefix;
         }
     }
     let mut parts = name.split('_');
@@ -304,10 +304,11 @@ pub fn infer_namespace(name: &str) -> &str {
 /// ```
 pub fn derive_name(name: &str) -> &str {
     for separator in ['.', '/'] {
-        if let Some((prefix, rest)) = name.split_once(separator) {
-            if !prefix.is_empty() && !rest.is_empty() {
-                return rest;
-            }
+        if let Some((prefix, rest)) = name.split_once(separator)
+            && !prefix.is_empty()
+            && !rest.is_empty()
+        {
+            return rest;
         }
     }
     name
@@ -339,7 +340,7 @@ pub fn canonical_shape(input_schema: Option<&Value>) -> Result<String> {
             return Err(malformed(alloc::format!(
                 "inputSchema must be an object, got {}",
                 python_type(other)
-            )))
+            )));
         }
     };
     let mut properties: Vec<&str> = match schema.get("properties") {
@@ -350,7 +351,7 @@ pub fn canonical_shape(input_schema: Option<&Value>) -> Result<String> {
             return Err(malformed(alloc::format!(
                 "inputSchema.properties must be an object, got {}",
                 python_type(other)
-            )))
+            )));
         }
     };
     let mut required: Vec<&str> = match schema.get("required") {
@@ -366,7 +367,7 @@ pub fn canonical_shape(input_schema: Option<&Value>) -> Result<String> {
             return Err(malformed(alloc::format!(
                 "inputSchema.required must be an array of strings, got {}",
                 python_type(other)
-            )))
+            )));
         }
     };
     properties.sort_unstable();

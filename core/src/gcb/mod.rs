@@ -22,8 +22,8 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::gcf::model::TextBudget;
 pub use crate::gcf::DecodeOptions;
+use crate::gcf::model::TextBudget;
 use crate::gcf::{BorrowedEdge, BorrowedPayload, BorrowedSymbol, Components, Payload};
 use crate::name_index::NameIndex;
 

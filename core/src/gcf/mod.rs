@@ -21,13 +21,14 @@
 //! ```
 
 mod borrowed;
+mod json_form;
 pub(crate) mod model;
 pub mod v1;
 pub mod v3;
 
 pub use borrowed::{BorrowedEdge, BorrowedPayload, BorrowedSymbol};
 pub use model::{
-    Components, DecodeOptions, DeltaPayload, Edge, Payload, Symbol, DEFAULT_MAX_PAYLOAD_BYTES,
+    Components, DEFAULT_MAX_PAYLOAD_BYTES, DecodeOptions, DeltaPayload, Edge, Payload, Symbol,
 };
 
 /// Which GCF version a payload is written in.

@@ -996,7 +996,7 @@ fn decode_symbol<'a, 's>(
                     text = quote(text)
                 ),
                 text,
-            ))
+            ));
         }
     };
     let id_text = &first[1..];
@@ -1090,7 +1090,7 @@ fn decode_edge<'a>(
                     reference = quote(reference)
                 ),
                 reference,
-            ))
+            ));
         }
     };
     let target = parse_int(target_text).ok_or_else(|| {

@@ -4,9 +4,9 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::DEFAULT_MAX_LINE_BYTES;
 use super::escape::unescape;
 use super::header::{Header, TAG};
-use super::DEFAULT_MAX_LINE_BYTES;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// Options for the decoder: what to yield, and the limits that keep hostile input from
@@ -45,9 +45,10 @@ pub struct DecodeOptions {
     /// bounds the memory of [`decode`]. Default
     /// [`DEFAULT_MAX_CELLS`] (16,777,216). JS: `maxCells`.
     pub max_cells: usize,
-    /// Longest JSON text the whole-payload decode to JSON (agentwire-bindings'
-    /// `api::gcx_decode`, JS `gcx.decode`) may produce, else [`ErrorKind::GcxOutputTooLarge`]: every row repeats its
-    /// field names there, so a long field name multiplies. Not used by the Rust decoders.
+    /// Longest JSON text the whole-payload decode to JSON
+    /// ([`write_sections_json_limited`](crate::gcx::document::write_sections_json_limited),
+    /// JS `gcx.decode`) may produce, else [`ErrorKind::GcxOutputTooLarge`]: every row repeats
+    /// its field names there, so a long field name multiplies. Not used by the Rust decoders.
     /// Default [`DEFAULT_MAX_OUTPUT_BYTES`] (256 MiB). JS: `maxOutputBytes`.
     pub max_output_bytes: usize,
     /// Also yield comment lines as [`Item::Comment`] (gcx-go drops them).

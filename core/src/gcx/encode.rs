@@ -2,10 +2,10 @@
 
 use alloc::string::String;
 
+use super::DEFAULT_MAX_LINE_BYTES;
 use super::escape::escape_into;
 use super::header::{Header, HeaderParts, TAG};
-use super::DEFAULT_MAX_LINE_BYTES;
-use crate::json::{self, ParseOptions, Value, WriteOptions, DEFAULT_MAX_DEPTH};
+use crate::json::{self, DEFAULT_MAX_DEPTH, ParseOptions, Value, WriteOptions};
 use crate::num::{write_go_g_f32, write_go_g_f64, write_i64, write_u64};
 use crate::sink::Sink;
 use crate::text::go_quote;
@@ -265,7 +265,7 @@ impl Cell<'_> {
                             "bytes cell is not UTF-8 (invalid byte at index {})",
                             e.valid_up_to()
                         ),
-                    ))
+                    ));
                 }
             },
         }
@@ -720,7 +720,7 @@ fn push_cell(line: &mut String, i: usize, text: &str, mode: Mode) -> Result<()> 
                     "the first cell {} starts a row that decoders read as a section header",
                     go_quote(text.as_bytes(), 40)
                 ),
-            ))
+            ));
         }
         _ => {}
     }

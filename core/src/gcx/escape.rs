@@ -92,10 +92,10 @@ fn first_special(bytes: &[u8]) -> Option<usize> {
     };
     let mut at = 0;
     while at + 8 <= n {
-        if may_be_special(word(at)) {
-            if let Some(i) = bytes[at..at + 8].iter().position(is_special) {
-                return Some(at + i);
-            }
+        if may_be_special(word(at))
+            && let Some(i) = bytes[at..at + 8].iter().position(is_special)
+        {
+            return Some(at + i);
         }
         at += 8;
     }

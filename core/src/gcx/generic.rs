@@ -4,11 +4,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::encode::{EncodeOptions, Encoder};
-use super::plan::{check_finite, write_plans, PayloadWriter};
+use super::plan::{PayloadWriter, check_finite, write_plans};
 use super::tool::plan_generic;
+use crate::Result;
 use crate::json::Value;
 use crate::sink::Sink;
-use crate::Result;
 
 /// Encodes any JSON value as one GCX1 section, byte-identical to gcx-go's `EncodeAny` with
 /// typed numbers:

@@ -4,7 +4,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::encode::{refusal, Mode};
+use super::encode::{Mode, refusal};
 use super::escape::{escape_into, unescape};
 use crate::text::go_quote;
 use crate::{Error, ErrorKind, Position, Result};
@@ -259,11 +259,11 @@ where
             out.push('=');
             escape_into(out, value.as_ref());
         }
-        if mode.checked() {
-            if let Err(e) = self.check_parses(&out[start..]) {
-                out.truncate(start);
-                return Err(e);
-            }
+        if mode.checked()
+            && let Err(e) = self.check_parses(&out[start..])
+        {
+            out.truncate(start);
+            return Err(e);
         }
         out.push('\n');
         Ok(())

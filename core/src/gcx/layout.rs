@@ -439,7 +439,7 @@ macro_rules! columns {
 /// Rows from an array: the first present wrapper key of `keys`, or the response itself when
 /// it is an array and `root` is set.
 macro_rules! array {
-    ($name:expr, $keys:expr, $root:expr, $fields:expr, $meta:expr $(,)?) => {
+    ($name:expr_2021, $keys:expr_2021, $root:expr_2021, $fields:expr_2021, $meta:expr_2021 $(,)?) => {
         SectionRef {
             name: $name,
             rows: RowsRef::Array {
@@ -454,7 +454,7 @@ macro_rules! array {
 
 /// One row: the object at wrapper key `key`, or the response object itself.
 macro_rules! object {
-    ($name:expr, $key:expr, $fields:expr $(,)?) => {
+    ($name:expr_2021, $key:expr_2021, $fields:expr_2021 $(,)?) => {
         SectionRef {
             name: $name,
             rows: RowsRef::Object { key: $key },
@@ -465,7 +465,7 @@ macro_rules! object {
 }
 
 macro_rules! tool {
-    ($name:expr, $aliases:expr, $sections:expr $(,)?) => {
+    ($name:expr_2021, $aliases:expr_2021, $sections:expr_2021 $(,)?) => {
         ToolRef {
             tool: $name,
             aliases: Cow::Borrowed($aliases),

@@ -24,26 +24,28 @@
 //! ```
 
 mod decode;
+pub mod document;
 mod encode;
 pub mod escape;
 mod generic;
 mod header;
+mod json_form;
 pub mod layout;
 mod plan;
 pub mod scope;
 mod tool;
 
 pub use decode::{
-    decode, BorrowedSection, DecodeOptions, Decoded, Decoder, Item, Section, DEFAULT_MAX_CELLS,
-    DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_ROWS, DEFAULT_MAX_SECTIONS,
+    BorrowedSection, DEFAULT_MAX_CELLS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_ROWS,
+    DEFAULT_MAX_SECTIONS, DecodeOptions, Decoded, Decoder, Item, Section, decode,
 };
 pub use encode::{Cell, Compat, EncodeOptions, Encoder};
 pub use generic::{encode_generic, write_generic};
 pub use header::{Header, TAG, VERSION};
 pub use layout::{Layouts, ToolLayout};
 pub use tool::{
-    encode_tool, encode_tool_checked, encode_tool_report, Strategy, ToolOptions, ToolOutput,
-    ToolReport,
+    Strategy, ToolOptions, ToolOutput, ToolReport, encode_tool, encode_tool_checked,
+    encode_tool_report,
 };
 
 /// The default [`DecodeOptions::max_line_bytes`], gcx-go's line limit: `bufio.Scanner` with a

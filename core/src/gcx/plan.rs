@@ -7,8 +7,8 @@ use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::decode::{decode, DecodeOptions};
-use super::encode::{push_header, push_value_row, Encoder, Mode};
+use super::decode::{DecodeOptions, decode};
+use super::encode::{Encoder, Mode, push_header, push_value_row};
 use super::header::{Header, HeaderParts};
 use crate::json::{self, Map, Value, WriteOptions};
 use crate::sink::Sink;
@@ -184,10 +184,10 @@ impl<'a> RowSink<'a> for PayloadWriter<'a> {
 
     fn section(&mut self, head: SectionHead<'a>, _rows: usize) {
         self.width = head.fields.len();
-        if self.error.is_none() {
-            if let Err(e) = push_header(&mut self.out, &head.parts(), self.mode) {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = push_header(&mut self.out, &head.parts(), self.mode)
+        {
+            self.error = Some(e);
         }
         self.joins = head.joins;
     }
@@ -636,7 +636,7 @@ pub(crate) fn verify(
                 "the payload does not decode: {} ({})",
                 e,
                 e.code()
-            ))
+            ));
         }
     };
     if decoded.len() != plans.len() {

@@ -3,7 +3,7 @@
 //! [`check_request`], which decides whether a call is legal.
 //!
 //! gcx-go has no such code; these follow the spec and are checked against the scope fixtures
-//! (`conformance/fixtures/gcx1/scope/*.gcx`) byte for byte.
+//! (`tests/fixtures/gcx1/scope/*.gcx`) byte for byte.
 //!
 //! ```
 //! use agentwire::gcx::scope::{decode_tool_definitions, encode_tool_definitions, Scope, ToolDefinition};
@@ -801,7 +801,10 @@ mod tests {
             repo: RepoParam::List(vec!["a<b".into(), "c".into()]),
         };
         let out = encode_tool_request(&req, &EncodeOptions::default()).unwrap();
-        assert_eq!(out, "GCX1 tool=tool_request fields=tool,scope,repo\nsearch_symbols\tfan-out\t[\"a\\\\u003cb\",\"c\"]\n");
+        assert_eq!(
+            out,
+            "GCX1 tool=tool_request fields=tool,scope,repo\nsearch_symbols\tfan-out\t[\"a\\\\u003cb\",\"c\"]\n"
+        );
         assert_eq!(decode_tool_request(&out).unwrap(), req);
         let wild = ToolRequest {
             repo: RepoParam::List(vec!["*".into(), "a".into()]),

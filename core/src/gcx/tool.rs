@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 use super::encode::EncodeOptions;
 use super::layout::{FieldRef, Layouts, Resolved, RowsRef, SectionRef};
 use super::plan::{
-    self, meta_of, meta_text, same_keys, sort_meta, ArrayColumns, PayloadWriter, RowSink,
-    SectionHead, SectionPlan,
+    self, ArrayColumns, PayloadWriter, RowSink, SectionHead, SectionPlan, meta_of, meta_text,
+    same_keys, sort_meta,
 };
 use crate::json::{Map, Value};
 use crate::text::{cmp_text, find, quote, same_text};
@@ -631,10 +631,10 @@ pub(crate) fn plan_layout<'a>(
         return Err(Misfit::NoSection);
     }
     // Every member of a wrapper object must have been placed.
-    if let Some(map) = wrapper {
-        if let Some(key) = map.keys().find(|k| !consumed.contains(k)) {
-            return Err(Misfit::Unplaced(key));
-        }
+    if let Some(map) = wrapper
+        && let Some(key) = map.keys().find(|k| !consumed.contains(k))
+    {
+        return Err(Misfit::Unplaced(key));
     }
     Ok(())
 }
@@ -651,13 +651,13 @@ fn section_name<'a>(name: &'a str, tool: &'a str) -> Cow<'a, str> {
 #[inline(never)]
 fn replace_tool<'a>(name: &'a str, tool: &str) -> Cow<'a, str> {
     // The built-in names put it first (`{tool}.nodes`).
-    if let Some(rest) = name.strip_prefix("{tool}") {
-        if !rest.as_bytes().contains(&b'{') {
-            let mut owned = String::with_capacity(tool.len() + rest.len());
-            owned.push_str(tool);
-            owned.push_str(rest);
-            return Cow::Owned(owned);
-        }
+    if let Some(rest) = name.strip_prefix("{tool}")
+        && !rest.as_bytes().contains(&b'{')
+    {
+        let mut owned = String::with_capacity(tool.len() + rest.len());
+        owned.push_str(tool);
+        owned.push_str(rest);
+        return Cow::Owned(owned);
     }
     let Some(first) = find(name, "{tool}") else {
         return Cow::Borrowed(name);
@@ -994,12 +994,36 @@ mod tests {
             (Strategy::Layout, None)
         );
         let cases = [
-            ("search_symbols", r#"{"results":[{"id":"a"}],"took":1}"#, "response member \"took\" has no section, column or metadata key"),
-            ("search_symbols", r#"[{"id":"a","extra":1}]"#, "row 0 of section \"{tool}\" has member \"extra\" that no column reads"),
-            ("search_symbols", r#"{"results":{"id":"a"}}"#, "\"results\" is not an array"),
-            ("search_symbols", r#"{"results":[],"total":[1]}"#, "metadata \"total\" is not a scalar without spaces"),
-            ("analyze_cycles", r#"[{"size":1,"severity":"x","nodes":["a,b"]}]"#, "row 0 of section \"analyze.cycles\": column \"nodes\" needs an array of scalars without its separator"),
-            ("search_symbols", r#"[1]"#, "row 0 of section \"{tool}\" is not an object"),
+            (
+                "search_symbols",
+                r#"{"results":[{"id":"a"}],"took":1}"#,
+                "response member \"took\" has no section, column or metadata key",
+            ),
+            (
+                "search_symbols",
+                r#"[{"id":"a","extra":1}]"#,
+                "row 0 of section \"{tool}\" has member \"extra\" that no column reads",
+            ),
+            (
+                "search_symbols",
+                r#"{"results":{"id":"a"}}"#,
+                "\"results\" is not an array",
+            ),
+            (
+                "search_symbols",
+                r#"{"results":[],"total":[1]}"#,
+                "metadata \"total\" is not a scalar without spaces",
+            ),
+            (
+                "analyze_cycles",
+                r#"[{"size":1,"severity":"x","nodes":["a,b"]}]"#,
+                "row 0 of section \"analyze.cycles\": column \"nodes\" needs an array of scalars without its separator",
+            ),
+            (
+                "search_symbols",
+                r#"[1]"#,
+                "row 0 of section \"{tool}\" is not an object",
+            ),
         ];
         for (tool, text, why) in cases {
             let out = report(tool, text, false).unwrap();
@@ -1040,11 +1064,13 @@ mod tests {
     #[test]
     fn round_trip_check_finds_losses() {
         let blank = encode("t", r#"["a", null]"#, Strategy::Generic);
-        assert!(blank
-            .round_trip
-            .unwrap()
-            .unwrap_err()
-            .contains("rows written"));
+        assert!(
+            blank
+                .round_trip
+                .unwrap()
+                .unwrap_err()
+                .contains("rows written")
+        );
         let dropped = encode(
             "smart_context",
             r#"{"task":"x y","symbols":[{"id":"a"}],"total":1}"#,

@@ -14,15 +14,17 @@
 //! # Ok::<(), agentwire::Error>(())
 //! ```
 
+mod borrowed;
 mod parse;
 #[cfg(feature = "serde")]
 mod serde;
 mod value;
 mod write;
 
+pub use borrowed::BorrowedValue;
 pub use parse::{
-    parse, parse_bytes, parse_with, ParseOptions, DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING,
+    DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, ParseOptions, parse, parse_bytes, parse_with,
 };
 pub use value::{Map, Number, Value};
 pub(crate) use write::write_row_escaped;
-pub use write::{string_len, to_string, write, write_ecmascript, write_string, WriteOptions};
+pub use write::{WriteOptions, string_len, to_string, write, write_ecmascript, write_string};

@@ -341,18 +341,18 @@ impl Parser<'_> {
             }
         }
         let text = &self.text[start..self.pos];
-        if self.literal_numbers {
-            if let Some(n) = Number::from_literal(text) {
-                return Ok(n);
-            }
+        if self.literal_numbers
+            && let Some(n) = Number::from_literal(text)
+        {
+            return Ok(n);
         }
         if integer {
             if negative {
                 // "-0" is a double (-0.0), as in serde_json's typed model.
-                if let Ok(v) = text.parse::<i64>() {
-                    if v != 0 {
-                        return Ok(Number::from_i64(v));
-                    }
+                if let Ok(v) = text.parse::<i64>()
+                    && v != 0
+                {
+                    return Ok(Number::from_i64(v));
                 }
             } else if let Ok(v) = text.parse::<u64>() {
                 return Ok(Number::from_u64(v));

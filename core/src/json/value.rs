@@ -4,8 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::text::{indices, same_text, sort_by_text};
 use crate::Result;
+use crate::text::{indices, same_text, sort_by_text};
 
 /// A JSON value in the "typed" number model: integers that fit 64 bits stay exact, every other
 /// number is an `f64`. Object members keep their input order.

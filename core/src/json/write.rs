@@ -1,8 +1,8 @@
 use alloc::string::String;
 
 use super::Value;
-use crate::text::{cmp_text, has_byte, has_byte_below, has_non_ascii, skip_words, sort_by_text};
 use crate::Result;
+use crate::text::{cmp_text, has_byte, has_byte_below, has_non_ascii, skip_words, sort_by_text};
 
 /// How [`write`](fn@write) renders a value.
 ///

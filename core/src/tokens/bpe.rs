@@ -10,7 +10,7 @@ use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use super::vocab::{Vocab, NO_RANK};
+use super::vocab::{NO_RANK, Vocab};
 
 /// Longest piece merged with the scanning loop.
 const SCAN_LIMIT: usize = 128;

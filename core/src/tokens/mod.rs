@@ -42,8 +42,8 @@ mod vocabulary_digests;
 pub use stream::CountStream;
 pub use unicode_classes::UNICODE_VERSION;
 
-use pretokenize::{cl100k_piece, o200k_piece, Text, Whole};
-use vocab::{piece_hash, MergeCache, Vocab, NO_RANK};
+use pretokenize::{Text, Whole, cl100k_piece, o200k_piece};
+use vocab::{MergeCache, NO_RANK, Vocab, piece_hash};
 
 /// Anything that counts the tokens of a text. Closures `Fn(&str) -> usize` are counters too.
 ///

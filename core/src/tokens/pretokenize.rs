@@ -7,7 +7,7 @@
 
 use core::cell::Cell;
 
-use super::classes::{class_at, END, LOWER, MARK, NEWLINE, NUMBER, OTHER_LETTER, SPACE, UPPER};
+use super::classes::{END, LOWER, MARK, NEWLINE, NUMBER, OTHER_LETTER, SPACE, UPPER, class_at};
 use super::unicode_classes::ASCII;
 
 /// Punctuation, symbols, controls and unassigned code points (`[^\s\p{L}\p{N}]` less marks).

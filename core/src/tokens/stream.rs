@@ -7,9 +7,9 @@
 
 use alloc::string::String;
 
+use super::Tokenizer;
 use super::pretokenize::Partial;
 use super::vocab::MergeCache;
-use super::Tokenizer;
 use crate::{Error, ErrorKind, Position, Result};
 
 /// How much of a chunk joins the held text at a time (at least; it doubles with the held text

@@ -37,8 +37,8 @@ pub(crate) mod scalar;
 
 pub use generic_decode::DecodeOptions;
 pub use generic_encode::{
-    encode_generic, encode_generic_grouped, encode_generic_with, EncodeOptions,
-    GenericStreamEncoder,
+    EncodeOptions, GenericStreamEncoder, encode_generic, encode_generic_grouped,
+    encode_generic_with,
 };
 pub use graph::{GraphDelta, GraphSession, StreamOptions};
 pub use keyed::GenericDelta;
@@ -445,7 +445,7 @@ impl<'a> Header<'a> {
                                 "unknown_profile: {other:?} is neither generic nor graph"
                             ),
                             at(token_at + 8),
-                        ))
+                        ));
                     }
                 });
                 continue;
@@ -507,7 +507,10 @@ impl Line<'_> {
 }
 
 /// The body lines of `text` after the header, blank lines included (callers skip them).
-pub(crate) fn body_lines<'a>(text: &'a str, header: &Header<'_>) -> impl Iterator<Item = Line<'a>> {
+pub(crate) fn body_lines<'a>(
+    text: &'a str,
+    header: &Header<'_>,
+) -> impl Iterator<Item = Line<'a>> + use<'a> {
     let mut offset = header.body_offset;
     let mut number = 1u64;
     core::iter::from_fn(move || {

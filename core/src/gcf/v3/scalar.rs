@@ -374,7 +374,7 @@ pub(crate) fn write_scalar(out: &mut String, value: &Value, version: SpecVersion
             return Err(Error::new(
                 ErrorKind::InvalidArgument,
                 "a container is not a GCF scalar",
-            ))
+            ));
         }
     }
     Ok(())
@@ -607,7 +607,7 @@ pub(crate) fn parse_quoted(s: &str) -> Result<(Cow<'_, str>, usize)> {
                                 return Err(Error::new(
                                     ErrorKind::GcfInvalidSurrogate,
                                     "invalid_surrogate: isolated low surrogate",
-                                ))
+                                ));
                             }
                             unit => unit,
                         };
@@ -620,7 +620,7 @@ pub(crate) fn parse_quoted(s: &str) -> Result<(Cow<'_, str>, usize)> {
                                 "invalid_escape: `\\{}` is not a JSON escape",
                                 char::from(other).escape_default()
                             ),
-                        ))
+                        ));
                     }
                 }
             }
@@ -630,7 +630,7 @@ pub(crate) fn parse_quoted(s: &str) -> Result<(Cow<'_, str>, usize)> {
                     alloc::format!(
                         "invalid_escape: raw control character U+{c:04X} in a quoted string"
                     ),
-                ))
+                ));
             }
             _ => {
                 let start = i;
@@ -858,7 +858,7 @@ pub(crate) fn parse_count(s: &str) -> Result<(Count, usize)> {
         d => {
             return Err(invalid(&alloc::format!(
                 "[{d}] is not 0, a decimal without leading zeros, or ?"
-            )))
+            )));
         }
     };
     Ok((Count { count, keyed }, close + 1))

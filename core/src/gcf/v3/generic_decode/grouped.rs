@@ -13,7 +13,7 @@ use crate::{ErrorKind, Result};
 
 use super::scalar::{self, FieldDecl, Scalar};
 use super::table::Block;
-use super::{constant_cost, count_value, fail, Parser, SpecVersion, Src};
+use super::{Parser, SpecVersion, Src, constant_cost, count_value, fail};
 
 /// A grouped section's declaration, compiled.
 struct Layout {
@@ -147,7 +147,7 @@ impl Layout {
                     digits,
                     ErrorKind::GcfInvalidCount,
                     "invalid_count: a group holds at least one record",
-                ))
+                ));
             }
             Some(rows) => rows,
             None => {
@@ -155,7 +155,7 @@ impl Layout {
                     digits,
                     ErrorKind::GcfInvalidCount,
                     "invalid_count: a group count is a decimal without leading zeros",
-                ))
+                ));
             }
         };
         let head = &text[..open];
@@ -254,11 +254,11 @@ fn member_order(names: &[String]) -> Vec<usize> {
             Some((parent, _)) if !parent.is_empty() => parent,
             _ => name.as_str(),
         };
-        if let Some(&j) = index.get(top) {
-            if !placed[j] {
-                placed[j] = true;
-                order.push(j);
-            }
+        if let Some(&j) = index.get(top)
+            && !placed[j]
+        {
+            placed[j] = true;
+            order.push(j);
         }
     }
     for (j, done) in placed.iter().enumerate() {

@@ -28,7 +28,7 @@ use crate::json::{Map, Value};
 use crate::{Error, ErrorKind, Result};
 
 use super::scalar::{self, FieldDecl};
-use super::{body_lines, is_comment, Header, Line, SpecVersion};
+use super::{Header, Line, SpecVersion, body_lines, is_comment};
 
 mod grouped;
 mod table;
@@ -249,7 +249,7 @@ fn read_summary(src: Src<'_>) -> Result<Summary<'_>> {
                                 "invalid_count: summary count {entry:?} is not a decimal count \
                                  (generic trailers use positional counts)"
                             ),
-                        ))
+                        ));
                     }
                 }
             }
@@ -571,14 +571,14 @@ impl<'a> Parser<'a> {
                     ));
                 }
             }
-            if let (Some(i), None) = (decl.identity, group) {
-                if self.identity.as_deref() != Some(decl.names[i].as_str()) {
-                    return Err(src.invalid_line(
-                        decl_text,
-                        "an `@field` identity column needs `key=<field>` naming it in the header \
+            if let (Some(i), None) = (decl.identity, group)
+                && self.identity.as_deref() != Some(decl.names[i].as_str())
+            {
+                return Err(src.invalid_line(
+                    decl_text,
+                    "an `@field` identity column needs `key=<field>` naming it in the header \
                          (or a `group=` clause)",
-                    ));
-                }
+                ));
             }
             for &(field, token) in &decl.constants {
                 let value = scalar::parse_constant(token).map_err(|e| src.place(token, e))?;
@@ -592,7 +592,7 @@ impl<'a> Parser<'a> {
             Some(values) => Some(values),
             None if rest.is_empty() => None,
             None => {
-                return Err(src.invalid_line(rest, "unexpected characters after the array header"))
+                return Err(src.invalid_line(rest, "unexpected characters after the array header"));
             }
         };
         if inline.is_some() && fields.is_some() {
@@ -699,10 +699,10 @@ impl<'a> Parser<'a> {
                 None => self.expanded(block)?,
             },
         };
-        if let Some(i) = deferred {
-            if let Some(entry) = self.deferred.get_mut(i) {
-                entry.actual = actual;
-            }
+        if let Some(i) = deferred
+            && let Some(entry) = self.deferred.get_mut(i)
+        {
+            entry.actual = actual;
         }
         Ok(value)
     }
@@ -778,22 +778,21 @@ impl<'a> Parser<'a> {
         }
         let actual = items.len();
         check_count(&block, actual, "items")?;
-        if block.count.is_some() {
-            if let Some(next) = self
+        if block.count.is_some()
+            && let Some(next) = self
                 .peek()
                 .filter(|s| s.level == level && s.text.starts_with('@'))
-            {
-                return fail(|| {
-                    next.error(
-                        next.text,
-                        ErrorKind::GcfCountMismatch,
-                        format!(
-                            "count_mismatch: more items than the {actual} declared on line {}",
-                            block.head.line.number
-                        ),
-                    )
-                });
-            }
+        {
+            return fail(|| {
+                next.error(
+                    next.text,
+                    ErrorKind::GcfCountMismatch,
+                    format!(
+                        "count_mismatch: more items than the {actual} declared on line {}",
+                        block.head.line.number
+                    ),
+                )
+            });
         }
         Ok((Value::Array(items), actual))
     }

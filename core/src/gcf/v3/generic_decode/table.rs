@@ -13,10 +13,10 @@ use core::mem;
 use crate::json::{Map, Value};
 use crate::{Error, ErrorKind, Result};
 
-use super::scalar::{self, FieldDecl, Scalar};
 use super::SpecVersion;
+use super::scalar::{self, FieldDecl, Scalar};
 use super::{
-    fail, is_member_start, item_id, unexpected_indent, Follow, Head, Members, Parser, Src,
+    Follow, Head, Members, Parser, Src, fail, is_member_start, item_id, unexpected_indent,
 };
 
 /// Where a tabular block sits.
@@ -578,7 +578,7 @@ fn read_row<'a>(
                     cell,
                     ErrorKind::GcfInvalidAttachmentMarker,
                     "invalid_attachment_marker: a `>` path column holds a scalar, not `^`",
-                ))
+                ));
             }
             Scalar::Attachment => {
                 row.positional |= state.inline.contains_key(&j);
@@ -602,18 +602,18 @@ fn read_row<'a>(
             "invalid_item_id: a row with `^` cells must start with its `@i` index",
         ));
     }
-    if let Some(j) = schema.identity.filter(|&j| j >= schema.first) {
-        if let Slot::Value(value) = &row.slots[j] {
-            let mut canonical = String::new();
-            if scalar::write_scalar(&mut canonical, value, SpecVersion::V3_6_0).is_ok()
-                && !state.identities.insert(canonical)
-            {
-                return Err(src.error(
-                    identity_cell,
-                    ErrorKind::GcfDuplicateKey,
-                    "duplicate_key: duplicate identity value in the `@` key column",
-                ));
-            }
+    if let Some(j) = schema.identity.filter(|&j| j >= schema.first)
+        && let Slot::Value(value) = &row.slots[j]
+    {
+        let mut canonical = String::new();
+        if scalar::write_scalar(&mut canonical, value, SpecVersion::V3_6_0).is_ok()
+            && !state.identities.insert(canonical)
+        {
+            return Err(src.error(
+                identity_cell,
+                ErrorKind::GcfDuplicateKey,
+                "duplicate_key: duplicate identity value in the `@` key column",
+            ));
         }
     }
     state.cells = cells;

@@ -2,7 +2,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::DecodeOptions;
-use crate::gcf::v3::{decode, decode_generic, Document};
+use crate::gcf::v3::{Document, decode, decode_generic};
 use crate::json::{self, Value};
 use crate::{Error, ErrorKind};
 
@@ -158,12 +158,16 @@ fn every_strict_category_has_its_kind() {
 
 #[test]
 fn prose_expectations_of_the_keyed_fixtures() {
-    assert!(err("## [2:]{key,x}\na|1\na|2\n")
-        .message()
-        .contains("duplicate member key"));
-    assert!(err("## [1:]{key}\na\n")
-        .message()
-        .contains("at least two fields"));
+    assert!(
+        err("## [2:]{key,x}\na|1\na|2\n")
+            .message()
+            .contains("duplicate member key")
+    );
+    assert!(
+        err("## [1:]{key}\na\n")
+            .message()
+            .contains("at least two fields")
+    );
     assert!(err("## [0:]{key,x}\n").message().contains("zero count"));
 }
 
@@ -518,7 +522,7 @@ fn wide_inputs_stay_linear() {
 
 // ---------------------------------------------------------------------------------------------
 // v3.6.0: constant columns and grouped sections (the error cases with positions are
-// conformance/fixtures-local/gcf36/errors.json)
+// tests/fixtures-local/gcf36/errors.json)
 // ---------------------------------------------------------------------------------------------
 
 #[test]
@@ -610,7 +614,7 @@ fn grouped_sections() {
 
 #[test]
 fn the_version_a_payload_uses() {
-    use crate::gcf::v3::{decode_versioned, SpecVersion};
+    use crate::gcf::v3::{SpecVersion, decode_versioned};
     let version = |text: &str| {
         decode_versioned(body(text).as_bytes(), &DecodeOptions::default())
             .unwrap()

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::{scalar, SpecVersion};
+use super::super::{SpecVersion, scalar};
 use super::table::{constant_value, field_union};
 use crate::json::{Map, Value};
 use crate::num::write_u64;
@@ -65,7 +65,7 @@ pub fn encode_generic_grouped(value: &Value, key: &str, group: &str) -> Result<S
             _ => {
                 return Err(invalid(
                     "value grouping needs an array of records (objects)",
-                ))
+                ));
             }
         }
     }
@@ -170,7 +170,7 @@ fn check_records(records: &[&Map], key: &str, version: SpecVersion) -> Result<()
             None | Some(Value::Null) => {
                 return Err(invalid(format!(
                     "value grouping: a record has no value for the key field {key:?}"
-                )))
+                )));
             }
             Some(value) => value,
         };

@@ -72,7 +72,7 @@ use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{scalar, SpecVersion};
+use super::{SpecVersion, scalar};
 use crate::json::{Map, Value};
 use crate::num::write_u64;
 use crate::{Error, ErrorKind, Result};
@@ -498,11 +498,11 @@ impl<'a> Encoder<'a> {
             // `>` fields, in union order.
             present.sort_unstable();
             for &field in &present {
-                if let FieldKind::Detached { shared } = &table.kinds[field] {
-                    if let Some(value) = slots[field] {
-                        let name = table.union.name(field);
-                        self.attachment(name, value, depth, shared.as_ref(), index)?;
-                    }
+                if let FieldKind::Detached { shared } = &table.kinds[field]
+                    && let Some(value) = slots[field]
+                {
+                    let name = table.union.name(field);
+                    self.attachment(name, value, depth, shared.as_ref(), index)?;
                 }
             }
             for &field in &present {
@@ -592,13 +592,14 @@ impl<'a> Encoder<'a> {
             let head = Head::Attachment(name);
             match shared {
                 SharedSchema::Declaration(decl) => {
-                    if let ArrayForm::Table(table) = self.array_form(items)? {
-                        if table.flat_scalars && table.decl == *decl {
-                            self.container_head(head, depth);
-                            self.count(items.len(), false);
-                            self.out.push('\n');
-                            return self.table_body(&table, items, head.body_depth(depth));
-                        }
+                    if let ArrayForm::Table(table) = self.array_form(items)?
+                        && table.flat_scalars
+                        && table.decl == *decl
+                    {
+                        self.container_head(head, depth);
+                        self.count(items.len(), false);
+                        self.out.push('\n');
+                        return self.table_body(&table, items, head.body_depth(depth));
                     }
                 }
                 SharedSchema::Union => {

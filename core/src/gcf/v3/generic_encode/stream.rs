@@ -5,7 +5,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::{scalar, SpecVersion};
+use super::super::{SpecVersion, scalar};
 use crate::json::{Map, Value};
 use crate::num::write_u64;
 use crate::{Error, ErrorKind, Result};

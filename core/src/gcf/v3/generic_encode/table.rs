@@ -5,10 +5,10 @@ use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::super::{scalar, SpecVersion};
+use super::super::{SpecVersion, scalar};
 use super::{ArrayForm, Encoder};
-use crate::json::{Map, Value};
 use crate::Result;
+use crate::json::{Map, Value};
 
 /// Up to this many fields a union is searched linearly; past it, through an index.
 const LINEAR_FIELDS: usize = 8;
@@ -192,10 +192,8 @@ pub(super) fn constant_columns(table: &Table<'_>, items: &[Value]) -> Result<Vec
         .columns
         .iter()
         .all(|&field| constants[field].is_some());
-    if all_constant {
-        if let Some(&last) = table.columns.last() {
-            constants[last] = None;
-        }
+    if all_constant && let Some(&last) = table.columns.last() {
+        constants[last] = None;
     }
     Ok(constants)
 }
@@ -247,10 +245,10 @@ fn plan<'a>(encoder: &mut Encoder<'a>, rows: &[&'a Map], keyed: bool) -> Result<
             if field == nested.len() {
                 nested.push(false);
             }
-            if matches!(value, Value::Array(_) | Value::Object(_)) {
-                if let Some(flag) = nested.get_mut(field) {
-                    *flag = true;
-                }
+            if matches!(value, Value::Array(_) | Value::Object(_))
+                && let Some(flag) = nested.get_mut(field)
+            {
+                *flag = true;
             }
         }
     }
@@ -265,10 +263,10 @@ fn plan<'a>(encoder: &mut Encoder<'a>, rows: &[&'a Map], keyed: bool) -> Result<
                     continue;
                 };
                 hint = field + 1;
-                if nested.get(field) == Some(&true) {
-                    if let Some(list) = occurrences.get_mut(field) {
-                        list.push((row, value));
-                    }
+                if nested.get(field) == Some(&true)
+                    && let Some(list) = occurrences.get_mut(field)
+                {
+                    list.push((row, value));
                 }
             }
         }

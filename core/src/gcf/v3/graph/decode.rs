@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::super::scalar::{is_bare_key, parse_count};
-use super::super::{body_lines, is_comment, DecodeOptions, Header, Line, Profile};
+use super::super::{DecodeOptions, Header, Line, Profile, body_lines, is_comment};
 use super::MAX_DECODED_TEXT;
 use crate::gcf::model::{DecodeOptions as TextLimits, TextBudget};
 use crate::gcf::v1::expand_kind;
@@ -1063,17 +1063,17 @@ impl<'t> Reader<'t> {
             ("edges", summary.edges, self.edge_lines),
             ("symbols", summary.symbols, self.symbol_lines),
         ] {
-            if let Some((declared, at)) = declared {
-                if declared != actual {
-                    return Err(fail(
-                        &summary.line,
-                        at,
-                        ErrorKind::GcfCountMismatch,
-                        alloc::format!(
-                            "count_mismatch: the summary says {what}={declared} but the payload has {actual}"
-                        ),
-                    ));
-                }
+            if let Some((declared, at)) = declared
+                && declared != actual
+            {
+                return Err(fail(
+                    &summary.line,
+                    at,
+                    ErrorKind::GcfCountMismatch,
+                    alloc::format!(
+                        "count_mismatch: the summary says {what}={declared} but the payload has {actual}"
+                    ),
+                ));
             }
         }
         Ok(())

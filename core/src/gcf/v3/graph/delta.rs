@@ -6,15 +6,15 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::decode::{
-    content, control_at, fail, header_line, new_budget, offset_in, read_head, read_node,
-    read_section_header, spend, split_fields, Bracket,
+    Bracket, content, control_at, fail, header_line, new_budget, offset_in, read_head, read_node,
+    read_section_header, spend, split_fields,
 };
 use super::{
     check_distance, check_field, pack_root, push_header_field, push_id, push_node_fields,
     start_header, written_kind,
 };
 use crate::gcf::v1::abbreviate_kind;
-use crate::gcf::v3::{body_lines, DecodeOptions, Header, Line, Profile};
+use crate::gcf::v3::{DecodeOptions, Header, Line, Profile, body_lines};
 use crate::gcf::{DeltaPayload, Edge, Payload, Symbol};
 use crate::{Error, ErrorKind, Result};
 
@@ -297,7 +297,7 @@ pub(crate) fn decode_delta(text: &str, header: &Header<'_>) -> Result<GraphDelta
                             "`## {other}` is not a delta section (removed, added, edges_removed, \
                              edges_added)"
                         ),
-                    ))
+                    ));
                 }
             });
             open = Some((line, bracket, at, 0));

@@ -8,9 +8,9 @@ use super::{
     check_distance, check_score, invalid, push_edge_line, push_group_title, push_header_field,
     push_id, push_node_fields, push_nonzero, push_score, start_header, written_kind,
 };
+use crate::Result;
 use crate::gcf::{Edge, Payload, Symbol};
 use crate::name_index::NameIndex;
-use crate::Result;
 
 /// Indices of `symbols` in output order: distance ascending, then score descending, input
 /// order on ties (a stable sort). Fails on a negative distance or a non-finite score.

@@ -50,8 +50,8 @@
 
 use alloc::string::String;
 
-use crate::gcf::v1::abbreviate_kind;
 use crate::gcf::Symbol;
+use crate::gcf::v1::abbreviate_kind;
 use crate::{Error, ErrorKind, Result};
 
 mod decode;
@@ -61,14 +61,14 @@ mod pack_root;
 mod stream;
 
 pub(crate) use decode::decode;
-pub use decode::{decode_view, EdgeView, GraphSessionDecoder, GraphView, SymbolView};
+pub use decode::{EdgeView, GraphSessionDecoder, GraphView, SymbolView, decode_view};
 pub(crate) use delta::decode_delta;
 pub use delta::{
-    apply_delta, decode_unchanged, encode_delta, encode_unchanged, GraphDelta, Unchanged,
+    GraphDelta, Unchanged, apply_delta, decode_unchanged, encode_delta, encode_unchanged,
 };
-pub use encode::{encode, GraphSession};
+pub use encode::{GraphSession, encode};
 pub use pack_root::{pack_root, pack_root_canonical};
-pub use stream::{encode_stream, GraphStreamEncoder, StreamOptions};
+pub use stream::{GraphStreamEncoder, StreamOptions, encode_stream};
 
 /// Most bytes of names a decoded graph payload may hold (edges repeat their endpoints' names,
 /// so a few bytes of input can stand for much more output).

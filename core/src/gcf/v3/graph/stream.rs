@@ -9,8 +9,8 @@ use super::{
     check_distance, invalid, push_edge_line, push_group_title, push_header_field, push_id,
     push_node_fields, push_nonzero, start_header,
 };
-use crate::gcf::{Edge, Payload, Symbol};
 use crate::Result;
+use crate::gcf::{Edge, Payload, Symbol};
 
 /// Streaming-encoder options.
 ///

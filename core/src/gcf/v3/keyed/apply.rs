@@ -5,8 +5,8 @@ use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::root::{canonical, check, Checked};
-use super::{invalid, GenericDelta, KeyedSet};
+use super::root::{Checked, canonical, check};
+use super::{GenericDelta, KeyedSet, invalid};
 use crate::json::Value;
 use crate::{Error, ErrorKind, Result};
 

@@ -10,10 +10,10 @@ use super::apply::apply_delta;
 use super::root::{canonical, check};
 use super::{GenericDelta, KeyedSet};
 use crate::gcf::v3::scalar::{
-    parse_count, parse_field_decl, parse_key, parse_scalar, split_outside_quotes, truncate,
-    FieldDecl, Scalar,
+    FieldDecl, Scalar, parse_count, parse_field_decl, parse_key, parse_scalar,
+    split_outside_quotes, truncate,
 };
-use crate::gcf::v3::{body_lines, is_comment, Header, Line, Profile};
+use crate::gcf::v3::{Header, Line, Profile, body_lines, is_comment};
 use crate::json::Value;
 use crate::{Error, ErrorKind, Result};
 
@@ -267,7 +267,7 @@ fn parse_row(line: &Line<'_>, width: usize, form: ErrorKind, category: &str) -> 
                     "tab_indentation: a row starts with a tab",
                 ),
                 0,
-            ))
+            ));
         }
         Some(b' ') => {
             return Err(line.place(
@@ -276,7 +276,7 @@ fn parse_row(line: &Line<'_>, width: usize, form: ErrorKind, category: &str) -> 
                     "invalid_indent: keyed-set rows are not indented",
                 ),
                 0,
-            ))
+            ));
         }
         Some(b'@') => {
             return Err(line.place(
@@ -285,7 +285,7 @@ fn parse_row(line: &Line<'_>, width: usize, form: ErrorKind, category: &str) -> 
                     alloc::format!("{category}: `@N` row ids are not valid in a keyed-set row"),
                 ),
                 0,
-            ))
+            ));
         }
         _ => {}
     }
@@ -314,7 +314,7 @@ fn parse_row(line: &Line<'_>, width: usize, form: ErrorKind, category: &str) -> 
                          every row carries every field",
                     ),
                     at,
-                ))
+                ));
             }
             Scalar::Attachment | Scalar::InlineSchema(_) => {
                 return Err(line.place(
@@ -324,7 +324,7 @@ fn parse_row(line: &Line<'_>, width: usize, form: ErrorKind, category: &str) -> 
                          (`^`) are not valid",
                     ),
                     at,
-                ))
+                ));
             }
             scalar => scalar.into_value().unwrap_or_default(),
         };
@@ -415,7 +415,7 @@ pub(crate) fn decode_delta(text: &str, header: &Header<'_>) -> Result<GenericDel
                         &line,
                         "a generic delta has only `## added`, `## changed` and `## removed` \
                          sections",
-                    ))
+                    ));
                 }
             };
             if seen.contains(&section) {
@@ -565,13 +565,13 @@ fn decode_full(text: &str, header: &Header<'_>, first: &Line<'_>) -> Result<Keye
                     return Err(bad(
                         &line,
                         &alloc::format!("key={key} but the table's identity field is {name:?}"),
-                    ))
+                    ));
                 }
                 None => {
                     return Err(bad(
                         &line,
                         &alloc::format!("the table must mark the identity field `@{key}`"),
-                    ))
+                    ));
                 }
             }
             if head.keyed && identity != Some(0) {
@@ -616,19 +616,19 @@ fn decode_full(text: &str, header: &Header<'_>, first: &Line<'_>) -> Result<Keye
     };
     check_count(head, set.rows.len())?;
     let root = check(&set)?.root();
-    if let Some(declared) = header.get("pack_root") {
-        if declared != root {
-            return Err(first.place(
-                Error::new(
-                    ErrorKind::GcfRootMismatch,
-                    alloc::format!(
-                        "root_mismatch: pack_root={} but the rows hash to {root}",
-                        truncate(declared, 80)
-                    ),
+    if let Some(declared) = header.get("pack_root")
+        && declared != root
+    {
+        return Err(first.place(
+            Error::new(
+                ErrorKind::GcfRootMismatch,
+                alloc::format!(
+                    "root_mismatch: pack_root={} but the rows hash to {root}",
+                    truncate(declared, 80)
                 ),
-                offset_in(first, declared),
-            ));
-        }
+            ),
+            offset_in(first, declared),
+        ));
     }
     Ok(KeyedPayload::Full {
         set,

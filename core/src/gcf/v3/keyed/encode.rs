@@ -4,11 +4,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::root::{check, check_columns};
-use super::{invalid, GenericDelta, KeyedSet};
-use crate::gcf::v3::scalar::{write_key, write_scalar};
-use crate::gcf::v3::SpecVersion;
-use crate::json::Value;
+use super::{GenericDelta, KeyedSet, invalid};
 use crate::Result;
+use crate::gcf::v3::SpecVersion;
+use crate::gcf::v3::scalar::{write_key, write_scalar};
+use crate::json::Value;
 
 /// Appends ` name=value`, checking the header-value grammar (printable ASCII, no spaces:
 /// SPEC §4), so that the header reads back.
@@ -266,8 +266,8 @@ fn round_half_even(v: f64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::Number;
     use crate::ErrorKind;
+    use crate::json::Number;
     use alloc::vec;
 
     #[test]
@@ -342,10 +342,12 @@ mod tests {
             added: vec![vec![Number::from_i64(1).into(), Value::Array(vec![])]],
             ..delta.clone()
         };
-        assert!(encode_delta(&nested)
-            .unwrap_err()
-            .message()
-            .contains("flat"));
+        assert!(
+            encode_delta(&nested)
+                .unwrap_err()
+                .message()
+                .contains("flat")
+        );
         let no_root = GenericDelta {
             base_root: String::new(),
             added: vec![],

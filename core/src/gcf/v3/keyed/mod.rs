@@ -36,17 +36,18 @@ use crate::{Error, ErrorKind, Result};
 mod apply;
 mod decode;
 mod encode;
+mod json_form;
 mod root;
 mod session;
 
 pub use apply::{apply_delta, diff};
 pub(crate) use decode::decode_delta;
-pub use decode::{decode_keyed, KeyedPayload};
+pub use decode::{KeyedPayload, decode_keyed};
 pub use encode::{encode_delta, encode_full, encode_unchanged, savings_percent};
 pub use root::{canonical_records, pack_root};
 pub use session::{
-    respond, DeltaSession, Emission, PayloadKind, ReanchorPolicy, DEFAULT_REANCHOR_TURNS,
-    SIZE_GUARD_PERCENT,
+    DEFAULT_REANCHOR_TURNS, DeltaSession, Emission, PayloadKind, ReanchorPolicy,
+    SIZE_GUARD_PERCENT, respond,
 };
 
 /// A keyed set: a flat table whose identity column (`key`) is unique (SPEC §10a.1).

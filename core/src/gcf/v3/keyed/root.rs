@@ -7,10 +7,10 @@ use alloc::vec::Vec;
 
 use sha2::{Digest, Sha256};
 
-use super::{invalid, KeyedSet};
+use super::{KeyedSet, invalid};
+use crate::Result;
 use crate::gcf::v3::scalar::{write_number, write_quoted};
 use crate::json::Value;
-use crate::Result;
 
 /// Appends the canonical hashing form of a cell (SPEC §10a.3): `-`, `true` / `false`,
 /// canonical numbers (§2.3.1), strings always quoted. Distinct from the wire cell: a string
@@ -197,8 +197,8 @@ pub fn canonical_records(set: &KeyedSet) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::Number;
     use crate::ErrorKind;
+    use crate::json::Number;
     use alloc::vec;
 
     fn set(text: &str) -> KeyedSet {

@@ -18,7 +18,7 @@ use alloc::string::String;
 use super::apply::{diff_checked, same_schema};
 use super::encode::{check_header_value, encode_delta, encode_full, encode_unchanged};
 use super::root::check;
-use super::{invalid, KeyedSet};
+use super::{KeyedSet, invalid};
 use crate::Result;
 
 /// The default [`ReanchorPolicy::FixedN`] cadence (SPEC §10a.8: N = 15).
@@ -462,9 +462,11 @@ mod tests {
         }
         let emission = session.emit(wider).unwrap();
         assert!(emission.is_full());
-        assert!(emission
-            .wire
-            .starts_with("GCF profile=generic tool=t pack_root="));
+        assert!(
+            emission
+                .wire
+                .starts_with("GCF profile=generic tool=t pack_root=")
+        );
         let root = String::from(session.root());
         let mut duplicate = session.base().clone();
         let first = duplicate.rows[0].clone();
@@ -494,9 +496,11 @@ mod tests {
         )));
         let delta = respond(&current, Some(&base_root), Some(&base), Some("t")).unwrap();
         assert_eq!(delta.kind, PayloadKind::Delta);
-        assert!(delta
-            .wire
-            .starts_with("GCF profile=generic tool=t delta=true"));
+        assert!(
+            delta
+                .wire
+                .starts_with("GCF profile=generic tool=t delta=true")
+        );
         let unknown = respond(&current, Some("sha256:0"), Some(&base), None).unwrap();
         assert_eq!(unknown.kind, PayloadKind::Full);
         assert_eq!(

@@ -1,0 +1,30 @@
+// Generated from bindings/src/transfer (wire_js) and bindings/src/js_error.rs: do not edit.
+// `AGENTWIRE_WRITE_WIRE_JS=1 cargo test -p agentwire-bindings --test wire_js` rewrites it;
+// that test fails when this file and the Rust constants differ.
+export const IN_NULL = 0;
+export const IN_FALSE = 1;
+export const IN_TRUE = 2;
+export const IN_NUMBER = 3;
+export const IN_STRING = 4;
+export const IN_ARRAY = 5;
+export const IN_OBJECT = 6;
+export const IN_SAME_KEYS = 7;
+export const IN_ABSENT = 8;
+export const IN_BIGINT = 9;
+export const IN_LONG = 10;
+export const OUT_NULL = 0;
+export const OUT_FALSE = 1;
+export const OUT_TRUE = 2;
+export const OUT_INT = 3;
+export const OUT_DOUBLE = 4;
+export const OUT_STRING = 5;
+export const OUT_ARRAY = 6;
+export const OUT_OBJECT = 7;
+export const OUT_SHAPE = 8;
+export const OUT_STRING_ROWS = 9;
+export const OUT_NUMBER_TEXT = 10;
+export const SIDE = 2147483648;
+export const RESET = 1;
+export const ARG_MAX = 268435455;
+export const MAX_DEPTH = 1024;
+export const ERROR_PROPERTIES = Object.freeze(['code', 'format', 'line', 'column', 'columnUtf16', 'offset']);
