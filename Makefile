@@ -218,9 +218,12 @@ bench-rust: bench-corpus
 	@echo "== bench: rust core vs serde_json and the gcf crate"
 	$(CARGO) bench -q -p agentwire-bench
 
+# The CLI as build-cli leaves it, wherever CARGO_TARGET_DIR puts cargo's output.
+BENCH_CLI = $(or $(CARGO_TARGET_DIR),target)/release/agentwire
+
 bench-corpus: build-cli
 	node bench/corpus/generate.mjs
-	target/release/agentwire gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
+	$(BENCH_CLI) gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
 
 # bench/node is its own private package: the built npm package as a `file:` dependency (so the
 # suites import 'agentwire' and 'agentwire/wasm' through its exports map, as users do) and the
@@ -245,7 +248,7 @@ bench-mcp: setup-mcp
 bench-memory: bench-corpus
 	@echo "== bench: streaming decode memory"
 	@[ -x /usr/bin/time ] || $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q time
-	node bench/stream-memory.mjs
+	node bench/stream-memory.mjs $(BENCH_CLI)
 
 # wasm32v1-none has no std at all, so this proves the core is no_std + alloc.
 test-no-std: setup-rust
