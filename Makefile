@@ -206,17 +206,22 @@ test-gcf-diff:
 	$(CARGO) test -q -p agentwire-bench --test gcf36_differential
 
 # Every benchmark, then bench/results/latest.{json,md} and the README's Speed table
-# (bench/report.mjs). Everything lives under bench/: rust/ (criterion crate agentwire-bench),
-# node/ (the npm package's suites), corpus/ (the generated inputs), stream-memory.mjs and
-# results/. Quiet machines give stable numbers; the run takes about fifteen minutes.
+# (bench/report.mjs). Everything lives under bench/ (bench/README.md): rust/ (crate
+# agentwire-bench), node/ (the npm package's suites), corpus/ (the generated inputs),
+# stream-memory.mjs and results/. Both timing harnesses run interleaved rounds, and every ratio
+# comes with the min-max of its rounds. Quiet machines give stable numbers; the benchmarks
+# themselves take about six minutes (Rust rounds ~1.5, Node ~3, mcp and memory ~1.5), plus the
+# builds.
 bench: setup npm-build bench-rust bench-npm bench-memory bench-mcp
 	node bench/report.mjs
 
-# Criterion benchmarks of the Rust core against serde_json and the gcf crate, on the generated
-# corpus (bench/corpus/generate.mjs) and the CLI's GCX1 encoding of it.
+# The Rust core against serde_json and the gcf crate on the generated corpus (bench/corpus/)
+# and the CLI's GCX1 encoding of it, in interleaved rounds (bench/rust/benches/rounds.rs), into
+# bench/results/rust.json. BENCH_RUST_FLAGS=--quick for a smoke run. The same cases run under
+# criterion with `cargo bench -p agentwire-bench --bench codecs`.
 bench-rust: bench-corpus
-	@echo "== bench: rust core vs serde_json and the gcf crate"
-	$(CARGO) bench -q -p agentwire-bench
+	@echo "== bench: rust core vs serde_json and the gcf crate (interleaved rounds)"
+	$(CARGO) bench -q -p agentwire-bench --bench rounds -- $(BENCH_RUST_FLAGS)
 
 # The CLI as build-cli leaves it, wherever CARGO_TARGET_DIR puts cargo's output.
 BENCH_CLI = $(or $(CARGO_TARGET_DIR),target)/release/agentwire
@@ -233,8 +238,8 @@ setup-bench-node:
 	@echo "== setup: bench/node packages"
 	cd bench/node && npm install --no-audit --no-fund --loglevel=error
 
-# Native addon and wasm against JSON, @toon-format/toon and @blackwell-systems/gcf in Node.
-# BENCH_NPM_FLAGS=--quick for a smoke run (a few iterations per task).
+# Native addon and wasm against JSON, @toon-format/toon and @blackwell-systems/gcf in Node, in
+# interleaved rounds (bench/node/rounds.mjs). BENCH_NPM_FLAGS=--quick for a smoke run.
 bench-npm: bench-corpus setup-bench-node
 	@echo "== bench: node native and wasm vs the pure-JS peers"
 	cd bench/node && node run.mjs --out ../results/npm.json $(BENCH_NPM_FLAGS)
