@@ -209,9 +209,9 @@ test-gcf-diff:
 # (bench/report.mjs). Everything lives under bench/ (bench/README.md): rust/ (crate
 # agentwire-bench), node/ (the npm package's suites), corpus/ (the generated inputs),
 # stream-memory.mjs and results/. Both timing harnesses run interleaved rounds, and every ratio
-# comes with the min-max of its rounds. Quiet machines give stable numbers; the benchmarks
-# themselves take about six minutes (Rust rounds ~1.5, Node ~3, mcp and memory ~1.5), plus the
-# builds.
+# comes with the min-max of its rounds. Quiet machines give stable numbers. The Rust rounds
+# take about 1 minute and the Node suites about 3 on a quiet machine (1.8 and 4.5 while others
+# compile), plus the builds, memory and mcp runs.
 bench: setup npm-build bench-rust bench-npm bench-memory bench-mcp
 	node bench/report.mjs
 
