@@ -207,21 +207,29 @@ test-gcf-diff:
 	$(CARGO) test -q -p agentwire-bench --test gcf36_differential
 
 # Every benchmark, then bench/results/latest.{json,md} and the README's Speed table
-# (bench/report.mjs). Everything lives under bench/: rust/ (criterion crate agentwire-bench),
-# node/ (the npm package's suites), corpus/ (the generated inputs), stream-memory.mjs and
-# results/. Quiet machines give stable numbers; the run takes about fifteen minutes.
+# (bench/report.mjs). Everything lives under bench/ (bench/README.md): rust/ (crate
+# agentwire-bench), node/ (the npm package's suites), corpus/ (the generated inputs),
+# stream-memory.mjs and results/. Both timing harnesses run interleaved rounds, and every ratio
+# comes with the min-max of its rounds. Quiet machines give stable numbers. The Rust rounds
+# take about 1 minute and the Node suites about 3 on a quiet machine (1.8 and 4.5 while others
+# compile), plus the builds, memory and mcp runs.
 bench: setup npm-build bench-rust bench-npm bench-memory bench-mcp
 	node bench/report.mjs
 
-# Criterion benchmarks of the Rust core against serde_json and the gcf crate, on the generated
-# corpus (bench/corpus/generate.mjs) and the CLI's GCX1 encoding of it.
+# The Rust core against serde_json and the gcf crate on the generated corpus (bench/corpus/)
+# and the CLI's GCX1 encoding of it, in interleaved rounds (bench/rust/benches/rounds.rs), into
+# bench/results/rust.json. BENCH_RUST_FLAGS=--quick for a smoke run. The same cases run under
+# criterion with `cargo bench -p agentwire-bench --bench codecs`.
 bench-rust: bench-corpus
-	@echo "== bench: rust core vs serde_json and the gcf crate"
-	$(CARGO) bench -q -p agentwire-bench
+	@echo "== bench: rust core vs serde_json and the gcf crate (interleaved rounds)"
+	$(CARGO) bench -q -p agentwire-bench --bench rounds -- $(BENCH_RUST_FLAGS)
+
+# The CLI as build-cli leaves it, wherever CARGO_TARGET_DIR puts cargo's output.
+BENCH_CLI = $(or $(CARGO_TARGET_DIR),target)/release/agentwire
 
 bench-corpus: build-cli
 	node bench/corpus/generate.mjs
-	$(TARGET_DIR)/release/agentwire gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
+	$(BENCH_CLI) gcx encode bench/corpus/out/gcx-10mb.sections.json > bench/corpus/out/gcx-10mb.gcx
 
 # bench/node is its own private package: the built npm package as a `file:` dependency (so the
 # suites import 'agentwire' and 'agentwire/wasm' through its exports map, as users do) and the
@@ -231,8 +239,8 @@ setup-bench-node:
 	@echo "== setup: bench/node packages"
 	cd bench/node && npm install --no-audit --no-fund --loglevel=error
 
-# Native addon and wasm against JSON, @toon-format/toon and @blackwell-systems/gcf in Node.
-# BENCH_NPM_FLAGS=--quick for a smoke run (a few iterations per task).
+# Native addon and wasm against JSON, @toon-format/toon and @blackwell-systems/gcf in Node, in
+# interleaved rounds (bench/node/rounds.mjs). BENCH_NPM_FLAGS=--quick for a smoke run.
 bench-npm: bench-corpus setup-bench-node
 	@echo "== bench: node native and wasm vs the pure-JS peers"
 	cd bench/node && node run.mjs --out ../results/npm.json $(BENCH_NPM_FLAGS)
@@ -246,7 +254,7 @@ bench-mcp: setup-mcp
 bench-memory: bench-corpus
 	@echo "== bench: streaming decode memory"
 	@[ -x /usr/bin/time ] || $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q time
-	node bench/stream-memory.mjs
+	node bench/stream-memory.mjs $(BENCH_CLI)
 
 # The token counter (core/src/tokens) against its oracles: the generated tables are what
 # their generators write (UCD 16.0.0 from unicodedata2; the vocabularies from the .tiktoken

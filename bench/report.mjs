@@ -3,13 +3,20 @@
 // copies the headline ratios (README_HEADLINES) into the README's Speed section (between the
 // bench:begin/end markers).
 //
-// Inputs: criterion's estimates (target/criterion/**/new/), the npm suite's records
-// (bench/results/npm.json, from `make bench-npm`: bench/node/run.mjs --out), the streaming memory check
-// (bench/results/memory.json, from bench/stream-memory.mjs) and the default wasm module.
+// Inputs: the records of the Rust rounds (bench/results/rust.json, from `make bench-rust`:
+// bench/rust/benches/rounds.rs), of the npm suites (bench/results/npm.json, from
+// `make bench-npm`: bench/node/run.mjs --out), of agentwire-mcp (bench/results/mcp.json, if
+// present), the streaming memory check (bench/results/memory.json, from
+// bench/stream-memory.mjs) and the default wasm module.
 //
 // latest.json: {machine, command, date, results: [{name, runtime, impl, op, bytes, ns_per_op,
-// mb_per_s}], ratios: {name: {value, target, bound, met, what}}}. A speed ratio is how many times
-// faster agentwire is than the peer (peer time / agentwire time) on the same data.
+// mb_per_s, schedule, rounds_ns}], ratios: {name: {value, spread, rounds, target, bound, met, what}}}.
+// A speed ratio is how many times faster agentwire is than the peer (peer time / agentwire
+// time) on the same data. Both harnesses time in interleaved rounds, so a ratio is taken round
+// by round: `value` is the median of the rounds, `spread` their [min, max], `rounds` how many.
+// A single measurement (a size, a peak RSS) has `spread: null, rounds: 1`. `met` is true when
+// every round meets the target, false when none does, and "spread-crosses" in between: then
+// the run cannot say, and the row does not count as met.
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -21,40 +28,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const results = join(root, 'bench/results');
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
 
-/** Every criterion benchmark of the last run, as records. */
-function criterionRecords() {
-  const records = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir)) {
-      const path = join(dir, entry);
-      if (!statSync(path).isDirectory()) continue;
-      if (entry === 'new' && existsSync(join(path, 'benchmark.json'))) {
-        const meta = readJson(join(path, 'benchmark.json'));
-        const estimates = readJson(join(path, 'estimates.json'));
-        const [op, impl] = meta.function_id.split('/');
-        const bytes = meta.throughput?.Bytes;
-        const ns = estimates.mean.point_estimate;
-        if (bytes === undefined) throw new Error(`${meta.full_id}: no byte throughput`);
-        records.push({
-          name: `${meta.group_id}/${op}/rust/${impl}`,
-          runtime: 'rust',
-          impl,
-          op,
-          bytes,
-          ns_per_op: ns,
-          mb_per_s: bytes / 1e6 / (ns / 1e9),
-        });
-      } else if (entry !== 'report' && entry !== 'base' && entry !== 'change') {
-        walk(path);
-      }
-    }
-  };
-  const dir = join(root, 'target/criterion');
-  if (!existsSync(dir)) throw new Error('no criterion results: run `make bench-rust` first');
-  walk(dir);
-  return records.sort((a, b) => a.name.localeCompare(b.name));
-}
-
 function machine() {
   const cpu = cpus();
   const rustc = execSync('rustc --version', { encoding: 'utf8' }).trim();
@@ -63,10 +36,11 @@ function machine() {
 
 const npmPath = join(results, 'npm.json');
 const memoryPath = join(results, 'memory.json');
-for (const [path, step] of [[npmPath, 'make bench-npm'], [memoryPath, 'node bench/stream-memory.mjs']]) {
+const rustPath = join(results, 'rust.json');
+for (const [path, step] of [[rustPath, 'make bench-rust'], [npmPath, 'make bench-npm'], [memoryPath, 'node bench/stream-memory.mjs']]) {
   if (!existsSync(path)) throw new Error(`${path} is missing (run \`${step}\`; \`make bench\` runs every step)`);
 }
-const records = [...criterionRecords(), ...readJson(npmPath)];
+const records = [...readJson(rustPath), ...readJson(npmPath)];
 // agentwire-mcp's latency run (mcp/bench/latency.mjs) brings its own records and ratios.
 const mcpPath = join(results, 'mcp.json');
 const mcp = existsSync(mcpPath) ? readJson(mcpPath) : { records: [], ratios: {} };
@@ -79,15 +53,50 @@ const find = (name) => {
   if (!record) throw new Error(`benchmark ${name} is missing from this run`);
   return record;
 };
-/** How many times faster `ours` is than `peer` (peer time / our time). */
-const speedup = (ours, peer) => find(peer).ns_per_op / find(ours).ns_per_op;
-const gbps = (name) => find(name).mb_per_s / 1000;
+/** The per-round times of two records; a ratio takes them round by round, so both must come
+ * from the same interleaved rounds. */
+const pairedRounds = (a, b) => {
+  const [ra, rb] = [find(a), find(b)];
+  if (ra.schedule === undefined || ra.schedule !== rb.schedule || ra.rounds_ns.length !== rb.rounds_ns.length) {
+    throw new Error(`${a} (${ra.schedule}) and ${b} (${rb.schedule}) were not timed in the same rounds`);
+  }
+  return [ra.rounds_ns, rb.rounds_ns];
+};
+/** How many times faster `ours` is than `peer` (peer time / our time), round by round. */
+const speedup = (ours, peer) => {
+  const [our, their] = pairedRounds(ours, peer);
+  return our.map((ns, i) => their[i] / ns);
+};
+/** GB/s of one benchmark, round by round. */
+const gbps = (name) => find(name).rounds_ns.map((ns) => find(name).bytes / ns);
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const round4 = (x) => Number(x.toPrecision(4));
 
 const ratios = {};
-/** `bound`: the value must be at least (`min`) or at most (`max`) the target; `none`: shown only. */
-const ratio = (name, value, target, what, bound = 'min') => {
-  const met = bound === 'none' ? null : bound === 'max' ? value <= target : value >= target;
-  ratios[name] = { value: Number(value.toPrecision(4)), target: bound === 'none' ? null : target, bound, met, what };
+/**
+ * One row of the ratio table. `measured`: the per-round values (a ratio or a rate from
+ * interleaved rounds) or one number (a single measurement). `bound`: the value must be at least
+ * (`min`) or at most (`max`) the target; `none`: shown only.
+ */
+const ratio = (name, measured, target, what, bound = 'min') => {
+  const values = Array.isArray(measured) ? measured : [measured];
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  const meets = (x) => (bound === 'max' ? x <= target : x >= target);
+  const met = bound === 'none' ? null : values.every(meets) ? true : values.some(meets) ? 'spread-crosses' : false;
+  ratios[name] = {
+    value: round4(median(values)),
+    spread: Array.isArray(measured) ? [round4(low), round4(high)] : null,
+    rounds: values.length,
+    target: bound === 'none' ? null : target,
+    bound,
+    met,
+    what,
+  };
 };
 
 ratio('rust_gcx1_10mb_decode_gb_per_s', gbps('gcx1-10mb/decode/rust/agentwire'), 1, 'Rust GCX1 decode of the 10 MB corpus (in place), GB/s');
@@ -177,22 +186,38 @@ const README_HEADLINES = [
   'mcp_added_p50_ms_1kb',
 ];
 const fmtTime = (ns) => (ns < 1e3 ? `${ns.toFixed(0)} ns` : ns < 1e6 ? `${(ns / 1e3).toFixed(1)} µs` : `${(ns / 1e6).toFixed(2)} ms`);
+/** How far the farther end of a row's spread lies from its value, as a fraction. */
+const spreadWidth = (r) => (r.spread ? Math.max(r.spread[1] / r.value - 1, 1 - r.spread[0] / r.value) : 0);
+// Aimed for on the targeted rows; a wider one is named on stderr.
+const WIDE_SPREAD = 0.1;
+const percent = (x) => `${(100 * x).toFixed(0)} %`;
 const ratioTable = (rows) =>
   [
-    '| ratio | measured | target | met |',
-    '| --- | ---: | ---: | :---: |',
+    '| ratio | measured | rounds | target | met |',
+    '| --- | ---: | ---: | ---: | :---: |',
     ...rows.map((r) => {
       const target = { min: `≥ ${r.target}`, max: `≤ ${r.target}`, none: '—' }[r.bound];
-      const met = r.met === null ? '' : r.met ? 'yes' : '**no**';
-      return `| ${r.what} | ${r.value} | ${target} | ${met} |`;
+      const met = r.met === null ? '' : r.met === 'spread-crosses' ? '**spread crosses**' : r.met ? 'yes' : '**no**';
+      const rounds = r.spread ? `${r.spread[0]}–${r.spread[1]} (±${percent(spreadWidth(r))}, ${r.rounds})` : '—';
+      return `| ${r.what} | ${r.value} | ${rounds} | ${target} | ${met} |`;
     }),
   ].join('\n');
-const summary = ratioTable(Object.values(ratios));
+const summary = [
+  'Speed ratios are taken round by round: the two sides of a ratio run alternately (A B A B …)',
+  'in the same rounds. *Measured* is the median round; *rounds* gives the lowest and highest round',
+  'and how far the farther one lies from the median. A target counts as met only when every round',
+  'meets it: **spread crosses** means some rounds met it and some did not, so this run cannot tell.',
+  '',
+  ratioTable(Object.values(ratios)),
+].join('\n');
 const headlines = ratioTable(README_HEADLINES.filter((name) => ratios[name]).map((name) => ratios[name]));
+const roundsOf = (r) => (r.rounds_ns ? `${percent(Math.min(...r.rounds_ns) / r.ns_per_op - 1)} / +${percent(Math.max(...r.rounds_ns) / r.ns_per_op - 1)}` : '—');
 const table = [
-  '| benchmark | runtime | impl | bytes | time/op | MB/s |',
-  '| --- | --- | --- | ---: | ---: | ---: |',
-  ...records.map((r) => `| ${r.name.split('/').slice(0, 2).join(' ')} | ${r.runtime} | ${r.impl} | ${r.bytes.toLocaleString('en-US')} | ${fmtTime(r.ns_per_op)} | ${r.mb_per_s.toFixed(1)} |`),
+  'time/op: the median round; rounds: the fastest and the slowest round against it.',
+  '',
+  '| benchmark | runtime | impl | bytes | time/op | rounds | MB/s |',
+  '| --- | --- | --- | ---: | ---: | ---: | ---: |',
+  ...records.map((r) => `| ${r.name.split('/').slice(0, 2).join(' ')} | ${r.runtime} | ${r.impl} | ${r.bytes.toLocaleString('en-US')} | ${fmtTime(r.ns_per_op)} | ${roundsOf(r)} | ${r.mb_per_s.toFixed(1)} |`),
 ].join('\n');
 const heading = `Machine: ${report.machine}. Command: \`make bench\` (${report.date.slice(0, 10)}).`;
 writeFileSync(join(results, 'latest.md'), `# agentwire benchmarks\n\n${heading}\n\n## Targets\n\n${summary}\n\n## Every benchmark\n\n${table}\n`);
@@ -205,5 +230,13 @@ if (readme.includes(begin) && readme.includes(end)) {
   const updated = `${readme.slice(0, readme.indexOf(begin) + begin.length)}\n${heading}\n\n${headlines}\n${readme.slice(readme.indexOf(end))}`;
   writeFileSync(readmePath, updated);
 }
+const named = (rows) => `${rows.length}${rows.length ? `: ${rows.map(([n]) => n).join(', ')}` : ''}`;
 const missed = Object.entries(ratios).filter(([, r]) => r.met === false);
-process.stderr.write(`bench/results/latest.json: ${records.length} benchmarks, ${Object.keys(ratios).length} ratios, ${missed.length} below target${missed.length ? `: ${missed.map(([n]) => n).join(', ')}` : ''}\n`);
+const crossing = Object.entries(ratios).filter(([, r]) => r.met === 'spread-crosses');
+const wide = Object.entries(ratios).filter(([, r]) => r.met !== null && spreadWidth(r) > WIDE_SPREAD);
+process.stderr.write(
+  `bench/results/latest.json: ${records.length} benchmarks, ${Object.keys(ratios).length} ratios\n` +
+    `  below target: ${named(missed)}\n` +
+    `  spread crosses the target: ${named(crossing)}\n` +
+    `  targeted, spread wider than ±${percent(WIDE_SPREAD)}: ${named(wide)}\n`,
+);

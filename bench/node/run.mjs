@@ -1,37 +1,48 @@
 #!/usr/bin/env node
-// node bench/node/run.mjs [--out FILE] [--quick]   (`make bench-npm`; BENCH_NPM_FLAGS=--quick)
+// node bench/node/run.mjs [--out FILE] [--quick] [--filter REGEX]   (`make bench-npm`; BENCH_NPM_FLAGS=--quick)
 //
 // agentwire (native addon and wasm build) against JSON.parse/stringify, @toon-format/toon and
 // @blackwell-systems/gcf on the same data in one process. Every implementation's output is
-// checked to round-trip before it is timed. Progress goes to stderr, the table to stdout;
-// --out writes the records as JSON: [{name, runtime, impl, op, bytes, ns_per_op, mb_per_s}],
-// where bytes is the encoded size the op handles (decode: its input, encode: its output; see
-// suites.mjs) and mb_per_s = bytes / 1e6 / (ns_per_op / 1e9).
-// --quick: a few iterations per task, for smoke tests (the numbers mean little).
+// checked to round-trip before it is timed. Timing is in interleaved rounds (rounds.mjs): the
+// 10 MB suite is one schedule, every other suite together another, so any two tasks that a
+// ratio compares ran side by side. Progress goes to stderr, the table to stdout; --out writes
+// the records as JSON: [{name, runtime, impl, op, bytes, ns_per_op, mb_per_s, schedule,
+// rounds_ns}], where bytes is the encoded size the op handles (decode: its input, encode: its
+// output; see suites.mjs), ns_per_op is the median of rounds_ns (each round's time per call),
+// mb_per_s = bytes / 1e6 / (ns_per_op / 1e9), and schedule names the rounds the record was
+// timed in (node-large, node-small).
+// --quick: fewer, shorter rounds, for smoke tests (the numbers mean little).
+// --filter: only the tasks whose name matches (a ratio needs both of its tasks).
 //
 // Inputs: bench/corpus/out/ (node bench/corpus/generate.mjs, then the CLI's `gcx encode` of the
 // sections document, as `make bench-corpus` does) and tests/fixtures/gcx1/bench-inputs/.
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Bench } from 'tinybench';
+import { median, timeInRounds } from './rounds.mjs';
 import { SUITES, agentwireBuilds } from './suites.mjs';
 
 const { values: args } = parseArgs({
-  options: { out: { type: 'string' }, quick: { type: 'boolean', default: false } },
+  options: {
+    out: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    filter: { type: 'string', default: '' },
+  },
 });
 
-// tinybench runs each task for at least `time` ms and `iterations` calls. One op on the 10 MB
-// corpus takes tens of ms to seconds, so large suites get a few iterations instead of the
-// default minimum of 64 (which would take minutes per task).
+// One call on the 10 MB corpus takes 20 ms to 1.3 s (toon decode), so a slice there is one
+// call; the small suites' calls take 2 µs to 3 ms and are batched into 10 ms slices, which
+// hold young-generation collections too. Short slices and many sweeps: on a busy machine,
+// 10 ms × 16 sweeps gave a median spread of ±10 % on the targeted rows where 20 ms × 8 gave
+// ±25 %, in the same time. Nine rounds: the median is a middle round.
 const TIMING = args.quick
   ? {
-      large: { time: 0, iterations: 1, warmupTime: 0, warmupIterations: 1 },
-      small: { time: 20, iterations: 5, warmupTime: 10, warmupIterations: 2 },
+      large: { rounds: 3, sweeps: 1, sliceMs: 0, warmupSweeps: 0 },
+      small: { rounds: 3, sweeps: 2, sliceMs: 5, warmupSweeps: 0 },
     }
   : {
-      large: { time: 2000, iterations: 5, warmupTime: 500, warmupIterations: 2 },
-      small: { time: 1000, iterations: 64, warmupTime: 250, warmupIterations: 16 },
+      large: { rounds: 9, sweeps: 3, sliceMs: 0, warmupSweeps: 1 },
+      small: { rounds: 9, sweeps: 16, sliceMs: 10, warmupSweeps: 1 },
     };
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -43,23 +54,21 @@ function formatTime(ns) {
   return `${(ns / 1e9).toFixed(2)} s`;
 }
 
-/** Runs one suite's tasks; returns its rows (task fields + timing), grouped by bench and op. */
-async function runSuite(suite) {
-  const bench = new Bench({ ...TIMING[suite.size], throws: true });
-  for (const t of suite.tasks) bench.add(t.name, t.fn);
-  bench.addEventListener('cycle', ({ task }) => {
-    const { latency } = task.result;
-    log(`  ${task.name.padEnd(58)} ${formatTime(latency.mean * 1e6).padStart(10)} ±${latency.rme.toFixed(1)}% (${latency.samplesCount} runs)`);
+/**
+ * Times the tasks of some suites in one schedule; returns their rows (task fields, the median
+ * ns per call, its rounds), those of one bench and op together.
+ */
+function runSchedule(schedule, tasks, timing) {
+  const key = (t) => `${t.bench}\0${t.op}`;
+  // Tasks that are compared sit side by side in every sweep.
+  const ordered = [...tasks].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const roundsNs = timeInRounds(ordered, timing, log);
+  return ordered.map((t, i) => {
+    const ns = median(roundsNs[i]);
+    const spread = [Math.min(...roundsNs[i]) / ns - 1, Math.max(...roundsNs[i]) / ns - 1];
+    log(`  ${t.name.padEnd(58)} ${formatTime(ns).padStart(10)} ${spread.map((x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`).join(' ')}`);
+    return { ...t, schedule, ns, roundsNs: roundsNs[i], spread, mbps: t.bytes / 1e6 / (ns / 1e9) };
   });
-  await bench.run();
-  const rows = suite.tasks.map((t) => {
-    const { latency } = bench.getTask(t.name).result;
-    const ns = latency.mean * 1e6;
-    return { ...t, ns, rme: latency.rme, mbps: t.bytes / 1e6 / (ns / 1e9) };
-  });
-  const key = (r) => `${r.bench}\0${r.op}`;
-  const order = [...new Set(rows.map(key))].sort();
-  return order.flatMap((k) => rows.filter((r) => key(r) === k));
 }
 
 /** Time relative to JSON on the same data and op (below 1: faster than JSON). */
@@ -69,7 +78,7 @@ function withJsonRatio(rows) {
 }
 
 function printTable(rows) {
-  const header = ['bench', 'op', 'runtime', 'impl', 'bytes', 'time/op', '±', 'MB/s', 'time/JSON'];
+  const header = ['bench', 'op', 'runtime', 'impl', 'bytes', 'time/op', 'rounds', 'MB/s', 'time/JSON'];
   const cells = rows.map((r) => [
     r.bench,
     r.op,
@@ -77,7 +86,7 @@ function printTable(rows) {
     r.impl,
     r.bytes.toLocaleString('en-US'),
     formatTime(r.ns),
-    `${r.rme.toFixed(1)}%`,
+    r.spread.map((x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(0)}%`).join('/'),
     r.mbps.toFixed(1),
     Number.isFinite(r.vsJson) ? `${r.vsJson.toFixed(2)}×` : '',
   ]);
@@ -92,22 +101,37 @@ function printTable(rows) {
     previous = rows[i].bench;
     console.log(line(c));
   }
-  console.log('\nbytes: encoded size (decode: input, encode: output); ±: relative margin of error of the mean;');
+  console.log('\nbytes: encoded size (decode: input, encode: output); time/op: the median of the rounds;');
+  console.log('rounds: the fastest and slowest round against that median;');
   console.log('time/JSON: time per op relative to JSON.parse/JSON.stringify of the same data (below 1: faster).');
 }
 
 const started = performance.now();
 const builds = agentwireBuilds();
+const filter = new RegExp(args.filter);
 log(`agentwire ${builds[0][1].coreVersion()}, node ${process.version}${args.quick ? ', --quick' : ''}`);
-const rows = [];
+const schedules = { large: [], small: [] };
 for (const makeSuite of SUITES) {
   log(`== ${makeSuite.name}: loading and checking round trips`);
   const suite = makeSuite(builds);
-  log(`== ${suite.title}: ${suite.tasks.length} tasks`);
-  rows.push(...withJsonRatio(await runSuite(suite)));
+  const tasks = suite.tasks.filter((t) => filter.test(t.name));
+  log(`== ${suite.title}: ${tasks.length} tasks`);
+  schedules[suite.size].push(...tasks);
+}
+const rows = [];
+for (const [size, tasks] of Object.entries(schedules)) {
+  if (tasks.length === 0) continue;
+  const { rounds, sweeps, sliceMs } = TIMING[size];
+  log(`== timing the ${size} suites: ${tasks.length} tasks, ${rounds} rounds of ${sweeps} sweeps${sliceMs ? `, ${sliceMs} ms slices` : ', one call per slice'}`);
+  rows.push(...withJsonRatio(runSchedule(`node-${size}`, tasks, TIMING[size])));
 }
 log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 printTable(rows);
+
+/** One decimal below a microsecond, whole nanoseconds above: enough for a ratio. */
+function roundNs(ns) {
+  return ns < 1000 ? Math.round(ns * 10) / 10 : Math.round(ns);
+}
 
 if (args.out) {
   const records = rows.map((r) => ({
@@ -116,8 +140,10 @@ if (args.out) {
     impl: r.impl,
     op: r.op,
     bytes: r.bytes,
-    ns_per_op: Math.round(r.ns),
+    ns_per_op: roundNs(r.ns),
     mb_per_s: Number(r.mbps.toFixed(2)),
+    schedule: r.schedule,
+    rounds_ns: r.roundsNs.map(roundNs),
   }));
   writeFileSync(args.out, `${JSON.stringify(records, null, 2)}\n`);
   log(`wrote ${records.length} records to ${args.out}`);
