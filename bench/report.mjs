@@ -123,6 +123,21 @@ for (const input of ['graph-500', 'bench-20']) {
     ratio(`rust_gcf3_generic_${input.replace('-', '')}_${op}_vs_gcf_crate`, speedup(`gcf-generic-${input}/${op}/rust/agentwire`, `gcf-generic-${input}/${op}/rust/gcf-crate`), 0, `Rust: GCF v3.6.0 generic ${op} (${input}) vs the gcf crate 3.1.0, both writing v3.6.0 (for information)`, 'none');
   }
 }
+// Exact token counts: agentwire's counter against the other exact Rust counters (tiktoken-rs,
+// bpe-openai, the `tiktoken` crate) on 1 MB of the pretty-printed corpus and on prose and code.
+const mbps = (name) => find(name).rounds_ns.map((ns) => (find(name).bytes / ns) * 1000);
+for (const encoding of ['cl100k', 'o200k']) {
+  ratio(`rust_tokens_${encoding}_json_mb_per_s`, mbps(`tokens-json-10mb/count-${encoding}/rust/agentwire`), 300, `Rust exact ${encoding}_base count of the pretty-printed 10 MB corpus JSON, MB/s`);
+  for (const [data, label] of [['json-1mb', '1 MB of the pretty-printed corpus'], ['prose-code', 'prose and code (README, docs, sources)']]) {
+    const group = `tokens-${data}-${encoding}`;
+    const key = data === 'json-1mb' ? 'json' : 'prose_code';
+    for (const [peer, target, name] of [['tiktoken-rs', 20, 'tiktoken_rs'], ['bpe-openai', 5, 'bpe_openai'], ['tiktoken', 0, 'tiktoken_crate']]) {
+      ratio(`rust_tokens_count_vs_${name}_${encoding}_${key}`, speedup(`${group}/count/rust/agentwire`, `${group}/count/rust/${peer}`), target, `Rust: agentwire's exact ${encoding}_base count vs ${peer === 'tiktoken' ? 'the tiktoken crate (goliajp)' : peer} on ${label}${target ? '' : ' (for information)'}`, target ? 'min' : 'none');
+    }
+  }
+}
+ratio('rust_compact_106kb_ms', find('compact-106kb/compact/rust/agentwire').rounds_ns.map((ns) => ns / 1e6), 0, 'Rust agentwire::compact of a 106 KB pretty-printed tool result (bench/corpus/tool-result-106kb.json), exact cl100k counts, ms (for information; compact_106kb_ms is the same call from Node)', 'none');
+
 const node = (runtime, bench, op, impl = 'agentwire') => `${bench}/${op}/node-${runtime}/${impl}`;
 const js = (bench, op, impl) => `${bench}/${op}/node-js/${impl}`;
 const peer = '@blackwell-systems/gcf';
@@ -151,6 +166,19 @@ for (const [runtime, target] of [['native', 1.5], ['wasm', 1]]) {
     ratio(`node_${runtime}_gcf_v1_${op}_vs_blackwell_gcf`, speedup(node(runtime, 'graph-500', op), js('gcf3-graph-500', op, peer)), 0, `Node ${runtime} GCF v1.1 gcf.${op} vs ${peer}'s GCF 3.5 ${op} (different formats, for information)`, 'none');
   }
 }
+// Exact token counts in Node: the addon and the wasm counter against the JS peers.
+for (const encoding of ['cl100k', 'o200k']) {
+  for (const data of ['json-512kb', 'prose-code-512kb']) {
+    const bench = `tokens-${data}-${encoding}`;
+    const label = data.startsWith('json') ? '512 KB of the pretty-printed corpus' : '512 KB of prose and code';
+    const key = data.startsWith('json') ? 'json' : 'prose_code';
+    ratio(`node_native_tokens_count_vs_gpt_tokenizer_${encoding}_${key}`, speedup(node('native', bench, 'count'), js(bench, 'count', 'gpt-tokenizer')), 5, `Node native tokens.count vs gpt-tokenizer countTokens, ${encoding}_base, ${label}`);
+    ratio(`node_native_tokens_count_vs_tiktoken_wasm_${encoding}_${key}`, speedup(node('native', bench, 'count'), js(bench, 'count', 'tiktoken')), 20, `Node native tokens.count vs the npm tiktoken package (wasm), ${encoding}_base, ${label}`);
+    ratio(`node_wasm_tokens_count_vs_gpt_tokenizer_${encoding}_${key}`, speedup(node('wasm', bench, 'count'), js(bench, 'count', 'gpt-tokenizer')), 1.5, `Node wasm tokens.count vs gpt-tokenizer countTokens, ${encoding}_base, ${label}`);
+  }
+}
+ratio('compact_106kb_ms', find(node('native', 'compact-106kb', 'compact')).rounds_ns.map((ns) => ns / 1e6), 2, 'Node native compact.json of a 106 KB pretty-printed tool result (bench/corpus/tool-result-106kb.json), exact cl100k counts, ms', 'max');
+ratio('node_wasm_compact_106kb_ms', find(node('wasm', 'compact-106kb', 'compact')).rounds_ns.map((ns) => ns / 1e6), 0, 'Node wasm compact.json of the same result, ms (for information)', 'none');
 ratio('node_native_gcf3_graph_decode_vs_json_parse', speedup(node('native', 'gcf3-graph-500', 'decode'), js('gcf3-graph-500', 'decode', 'JSON')), 0.8, 'Node native gcf.decodeGraph vs JSON.parse of the same payload as JSON');
 ratio('node_native_gcf_v1_decode_vs_json_parse', speedup(node('native', 'graph-500', 'decode'), js('graph-500', 'decode', 'JSON')), 0, 'Node native GCF v1.1 gcf.decode vs JSON.parse of the graph JSON (for information)', 'none');
 ratio('cli_stream_decode_100mb_peak_rss_mib', memory.peak_rss_bytes / 2 ** 20, 64, `Peak RSS of \`agentwire gcx decode\` streaming a ${(memory.payload_bytes / 1e6).toFixed(0)} MB payload, MiB`, 'max');

@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as toon from '@toon-format/toon';
 import * as blackwellGcf from '@blackwell-systems/gcf';
+import * as gptCl100k from 'gpt-tokenizer/encoding/cl100k_base';
+import * as gptO200k from 'gpt-tokenizer/encoding/o200k_base';
+import { get_encoding as tiktokenEncoding } from 'tiktoken';
 import * as native from 'agentwire';
 import * as wasm from 'agentwire/wasm';
 import { assert, assertGcxRows, assertGraph, genericRows } from './check.mjs';
@@ -283,5 +286,73 @@ function gcf3Generic(builds) {
   return { title: 'GCF 3.5.3 generic profile against the pure-JS peer (graph-500, the 20 responses, 1 KB, 10 KB)', size: 'small', tasks };
 }
 
+/** The pretty-printed corpus (`JSON.stringify(rows, null, 2)`), cut to about `bytes`. */
+function prettyCorpus(bytes) {
+  const text = JSON.stringify(JSON.parse(read('bench/corpus/out/gcx-10mb.json')), null, 2);
+  return text.slice(0, text.lastIndexOf('\n', bytes));
+}
+
+/** Prose and code: the README, then the docs and the core's GCX1 sources, to about `bytes`. */
+function proseAndCode(bytes) {
+  const files = ['README.md'];
+  for (const dir of ['docs', 'core/src/gcx']) {
+    files.push(...readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.md') || f.endsWith('.rs')).sort().map((f) => `${dir}/${f}`));
+  }
+  let text = '';
+  for (const file of files) {
+    if (text.length >= bytes) break;
+    text += read(file);
+  }
+  return text;
+}
+
+/**
+ * Exact token counts against the JS peers, on the same texts (512 KB of the pretty corpus, and
+ * of prose and code): gpt-tokenizer's `countTokens` (warmed, its piece cache at its default
+ * size) and the npm `tiktoken` package (tiktoken-rs compiled to wasm). Every count is checked
+ * equal first. Special-token text counts as text everywhere (gpt-tokenizer: no disallowed
+ * specials; tiktoken: `encode_ordinary`).
+ */
+function tokenCounts(builds) {
+  const texts = [
+    ['tokens-json-512kb', prettyCorpus(512 << 10)],
+    ['tokens-prose-code-512kb', proseAndCode(512 << 10)],
+  ];
+  const peers = {
+    cl100k_base: { gpt: gptCl100k, tiktoken: tiktokenEncoding('cl100k_base') },
+    o200k_base: { gpt: gptO200k, tiktoken: tiktokenEncoding('o200k_base') },
+  };
+  const asText = { disallowedSpecial: new Set() };
+  const tasks = [];
+  for (const [data, text] of texts) {
+    const bytes = Buffer.byteLength(text);
+    for (const [encoding, { gpt, tiktoken }] of Object.entries(peers)) {
+      const bench = `${data}-${encoding.replace('_base', '')}`;
+      const expected = tiktoken.encode_ordinary(text).length;
+      assert.equal(gpt.countTokens(text, asText), expected, `${bench}: gpt-tokenizer`);
+      for (const [runtime, { tokens }] of builds) {
+        assert.equal(tokens.count(text, encoding), expected, `${bench}: ${runtime}`);
+        tasks.push(task(bench, runtime, 'agentwire', 'count', bytes, () => tokens.count(text, encoding)));
+      }
+      tasks.push(task(bench, 'node-js', 'gpt-tokenizer', 'count', bytes, () => gpt.countTokens(text, asText)));
+      tasks.push(task(bench, 'node-js', 'tiktoken', 'count', bytes, () => tiktoken.encode_ordinary(text).length));
+    }
+  }
+  return { title: 'Exact token counts (cl100k, o200k) against gpt-tokenizer and the npm tiktoken package', size: 'large', tasks };
+}
+
+/** compact.json of a 106 KB pretty-printed tool result with exact cl100k counts, as agentwire-mcp calls it. */
+function compact106kb(builds) {
+  const text = read('bench/corpus/tool-result-106kb.json');
+  const tasks = [];
+  for (const [runtime, { compact }] of builds) {
+    const out = compact.json(text, { tool: 'read_graph' });
+    assert.notEqual(out.format, 'input', `${runtime}: compact.json kept the input`);
+    assert.ok(out.tokens < out.inputTokens);
+    tasks.push(task('compact-106kb', runtime, 'agentwire', 'compact', Buffer.byteLength(text), () => compact.json(text, { tool: 'read_graph' })));
+  }
+  return { title: 'compact.json of a 106 KB pretty-printed tool result (bench/corpus/tool-result-106kb.json)', size: 'small', tasks };
+}
+
 /** The suites in run order; each takes the agentwire builds and checks before returning. */
-export const SUITES = [gcx10mb, gcxBench20, gcxSingle, graph500, gcf3Graph, gcf3Generic];
+export const SUITES = [gcx10mb, gcxBench20, gcxSingle, graph500, gcf3Graph, gcf3Generic, tokenCounts, compact106kb];

@@ -49,13 +49,32 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let out = compact_json(&input, &options, counter)?;
     if args.report {
         let mut err = std::io::stderr().lock();
-        writeln!(err, "input: {} tokens, {} bytes", out.input_tokens, input.len())?;
+        writeln!(
+            err,
+            "input: {} tokens, {} bytes",
+            out.input_tokens,
+            input.len()
+        )?;
         for c in &out.candidates {
             let tokens = c.tokens.map_or_else(|| "-".to_string(), |t| t.to_string());
-            let state = c.lossy_reason.as_deref().map_or_else(|| "lossless".to_string(), |r| format!("lossy: {r}"));
-            writeln!(err, "{:<13} {:>9} tokens {:>10} bytes  {state}", c.format.as_str(), tokens, c.text.len())?;
+            let state = c
+                .lossy_reason
+                .as_deref()
+                .map_or_else(|| "lossless".to_string(), |r| format!("lossy: {r}"));
+            writeln!(
+                err,
+                "{:<13} {:>9} tokens {:>10} bytes  {state}",
+                c.format.as_str(),
+                tokens,
+                c.text.len()
+            )?;
         }
-        writeln!(err, "chosen: {} ({} tokens)", out.format.as_str(), out.tokens)?;
+        writeln!(
+            err,
+            "chosen: {} ({} tokens)",
+            out.format.as_str(),
+            out.tokens
+        )?;
     }
     let mut out_stream = crate::stdout();
     out_stream.write_all(out.text.as_bytes())?;

@@ -137,15 +137,40 @@ test('token counts: both encodings, same in native and wasm', () => {
   assert.deepEqual(native.tokens.encodings, ['cl100k_base', 'o200k_base']);
 });
 
-test('the default wasm module carries no vocabulary', () => {
+test('no module carries a vocabulary: agentwire-tokens ships them as data', () => {
   const wasmBytes = readFileSync(join(packageDir, 'wasm', 'agentwire_core_bg.wasm'));
   const gzipped = gzipSync(wasmBytes, { level: 9 }).length;
   // A vocabulary alone is over a megabyte gzipped; the codec must stay within its budget.
   assert.ok(gzipped <= 150_000, `default wasm is ${gzipped} bytes gzipped (budget 150 KB)`);
   const names = wasmBoundary('core').exportNames();
-  assert.ok(names.includes('gcx.decode') && !names.includes('tokensCount'), names.join(' '));
-  const cl100k = readFileSync(join(packageDir, 'packages', 'tokens', 'wasm', 'agentwire_tokens_cl100k_bg.wasm'));
-  assert.ok(cl100k.length > 1_000_000, 'the cl100k module holds the vocabulary');
+  assert.ok(names.includes('gcx.decode') && !names.includes('tokens.count'), names.join(' '));
+  // The counter's module is small; the vocabularies are files beside it, read at run time.
+  const tokensPackage = join(packageDir, 'packages', 'tokens');
+  const counter = readFileSync(join(tokensPackage, 'wasm', 'agentwire_tokens_bg.wasm'));
+  assert.ok(counter.length < 1_000_000, `the tokens module is ${counter.length} bytes`);
+  assert.ok(wasmBoundary('tokens').exportNames().includes('tokens.count'));
+  for (const [file, size] of [['cl100k_base.bin', 744_182], ['o200k_base.bin', 1_597_764]]) {
+    assert.equal(readFileSync(join(tokensPackage, file)).length, size, file);
+  }
+});
+
+test('tokens: countWithin stops at the limit, encode and decode round-trip, bad ids are refused', () => {
+  const text = '{"name": "Alice", "tags": ["a", "b"]}\n  naïve café 😀';
+  for (const encoding of ['cl100k_base', 'o200k_base']) {
+    const count = both((api) => api.tokens.count(text, encoding)).ok;
+    assert.equal(both((api) => api.tokens.countWithin(text, count, encoding)).ok, count);
+    assert.equal(both((api) => api.tokens.countWithin(text, count - 1, encoding)).ok, null);
+    const ids = both((api) => Array.from(api.tokens.encode(text, encoding))).ok;
+    assert.equal(ids.length, count);
+    assert.ok(native.tokens.encode(text, encoding) instanceof Uint32Array);
+    assert.equal(both((api) => api.tokens.decode(ids, encoding)).ok, text);
+    assert.equal(both((api) => api.tokens.decode(Uint32Array.from(ids), encoding)).ok, text);
+    assert.deepEqual(both((api) => Array.from(api.tokens.decodeBytes(ids, encoding))).ok, Array.from(new TextEncoder().encode(text)));
+  }
+  assert.deepEqual(both((api) => Array.from(api.tokens.encode('hello world'))).ok, [15339, 1917]);
+  assert.equal(both((api) => api.tokens.decode([300_000])).error.code, 'TOKENS_UNKNOWN_ID');
+  assert.equal(both((api) => api.tokens.decode([-1])).error.code, 'INVALID_ARGUMENT');
+  assert.equal(both((api) => api.tokens.countWithin('x', -1)).error.code, 'INVALID_ARGUMENT');
 });
 
 test('encodeToolDetailed says which strategy wrote the text and why a layout fell back', () => {

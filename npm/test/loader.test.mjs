@@ -72,20 +72,20 @@ test('native, wasm and browser entries export the same names', async () => {
 
 test('the raw builds export the same functions and classes', () => {
   // Both runtimes dispatch through one export table (bindings/src/exports.rs): the addon holds
-  // every area but tokens and schema (their wasm modules serve both), each wasm module one
-  // area, plus the exports every module has.
+  // every area but schema (its wasm module serves both), each wasm module one area, plus the
+  // exports every module has (compaction is in two: gcf and tokens).
   const rawNative = require(join(packageDir, 'native', readNativeName()));
   const table = (boundary) => boundary.exportNames();
   const common = ['exportTable', 'version', 'errorCodes', '__agentwireInternalPanicForTests'];
   const nativeNames = table(makeBoundary(() => rawNative));
   assert.deepEqual(nativeNames.slice(0, 4), common);
   const wasmNames = [];
-  for (const module of ['core', 'gcf', 'gateway', 'events', 'schema', 'tokens_cl100k']) {
+  for (const module of ['core', 'gcf', 'gateway', 'events', 'schema', 'tokens']) {
     const names = table(wasmBoundary(module));
     assert.deepEqual(names.slice(0, 4), common, module);
     for (const name of names.slice(4)) if (!wasmNames.includes(name)) wasmNames.push(name);
   }
-  assert.deepEqual([...wasmNames].sort(), [...nativeNames.slice(4), 'tokensCount', 'schema.check', 'schema.validator'].sort());
+  assert.deepEqual([...wasmNames].sort(), [...nativeNames.slice(4), 'schema.check', 'schema.validator'].sort());
   // The same raw surface in both: call(id, …) and Instance with init, call and free.
   const surface = (raw) => [typeof raw.call, Object.getOwnPropertyNames(raw.Instance.prototype).filter((k) => k !== 'constructor' && !k.startsWith('__')).sort()];
   assert.deepEqual(surface(loadWasmModule('core')), surface(rawNative));
@@ -99,9 +99,15 @@ test('browser entry: API refuses before init(), works after init(bytes)', async 
   assert.equal(browserEntry.gcx.encodeGeneric('t', { a: 1 }), 'GCX1 tool=t fields=a\n1\n');
   assert.throws(() => browserEntry.tokens.count('x'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
   const tokensEntry = await import(pathToFileURL(join(packageDir, 'tokens.js')).href);
-  await tokensEntry.load('cl100k', readFileSync(join(packageDir, 'packages', 'tokens', 'wasm', 'agentwire_tokens_cl100k_bg.wasm')));
+  const tokensPackage = join(packageDir, 'packages', 'tokens');
+  await tokensEntry.load('cl100k', {
+    wasm: readFileSync(join(tokensPackage, 'wasm', 'agentwire_tokens_bg.wasm')),
+    vocabulary: readFileSync(join(tokensPackage, 'cl100k_base.bin')),
+  });
   assert.equal(tokensEntry.count('hello world'), 2);
   assert.equal(browserEntry.tokens.count('hello world', 'cl100k_base'), 2);
+  // o200k is not loaded yet: it says how.
+  assert.throws(() => browserEntry.tokens.count('x', 'o200k_base'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
   assert.throws(() => browserEntry.gateway.parsePath('/'), { name: 'AgentwireError', code: 'NOT_INITIALIZED' });
   await browserEntry.gateway.load(readFileSync(join(packageDir, 'wasm', 'agentwire_gateway_bg.wasm')));
   assert.deepEqual(browserEntry.gateway.parsePath('/a/*'), ['a', '*']);

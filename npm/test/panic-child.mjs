@@ -26,8 +26,7 @@ const boundaries = {
   gcf: wasmBoundary('gcf'),
   gateway: wasmBoundary('gateway'),
   schema: wasmBoundary('schema'),
-  'tokens-cl100k': wasmBoundary('tokens_cl100k'),
-  'tokens-o200k': wasmBoundary('tokens_o200k'),
+  tokens: wasmBoundary('tokens'),
 };
 
 const decodeOk = (api) => api.gcx.decode('GCX1 tool=x fields=a\nv\n').sections[0].rows[0].a;
@@ -67,11 +66,10 @@ const probes = {
     schema.check(JSON.parse(schemaText), { n: 'x' }).valid,
     sessionCheck(wasm, { validator: schema.validator }),
   ],
-  'tokens-cl100k': () => wasm.tokens.count('hello world, agentwire', 'cl100k_base'),
-  'tokens-o200k': () => wasm.tokens.count('hello world, agentwire', 'o200k_base'),
+  tokens: () => [wasm.tokens.count('hello world, agentwire', 'cl100k_base'), wasm.tokens.count('hello world, agentwire', 'o200k_base')],
 };
 
-const PANICS = { native: 20, wasm: 1000, events: 20, gateway: 20, gcf: 20, schema: 20, 'tokens-cl100k': 20, 'tokens-o200k': 20 };
+const PANICS = { native: 20, wasm: 1000, events: 20, gateway: 20, gcf: 20, schema: 20, tokens: 20 };
 
 /** An object made before the panics, and what using it afterwards gives. */
 const madeBefore = {

@@ -4,7 +4,7 @@
 //! runs benches/rounds.rs instead, whose interleaved rounds give ratios that hold from one run
 //! to the next.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn codecs(c: &mut Criterion) {
     let mut cases = agentwire_bench::cases();

@@ -1,6 +1,7 @@
 //! The benchmark cases: agentwire against the alternatives, same inputs, same run. GCX1 decode
-//! and encode of the ~10 MB corpus against serde_json on the same rows, and GCF/GCB1 against
-//! the `gcf` crate on a 500-symbol graph. The corpus comes from `node bench/corpus/generate.mjs`
+//! and encode of the ~10 MB corpus against serde_json on the same rows, GCF/GCB1 against
+//! the `gcf` crate on a 500-symbol graph, and exact token counts against tiktoken-rs,
+//! bpe-openai and the `tiktoken` crate, and compaction of a 106 KB tool result. The corpus comes from `node bench/corpus/generate.mjs`
 //! (`make bench` runs it first).
 //!
 //! Two harnesses run the same cases, so they cannot drift apart:
@@ -63,6 +64,8 @@ pub fn cases() -> Vec<Case> {
     graph(&mut cases);
     gcf3_graph(&mut cases);
     gcf_generic(&mut cases);
+    tokens(&mut cases);
+    compact(&mut cases);
     cases
 }
 
@@ -95,7 +98,9 @@ fn encode_tool_json(tool: &str, json_text: &str, options: &gcx::ToolOptions) -> 
 
 /// GCX1 to the JSON text of its sections, as `gcx.decodeToJson`-style callers get it.
 fn decode_to_json(payload: &str) -> String {
-    let sections = gcx::decode(payload, &DecodeOptions::default()).into_borrowed().unwrap();
+    let sections = gcx::decode(payload, &DecodeOptions::default())
+        .into_borrowed()
+        .unwrap();
     let mut out = String::with_capacity(payload.len() + payload.len() / 2);
     gcx::document::write_sections_json(&mut out, &sections).unwrap();
     out
@@ -531,4 +536,136 @@ fn gcf_generic(cases: &mut Vec<Case>) {
             gcf::decode_generic(black_box(peer_text)).unwrap()
         }));
     }
+}
+
+/// The corpus rows pretty-printed (`JSON.stringify(rows, null, 2)`-like), cut to `bytes`.
+fn pretty_corpus(bytes: usize) -> String {
+    let value: J = serde_json::from_str(corpus_text("gcx-10mb.json")).expect("corpus JSON");
+    let mut text = serde_json::to_string_pretty(&value).expect("pretty JSON");
+    text.truncate(char_boundary_at_or_before(&text, bytes));
+    text
+}
+
+/// Prose and code: the README, the docs and the core's GCX1 sources, about 1 MB.
+fn prose_and_code() -> String {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut text = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let mut files: Vec<PathBuf> = ["docs", "core/src/gcx", "core/src/gcf/v3/generic_encode"]
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(root.join(dir))
+                .expect(dir)
+                .flatten()
+                .map(|e| e.path())
+        })
+        .filter(|p| p.extension().is_some_and(|e| e == "md" || e == "rs"))
+        .collect();
+    files.sort();
+    for file in files {
+        text.push_str(&std::fs::read_to_string(file).expect("a text file"));
+    }
+    text
+}
+
+/// Exact token counts: agentwire's counter on the 10 MB pretty-printed corpus (MB/s), and
+/// against the other exact Rust counters on 1 MB of it and on prose and code (the others take
+/// up to seconds per call on 10 MB, too slow for interleaved rounds).
+fn tokens(cases: &mut Vec<Case>) {
+    use agentwire::tokens::Tokenizer;
+    let json_10mb: &'static str = keep(pretty_corpus(10 << 20));
+    let json_1mb: &'static str = &json_10mb[..char_boundary_at_or_before(json_10mb, 1 << 20)];
+    let prose: &'static str = keep(prose_and_code());
+    let cl100k = keep(Tokenizer::cl100k_base());
+    let o200k = keep(Tokenizer::o200k_base());
+    cases.push(case(
+        "tokens-json-10mb",
+        "count-cl100k/agentwire",
+        json_10mb.len(),
+        move || cl100k.count(black_box(json_10mb)),
+    ));
+    cases.push(case(
+        "tokens-json-10mb",
+        "count-o200k/agentwire",
+        json_10mb.len(),
+        move || o200k.count(black_box(json_10mb)),
+    ));
+    let oracles = [
+        (
+            "cl100k",
+            cl100k,
+            keep(tiktoken_rs::cl100k_base().unwrap()),
+            keep(bpe_openai::cl100k_base()),
+            tiktoken::get_encoding("cl100k_base").unwrap(),
+        ),
+        (
+            "o200k",
+            o200k,
+            keep(tiktoken_rs::o200k_base().unwrap()),
+            keep(bpe_openai::o200k_base()),
+            tiktoken::get_encoding("o200k_base").unwrap(),
+        ),
+    ];
+    for (name, ours, tiktoken_rs, bpe_openai, tiktoken) in oracles {
+        for (data, text) in [("json-1mb", json_1mb), ("prose-code", prose)] {
+            let expected = ours.count(text);
+            assert_eq!(
+                tiktoken_rs.encode_ordinary(text).len(),
+                expected,
+                "{name} {data}: tiktoken-rs"
+            );
+            assert_eq!(
+                bpe_openai.count(text),
+                expected,
+                "{name} {data}: bpe-openai"
+            );
+            assert_eq!(tiktoken.count(text), expected, "{name} {data}: tiktoken");
+            let group: &'static str = Box::leak(format!("tokens-{data}-{name}").into_boxed_str());
+            cases.push(case(group, "count/agentwire", text.len(), move || {
+                ours.count(black_box(text))
+            }));
+            cases.push(case(group, "count/tiktoken-rs", text.len(), move || {
+                tiktoken_rs.encode_ordinary(black_box(text)).len()
+            }));
+            cases.push(case(group, "count/bpe-openai", text.len(), move || {
+                bpe_openai.count(black_box(text))
+            }));
+            cases.push(case(group, "count/tiktoken", text.len(), move || {
+                tiktoken.count(black_box(text))
+            }));
+        }
+    }
+}
+
+/// Compaction of a pretty-printed JSON tool result of about 106 KB (bench/corpus/tool-result-106kb.json),
+/// with exact cl100k counts, as agentwire-mcp calls it.
+fn compact(cases: &mut Vec<Case>) {
+    use agentwire::compact::{Options, compact_json};
+    use agentwire::tokens::Tokenizer;
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/tool-result-106kb.json");
+    let text: &'static str =
+        keep(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
+    let cl100k = keep(Tokenizer::cl100k_base());
+    let options = Options {
+        tool: "read_graph",
+        ..Options::default()
+    };
+    assert_ne!(
+        compact_json(text, &options, cl100k).unwrap().format,
+        agentwire::compact::Format::Input
+    );
+    cases.push(case(
+        "compact-106kb",
+        "compact/agentwire",
+        text.len(),
+        move || compact_json(black_box(text), &options, cl100k).unwrap(),
+    ));
+}
+
+/// The largest char boundary of `text` at or before `at` (`str::floor_char_boundary` is newer
+/// than the workspace's rust-version).
+fn char_boundary_at_or_before(text: &str, at: usize) -> usize {
+    (0..=at.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
 }

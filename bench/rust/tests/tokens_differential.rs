@@ -31,8 +31,8 @@ impl Rng {
         (self.next() % n as u64) as usize
     }
 
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
     }
 
     fn char_in(&mut self, from: u32, to: u32) -> char {
@@ -170,12 +170,12 @@ fn generated(rng: &mut Rng, bytes: usize) -> String {
             0..=3 => {
                 let (_, ranges) = rng.pick(SCRIPTS);
                 for _ in 0..1 + rng.below(12) {
-                    let &(from, to) = rng.pick(ranges);
+                    let (from, to) = rng.pick(ranges);
                     out.push(rng.char_in(from, to));
                 }
             }
             4 | 5 => {
-                let ws = *rng.pick(WHITESPACE);
+                let ws = rng.pick(WHITESPACE);
                 let n = if rng.below(8) == 0 {
                     1 + rng.below(200)
                 } else {
@@ -185,8 +185,8 @@ fn generated(rng: &mut Rng, bytes: usize) -> String {
                     out.push_str(ws);
                 }
             }
-            6 => out.push_str(*rng.pick(ODDITIES)),
-            7 => out.push_str(*rng.pick(&[
+            6 => out.push_str(rng.pick(ODDITIES)),
+            7 => out.push_str(rng.pick(&[
                 ".", ",", "!", "?", "\"", "(", ")", "{", "}", ":", "/", "-", "'", "#", "*",
             ])),
             8 => {
@@ -197,7 +197,7 @@ fn generated(rng: &mut Rng, bytes: usize) -> String {
             }
             _ => {
                 // A long unbroken run: letters, one character, or base64.
-                let run = *rng.pick(&["A", "a", " ", "=", "-", "ab", "Zx9+/", "日"]);
+                let run = rng.pick(&["A", "a", " ", "=", "-", "ab", "Zx9+/", "日"]);
                 for _ in 0..rng.below(3000) {
                     out.push_str(run);
                 }
@@ -229,14 +229,14 @@ fn corpus() -> Vec<(String, String)> {
     });
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     let mut pretty = serde_json::to_string_pretty(&value).unwrap();
-    pretty.truncate(pretty.floor_char_boundary(3 << 20));
+    pretty.truncate(char_boundary_at_or_before(&pretty, 3 << 20));
     texts.push(("bench corpus, pretty, 3 MB".into(), pretty));
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for i in 0..400 {
         let len = 1 + rng.below(20_000);
         let mut text = generated(&mut rng, len);
         if i % 3 == 0 {
-            text.push_str(*rng.pick(WHITESPACE)); // ends in whitespace
+            text.push_str(rng.pick(WHITESPACE)); // ends in whitespace
         }
         texts.push((format!("generated #{i}"), text));
     }
@@ -320,4 +320,13 @@ fn ten_megabytes_equal_tiktoken_rs_and_bpe_openai() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The largest char boundary of `text` at or before `at` (`str::floor_char_boundary` is newer
+/// than the workspace's rust-version).
+fn char_boundary_at_or_before(text: &str, at: usize) -> usize {
+    (0..=at.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
 }

@@ -23,7 +23,11 @@ pub fn json(call: &mut Call<'_>) -> Result<Tape> {
         Main::None => None,
         _ => Some(call.text("input")?),
     };
-    let value = if text.is_none() { Some(call.value()?) } else { None };
+    let value = if text.is_none() {
+        Some(call.value()?)
+    } else {
+        None
+    };
     let options = call.value()?;
     let settings = CompactOptions::from_value(&options)?;
     let tokenizer = crate::shapes::option_str(&options, "tokenizer")?.unwrap_or("cl100k_base");

@@ -75,8 +75,15 @@ pub fn count(call: &mut Call<'_>) -> Result<u32> {
 /// (counting stops there).
 pub fn count_within(call: &mut Call<'_>) -> Result<Tape> {
     let limit = match call.value()? {
-        Value::Number(n) => n.as_u64().ok_or_else(|| invalid("limit must be a non-negative integer"))?,
-        other => return Err(invalid(format!("limit must be a non-negative integer, got {}", other.type_name()))),
+        Value::Number(n) => n
+            .as_u64()
+            .ok_or_else(|| invalid("limit must be a non-negative integer"))?,
+        other => {
+            return Err(invalid(format!(
+                "limit must be a non-negative integer, got {}",
+                other.type_name()
+            )));
+        }
     };
     let tokenizer = encoding_arg(call)?;
     let text = call.text("text")?;
@@ -102,6 +109,9 @@ pub fn decode(call: &mut Call<'_>) -> Result<Bytes> {
     if raw.len() % 4 != 0 {
         return Err(invalid("ids must be the bytes of a Uint32Array"));
     }
-    let ids: Vec<u32> = raw.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+    let ids: Vec<u32> = raw
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
     Ok(Bytes(tokenizer.decode(&ids)?))
 }

@@ -190,10 +190,10 @@ fn contraction_suffix<T: Text>(text: &T, i: usize) -> Option<usize> {
 /// The end after an optional contraction (`'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d`) at `i`.
 #[inline(always)]
 fn after_contraction<T: Text>(text: &T, i: usize) -> usize {
-    if text.byte(i) == Some(b'\'') {
-        if let Some(len) = contraction_suffix(text, i + 1) {
-            return i + 1 + len;
-        }
+    if text.byte(i) == Some(b'\'')
+        && let Some(len) = contraction_suffix(text, i + 1)
+    {
+        return i + 1 + len;
     }
     i
 }
@@ -255,10 +255,10 @@ pub(super) fn cl100k_piece<T: Text>(text: &T, i: usize) -> usize {
     if LETTER.contains(class) {
         return run(text, i + len, LETTER);
     }
-    if text.bytes()[i] == b'\'' {
-        if let Some(suffix) = contraction_suffix(text, i + 1) {
-            return i + 1 + suffix;
-        }
+    if text.bytes()[i] == b'\''
+        && let Some(suffix) = contraction_suffix(text, i + 1)
+    {
+        return i + 1 + suffix;
     }
     if LETTER_PREFIX.contains(class) {
         let (next, next_len) = text.at(i + len);
@@ -324,25 +324,17 @@ pub(super) fn o200k_piece<T: Text>(text: &T, i: usize) -> usize {
     }
     let prefix = LETTER_PREFIX.contains(class);
     let letter = UPPER_PHASE.contains(class) || LOWER_PHASE.contains(class);
-    if prefix {
-        if let Some(end) = o200k_lower_phase(text, i + len) {
-            return end;
-        }
+    if prefix && let Some(end) = o200k_lower_phase(text, i + len) {
+        return end;
     }
-    if letter {
-        if let Some(end) = o200k_lower_phase(text, i) {
-            return end;
-        }
+    if letter && let Some(end) = o200k_lower_phase(text, i) {
+        return end;
     }
-    if prefix {
-        if let Some(end) = o200k_upper_phase(text, i + len) {
-            return end;
-        }
+    if prefix && let Some(end) = o200k_upper_phase(text, i + len) {
+        return end;
     }
-    if letter {
-        if let Some(end) = o200k_upper_phase(text, i) {
-            return end;
-        }
+    if letter && let Some(end) = o200k_upper_phase(text, i) {
+        return end;
     }
     if class == NUMBER {
         return digits(text, i);

@@ -225,13 +225,13 @@ impl Vocab {
     #[inline(always)]
     pub(super) fn rank_in(&self, text: &[u8], start: usize, end: usize) -> u32 {
         let len = end - start;
-        if (3..=8).contains(&len) {
-            if let Some(word) = text.get(start..start + 8) {
-                let word = u64::from_le_bytes([
-                    word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
-                ]);
-                return self.probe(word & (u64::MAX >> (64 - 8 * len)), len, &[]);
-            }
+        if (3..=8).contains(&len)
+            && let Some(word) = text.get(start..start + 8)
+        {
+            let word = u64::from_le_bytes([
+                word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+            ]);
+            return self.probe(word & (u64::MAX >> (64 - 8 * len)), len, &[]);
         }
         self.rank(&text[start..end])
     }

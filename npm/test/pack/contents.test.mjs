@@ -48,10 +48,9 @@ test('contents: README and licences shipped, no dev files, every wasm file once 
     'agentwire_gateway_bg.wasm',
     'agentwire_gcf_bg.wasm',
     'agentwire_schema_bg.wasm',
-    'agentwire_tokens_cl100k_bg.wasm',
-    'agentwire_tokens_o200k_bg.wasm',
+    'agentwire_tokens_bg.wasm',
   ]);
-  assert.equal(seen.get('agentwire_tokens_cl100k_bg.wasm'), 'agentwire-tokens');
+  assert.equal(seen.get('agentwire_tokens_bg.wasm'), 'agentwire-tokens');
   assert.equal(seen.get('agentwire_schema_bg.wasm'), 'agentwire-schema');
   assert.equal(seen.get('agentwire_core_bg.wasm'), 'agentwire');
 });
@@ -75,11 +74,12 @@ test('package.json: metadata, optional platform packages, tokens and schema, no 
       assert.equal(pkg.peerDependencies[optional], pkg.version);
       assert.equal(pkg.peerDependenciesMeta[optional].optional, true);
     }
-    // Every wasm subpath resolves to a file in its package.
+    // Every wasm and vocabulary subpath resolves to a file in its package.
     const subpaths = [
       ...['agentwire.wasm', 'core.wasm', 'gcf.wasm', 'gateway.wasm', 'events.wasm'].map((s) => `agentwire/${s}`),
-      'agentwire-tokens/cl100k.wasm',
-      'agentwire-tokens/o200k.wasm',
+      'agentwire-tokens/tokens.wasm',
+      'agentwire-tokens/cl100k_base.bin',
+      'agentwire-tokens/o200k_base.bin',
       'agentwire-schema/schema.wasm',
     ];
     for (const sub of subpaths) runNode(dir, `require('fs').statSync(require.resolve('${sub}'))`, { type: 'commonjs' });
@@ -110,7 +110,7 @@ for (const name of ['agentwire', 'agentwire-tokens', 'agentwire-schema', 'agentw
 // never resolved under node10), hence attw's esm-only profile for them.
 const ENTRYPOINTS = {
   agentwire: ['.', './wasm', './tokens', './schema'],
-  'agentwire-tokens': ['./cl100k', './o200k'],
+  'agentwire-tokens': ['./tokens', './vocabulary'],
   'agentwire-schema': ['.'],
 };
 for (const [name, profile] of [['agentwire', 'strict'], ['agentwire-tokens', 'esm-only'], ['agentwire-schema', 'esm-only']]) {

@@ -1,6 +1,7 @@
 // esbuild (from the registry) bundles a small app against the packed tarballs, and the bundle
-// runs in headless Chromium: once with each .wasm imported as a URL (`--loader:.wasm=file`),
-// once with the .wasm files copied beside the bundle (docs/bundlers.md).
+// runs in headless Chromium: once with each .wasm and the vocabulary imported as URLs
+// (`--loader:.wasm=file --loader:.bin=file`), once with the files copied beside the bundle
+// (docs/bundlers.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, cpSync, readdirSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ async function bundleAndRun(dir, entry, prepare) {
     platform: 'browser',
     target: 'es2022',
     outdir: out,
-    loader: { '.wasm': 'file' },
+    loader: { '.wasm': 'file', '.bin': 'file' },
     logLevel: 'silent',
   });
   assert.deepEqual(result.errors, []);
@@ -46,9 +47,9 @@ test('esbuild: a bundle with the wasm modules imported as URLs runs in Chromium'
     assert.equal(seen.gcx, 'GCX1 tool=t fields=a\n1\n');
     assert.equal(seen.gcf, 'GCF profile=generic\n## rows [1]{id,name}\n1|Ada\n');
     assert.equal(seen.tokens, 2);
-    // Only the modules the app loads are emitted, each under its own name.
-    const wasm = files.filter((f) => f.endsWith('.wasm'));
-    assert.deepEqual(wasm.map((f) => f.replace(/-[A-Z0-9]+\.wasm$/, '')), ['agentwire_core_bg', 'agentwire_gcf_bg', 'agentwire_tokens_cl100k_bg']);
+    // Only the modules and the vocabulary the app loads are emitted, each under its own name.
+    const assets = files.filter((f) => f.endsWith('.wasm') || f.endsWith('.bin'));
+    assert.deepEqual(assets.map((f) => f.replace(/-[A-Z0-9]+\.(wasm|bin)$/, '')).sort(), ['agentwire_core_bg', 'agentwire_gcf_bg', 'agentwire_tokens_bg', 'cl100k_base']);
     console.log(`esbuild (file loader): ${files.join(' ')}`);
   });
 });
@@ -57,8 +58,9 @@ test('esbuild: a bundle with the .wasm files copied beside it runs in Chromium',
   await withInstalled(['agentwire', 'agentwire-tokens'], async (dir) => {
     cpSync(appDir, dir, { recursive: true });
     const copyWasm = (out) => {
-      for (const from of [join(dir, 'node_modules', 'agentwire', 'wasm'), join(dir, 'node_modules', 'agentwire-tokens', 'wasm')]) {
-        for (const f of readdirSync(from).filter((f) => f.endsWith('.wasm'))) copyFileSync(join(from, f), join(out, f));
+      const tokens = join(dir, 'node_modules', 'agentwire-tokens');
+      for (const from of [join(dir, 'node_modules', 'agentwire', 'wasm'), join(tokens, 'wasm'), tokens]) {
+        for (const f of readdirSync(from).filter((f) => f.endsWith('.wasm') || f.endsWith('.bin'))) copyFileSync(join(from, f), join(out, f));
       }
     };
     const { seen } = await bundleAndRun(dir, 'app-copied.js', copyWasm);

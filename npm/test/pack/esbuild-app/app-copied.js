@@ -1,5 +1,6 @@
-// The same app with no URLs: the modules fetch their .wasm beside the bundle (the page copies
-// node_modules/agentwire/wasm/*.wasm and agentwire-tokens' there; the names are unique).
+// The same app with no URLs: the modules fetch their .wasm and the vocabulary beside the bundle
+// (the page copies node_modules/agentwire/wasm/*.wasm and agentwire-tokens' module and
+// vocabularies there; the names are unique).
 import { backend, gcf, gcx, init } from 'agentwire';
 import { count, load } from 'agentwire/tokens';
 
