@@ -167,9 +167,11 @@ pub fn compact_json(
 ///
 /// ```
 /// use agentwire::compact::{compact_value, Format, Options};
-/// let value = agentwire::json::parse(r#"[{"id":1},{"id":2},{"id":3}]"#)?;
-/// let out = compact_value(&value, &Options { min_savings: 0.0, ..Options::default() }, &|t: &str| t.len())?;
-/// assert_eq!(out.format, Format::Gcx1Generic);
+/// let rows: Vec<String> = (0..10).map(|i| format!(r#"{{"id":{i},"name":"n{i}"}}"#)).collect();
+/// let value = agentwire::json::parse(&format!("[{}]", rows.join(",")))?;
+/// let out = compact_value(&value, &Options::default(), &|t: &str| t.len())?;
+/// assert_ne!(out.format, Format::Input); // a table: each key once, not once per row
+/// assert!(out.tokens < out.input_tokens);
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn compact_value(

@@ -69,7 +69,7 @@ pub fn write(out: &mut String, value: &Value, options: WriteOptions) -> Result<(
 /// U+2028/U+2029 as they are, `-0` as `0` (token counts of "the JSON a JS agent sees").
 ///
 /// ```
-/// let value = agentwire::json::parse("{\"a\":-0.0,\"s\":\"\u2028<\"}")?;
+/// let value = agentwire::json::parse(r#"{"a":-0.0,"s":"\u2028<"}"#)?;
 /// let mut out = String::new();
 /// agentwire::json::write_ecmascript(&mut out, &value)?;
 /// assert_eq!(out, "{\"a\":0,\"s\":\"\u{2028}<\"}");
