@@ -242,7 +242,9 @@ impl Tokenizer {
     ///
     /// ```
     /// use agentwire::tokens::{Encoding, Tokenizer};
-    /// let data = include_bytes!("data/o200k_base.bin");
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tokens/data/o200k_base.bin");
+    /// let data = std::fs::read(path).expect("a vocabulary file, e.g. from agentwire-tokens");
+    /// let data = data.as_slice();
     /// let o200k = Tokenizer::from_vocabulary(data)?;
     /// assert_eq!(o200k.encoding(), Encoding::O200kBase);
     /// let broken = Tokenizer::from_vocabulary(&data[..1000]).unwrap_err();
