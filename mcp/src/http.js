@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { log } from './log.js';
+import { errorMessage, log } from './log.js';
 
 /** In-memory event store: lets clients resume an SSE stream (Last-Event-ID). */
 function memoryEventStore() {
@@ -53,15 +53,17 @@ export async function listen(gateway, { host = '127.0.0.1', port = 0 } = {}) {
           sessionIdGenerator: () => randomUUID(),
           eventStore: memoryEventStore(),
           retryInterval: 1000,
-          onsessioninitialized: (sid) => transports.set(sid, transport),
+          onsessioninitialized: (sid) => {
+            transports.set(sid, transport);
+          },
         });
         transport.onclose = () => transport.sessionId && transports.delete(transport.sessionId);
         await gateway.connect(transport);
       }
       await transport.handleRequest(req, res, req.body);
     } catch (e) {
-      log(`http: ${e.stack ?? e}`);
-      if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: String(e.message ?? e) }, id: null });
+      log.error(`http: ${/** @type {Error} */ (e).stack ?? e}`);
+      if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: errorMessage(e) }, id: null });
     }
   });
   const server = await new Promise((resolve, reject) => {
@@ -70,11 +72,11 @@ export async function listen(gateway, { host = '127.0.0.1', port = 0 } = {}) {
   });
   const { port: bound } = server.address();
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}/mcp`;
-  log(`listening on ${url}`);
+  log.info(`listening on ${url}`);
   return {
     url,
     async close() {
-      await Promise.all([...transports.values()].map((t) => t.close().catch(() => {})));
+      await Promise.all([...transports.values()].map((t) => t.close().catch((e) => log.debug(`closing a session: ${errorMessage(e)}`))));
       await new Promise((r) => server.close(r));
     },
   };
