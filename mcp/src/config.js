@@ -37,6 +37,10 @@ export class ConfigError extends Error {
  * @property {boolean} printStats
  * @property {string | undefined} statsFile
  * @property {import('./log.js').LogLevel} logLevel
+ * @property {number} sessionIdleMs
+ * @property {number} maxSessions
+ * @property {number} replayEvents
+ * @property {number} replayBytes
  * @property {boolean} help
  * @property {boolean} version
  * @property {string[]} warnings things worth a log line that are not errors
@@ -56,6 +60,22 @@ function positiveInt(/** @type {string} */ v, /** @type {string} */ flag) {
   const n = Number(v);
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new ConfigError(`${flag} wants a positive integer, got ${JSON.stringify(v)}`);
   return n;
+}
+
+/** `DURATION`: seconds, or a number with an s, m or h suffix (`90`, `1.5s`, `30m`, `2h`); in ms. */
+export function parseDuration(/** @type {string} */ v, flag = 'duration') {
+  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(String(v).trim());
+  const ms = m ? Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's'] : NaN;
+  if (!(ms > 0) || !Number.isFinite(ms)) throw new ConfigError(`${flag} wants a duration above 0 (seconds, or 30s, 5m, 2h), got ${JSON.stringify(v)}`);
+  return Math.round(ms);
+}
+
+/** `SIZE`: bytes, or a number with a k, m or g suffix (1024-based: `512k`, `4m`); in bytes. */
+export function parseSize(/** @type {string} */ v, flag = 'size') {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmg])?i?b?$/i.exec(String(v).trim());
+  const bytes = m ? Number(m[1]) * 1024 ** ({ k: 1, m: 2, g: 3 }[(m[2] ?? '').toLowerCase()] ?? 0) : NaN;
+  if (!(bytes >= 1) || !Number.isFinite(bytes)) throw new ConfigError(`${flag} wants a size in bytes (or 512k, 4m, 1g), got ${JSON.stringify(v)}`);
+  return Math.floor(bytes);
 }
 
 function fraction(/** @type {string} */ v, /** @type {string} */ flag) {
@@ -81,6 +101,10 @@ export const OPTIONS = [
   { flag: 'max-result-tokens', key: 'maxResultTokens', value: 'N', default: 8000, parse: positiveInt, doc: 'gateway mode: larger results are stored for tool_view' },
   { flag: 'cache-stable', key: 'cacheStable', default: false, doc: 'gateway mode: tool_browse keeps cards seen before first (spec §5)' },
   { flag: 'listen', key: 'listen', value: '[HOST:]PORT', parse: hostPort, doc: 'serve Streamable HTTP at /mcp (host default 127.0.0.1) instead of stdio' },
+  { flag: 'session-idle', key: 'sessionIdleMs', value: 'DURATION', default: 30 * 60_000, parse: parseDuration, http: true, doc: 'an HTTP session with no request, call in flight or GET stream for this long is closed' },
+  { flag: 'max-sessions', key: 'maxSessions', value: 'N', default: 256, parse: positiveInt, http: true, doc: 'HTTP sessions at once; past it the least recently used idle one is closed' },
+  { flag: 'replay-events', key: 'replayEvents', value: 'N', default: 1000, parse: positiveInt, http: true, doc: 'SSE events kept per session for resumption (Last-Event-ID)' },
+  { flag: 'replay-bytes', key: 'replayBytes', value: 'SIZE', default: 8 * 1024 ** 2, parse: parseSize, http: true, doc: 'bytes of SSE events kept per session for resumption' },
   { flag: 'stats', key: 'printStats', default: false, doc: 'per-tool calls, bytes and tokens on stderr at exit' },
   { flag: 'stats-file', key: 'statsFile', value: 'FILE', doc: 'the same as JSON, written at exit' },
   { flag: 'log-level', key: 'logLevel', value: 'LEVEL', default: 'info', parse: oneOf(LOG_LEVELS), doc: `stderr logging: ${LOG_LEVELS.join(', ')}` },
@@ -107,12 +131,22 @@ export function usage() {
     }
     lines.push(line.trimEnd());
   }
+  lines.push('', 'DURATION: seconds, or 30s, 5m, 2h. SIZE: bytes, or 512k, 4m (1024-based).');
   return `${lines.join('\n')}\n`;
 }
 
 /** A default as the command line would spell it (`30m`, `4m`). */
 export function describeDefault(/** @type {OptionSpec} */ o) {
-  return String(o.default);
+  const v = o.default;
+  if (o.parse === parseDuration && typeof v === 'number') return v % 3_600_000 === 0 ? `${v / 3_600_000}h` : v % 60_000 === 0 ? `${v / 60_000}m` : `${v / 1000}s`;
+  if (o.parse === parseSize && typeof v === 'number') return v % 1024 ** 2 === 0 ? `${v / 1024 ** 2}m` : v % 1024 === 0 ? `${v / 1024}k` : String(v);
+  return String(v);
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '::1', '0:0:0:0:0:0:0:1']);
+/** Whether a listen address only accepts connections from this machine. */
+export function isLoopback(/** @type {string} */ host) {
+  return LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host) || /^::ffff:127\./i.test(host);
 }
 
 /**

@@ -1,83 +1,166 @@
-// --listen: the gateway over Streamable HTTP, one gateway session per MCP session.
+// --listen: the gateway over Streamable HTTP at /mcp, one gateway session per MCP session
+// (sessions.js: idle timeout, cap, eviction).
+//
+// Every request to /mcp passes, in order: the Host check (DNS rebinding), the body limit (413),
+// JSON parsing (400), the session (404 when unknown, expired or evicted). The SDK's transport
+// does the rest.
 
-import { randomUUID } from 'node:crypto';
-import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createServer } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { hostCheck } from './auth.js';
+import { defaults } from './config.js';
+import { errorResponse, INTERNAL_ERROR, PARSE_ERROR, SERVER_ERROR, SESSION_NOT_FOUND } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
+import { SessionsFullError, SessionTable } from './sessions.js';
 
-/** In-memory event store: lets clients resume an SSE stream (Last-Event-ID). */
-function memoryEventStore() {
-  const events = new Map();
-  return {
-    async storeEvent(streamId, message) {
-      const id = `${streamId}::${String(events.size).padStart(12, '0')}`;
-      events.set(id, { streamId, message });
-      return id;
-    },
-    async getStreamIdForEventId(eventId) {
-      return events.get(eventId)?.streamId;
-    },
-    async replayEventsAfter(lastEventId, { send }) {
-      const streamId = events.get(lastEventId)?.streamId ?? lastEventId.split('::')[0];
-      for (const [id, e] of events) {
-        if (e.streamId === streamId && id > lastEventId && Object.keys(e.message).length) await send(id, e.message);
+/**
+ * @typedef {object} ListenOptions
+ * @property {string} [host] default 127.0.0.1
+ * @property {number} [port] default 0 (any free port)
+ * @property {string[]} [allowHosts]
+ * @property {number} [sessionIdleMs]
+ * @property {number} [maxSessions]
+ * @property {number} [replayEvents]
+ * @property {number} [replayBytes]
+ */
+
+/**
+ * Serves `gateway` at http://HOST:PORT/mcp.
+ * @param {import('./gateway.js').Gateway} gateway
+ * @param {ListenOptions} [options]
+ * @returns {Promise<{ url: string, sessions: SessionTable, close: () => Promise<void> }>}
+ */
+export async function listen(gateway, options = {}) {
+  const o = /** @type {Required<ListenOptions>} */ ({ ...defaults(), host: '127.0.0.1', port: 0, allowHosts: [], ...options });
+  const hostAllowed = hostCheck({ listenHost: o.host, allowHosts: o.allowHosts });
+  const tokenId = null;
+  const sessions = new SessionTable(gateway, { idleMs: o.sessionIdleMs, maxSessions: o.maxSessions, replayEvents: o.replayEvents, replayBytes: o.replayBytes });
+  const { metrics } = gateway;
+
+  /** A refusal: the JSON-RPC error body, counted by reason. */
+  const refuse = (/** @type {import('node:http').ServerResponse} */ res, /** @type {number} */ status, /** @type {string} */ reason, /** @type {any} */ body, /** @type {Record<string, string>} */ headers = {}) => {
+    metrics.httpRejected.inc({ reason });
+    sendJson(res, status, body, headers);
+  };
+
+  /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
+  async function handle(req, res) {
+    const path = (req.url ?? '/').split('?')[0];
+    if (!hostAllowed(req.headers.host)) return refuse(res, 403, 'host', errorResponse(null, SERVER_ERROR, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not allowed (--allow-host)`));
+    if (path !== '/mcp') return sendJson(res, 404, errorResponse(null, SERVER_ERROR, `Not found: the MCP endpoint is /mcp`));
+
+    const sid = req.headers['mcp-session-id'];
+    const sessionId = typeof sid === 'string' ? sid : undefined;
+    const entry = sessionId === undefined ? undefined : sessions.lookup(sessionId, tokenId);
+    if (sessionId !== undefined && !entry) return refuse(res, 404, 'session_not_found', errorResponse(null, SESSION_NOT_FOUND, 'Session not found'));
+
+    if (req.method === 'POST') {
+      const body = await readBody(req, MAX_BODY_BYTES);
+      if (body.tooLarge) return refuse(res, 413, 'too_large', errorResponse(null, SERVER_ERROR, `Payload Too Large: the body is over ${MAX_BODY_BYTES} bytes`), { Connection: 'close' });
+      let message;
+      try {
+        message = JSON.parse(body.bytes.toString('utf8'));
+      } catch (e) {
+        return refuse(res, 400, 'bad_request', errorResponse(null, PARSE_ERROR, `Parse error: ${errorMessage(e)}`));
       }
-      return streamId;
+      if (entry) return serve(entry, req, res, message);
+      if (!isInitializeRequest(message)) {
+        return refuse(res, 400, 'bad_request', errorResponse(null, SERVER_ERROR, 'Bad Request: no Mcp-Session-Id; send initialize first'));
+      }
+      let created;
+      try {
+        created = await sessions.create(tokenId);
+      } catch (e) {
+        if (!(e instanceof SessionsFullError)) throw e;
+        log.warn(`initialize refused: ${e.message}`);
+        return refuse(res, 503, 'sessions_full', errorResponse(/** @type {any} */ (message).id, SERVER_ERROR, `Server busy: ${e.message}; try again later`), { 'Retry-After': '5' });
+      }
+      return serve(created, req, res, message);
+    }
+    if (!entry) return refuse(res, 400, 'bad_request', errorResponse(null, SERVER_ERROR, 'Bad Request: Mcp-Session-Id header is required'));
+    if (req.method === 'GET') {
+      const lastEventId = req.headers['last-event-id'];
+      sessions.holdGetStream(entry, res, typeof lastEventId === 'string' ? lastEventId : undefined);
+    }
+    return serve(entry, req, res, undefined);
+  }
+
+  /** @param {import('./sessions.js').Entry} entry */
+  async function serve(entry, /** @type {import('node:http').IncomingMessage} */ req, /** @type {import('node:http').ServerResponse} */ res, /** @type {unknown} */ body) {
+    sessions.touch(entry);
+    try {
+      await entry.transport.handleRequest(req, res, body);
+    } finally {
+      sessions.touch(entry);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      log.error(`${req.method} ${req.url}: ${/** @type {Error} */ (e)?.stack ?? e}`);
+      if (!res.headersSent) sendJson(res, 500, errorResponse(null, INTERNAL_ERROR, `Internal error: ${errorMessage(e)}`));
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => resolve(undefined));
+  });
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const url = `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${address.port}/mcp`;
+  log.info(`listening on ${url}`);
+  return {
+    url,
+    sessions,
+    async close() {
+      await sessions.close();
+      await new Promise((resolve) => {
+        server.close(() => resolve(undefined));
+        server.closeAllConnections();
+      });
     },
   };
 }
 
+// The SDK transport's own default.
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** @param {import('node:http').ServerResponse} res @param {number} status @param {unknown} body */
+function sendJson(res, status, body, /** @type {Record<string, string>} */ headers = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
 /**
- * Serves `gateway` at http://HOST:PORT/mcp. Host-header checks against DNS rebinding are on for
- * loopback hosts (the SDK's express app).
- * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ * The request body, up to `max` bytes. Past it, reading stops keeping bytes (the rest is drained
+ * so the client can read the 413).
+ * @param {import('node:http').IncomingMessage} req
+ * @param {number} max
+ * @returns {Promise<{ tooLarge: true } | { tooLarge: false, bytes: Buffer }>}
  */
-export async function listen(gateway, { host = '127.0.0.1', port = 0 } = {}) {
-  const app = createMcpExpressApp({ host });
-  const transports = new Map();
-  app.all('/mcp', async (req, res) => {
-    try {
-      const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? transports.get(id) : undefined;
-      if (!transport) {
-        if (id !== undefined || req.method !== 'POST' || !isInitializeRequest(req.body)) {
-          res.status(id === undefined ? 400 : 404).json({
-            jsonrpc: '2.0',
-            error: { code: -32000, message: id === undefined ? 'Bad Request: no session; send initialize first' : 'Session not found' },
-            id: null,
-          });
-          return;
-        }
-        transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          eventStore: memoryEventStore(),
-          retryInterval: 1000,
-          onsessioninitialized: (sid) => {
-            transports.set(sid, transport);
-          },
-        });
-        transport.onclose = () => transport.sessionId && transports.delete(transport.sessionId);
-        await gateway.connect(transport);
+function readBody(req, max) {
+  if (Number(req.headers['content-length']) > max) {
+    req.resume();
+    return Promise.resolve({ tooLarge: true });
+  }
+  return new Promise((resolve, reject) => {
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let size = 0;
+    const onData = (/** @type {Buffer} */ chunk) => {
+      size += chunk.length;
+      if (size <= max) {
+        chunks.push(chunk);
+        return;
       }
-      await transport.handleRequest(req, res, req.body);
-    } catch (e) {
-      log.error(`http: ${/** @type {Error} */ (e).stack ?? e}`);
-      if (!res.headersSent) res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: errorMessage(e) }, id: null });
-    }
+      req.off('data', onData);
+      req.resume();
+      resolve({ tooLarge: true });
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve({ tooLarge: false, bytes: Buffer.concat(chunks) }));
+    req.once('error', reject);
   });
-  const server = await new Promise((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.on('error', reject);
-  });
-  const { port: bound } = server.address();
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${bound}/mcp`;
-  log.info(`listening on ${url}`);
-  return {
-    url,
-    async close() {
-      await Promise.all([...transports.values()].map((t) => t.close().catch((e) => log.debug(`closing a session: ${errorMessage(e)}`))));
-      await new Promise((r) => server.close(r));
-    },
-  };
 }

@@ -5,8 +5,10 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync, exist
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(ROOT, 'bin/agentwire-mcp.js');
@@ -113,4 +115,99 @@ export async function eventually(fn, ms = 15000) {
       await sleep(200);
     }
   }
+}
+
+/** The SDK upstream of the test folder (json-server.mjs): stdio, or HTTP with `listen`. */
+export const JSON_SERVER = join(ROOT, 'test/upstream/json-server.mjs');
+export const jsonServer = (env = {}) => ({ command: process.execPath, args: [JSON_SERVER], env });
+
+/**
+ * A process whose stdout or stderr prints a line matching `pattern`: resolves with the match's
+ * first group and the child (killed by `stopAll`).
+ */
+export function startProcess(command, args, pattern, { env = {}, cwd } = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, cwd });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  let seen = '';
+  child.output = () => seen;
+  return new Promise((resolve, reject) => {
+    const on = (d) => {
+      seen += d;
+      const m = pattern.exec(seen);
+      if (m) resolve({ match: m[1], child });
+    };
+    child.stdout.on('data', on);
+    child.stderr.on('data', on);
+    child.once('exit', (code, signal) => reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before ${pattern}: ${seen}`)));
+  });
+}
+const started = new Set();
+
+/** agentwire-mcp --listen 127.0.0.1:0 with `flags`: {url, child}. */
+export async function listeningGateway(flags, { env } = {}) {
+  const { match, child } = await startProcess(process.execPath, [BIN, '--listen', '127.0.0.1:0', ...flags], /listening on (http:\/\/\S+\/mcp)/, { env });
+  return { url: match, child };
+}
+
+/** Kills every process startProcess started and waits for them. */
+export async function stopAll() {
+  await Promise.all(
+    [...started].map(
+      (child) =>
+        new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
+/** An SDK client over Streamable HTTP. */
+export async function httpClient(url, { headers = {}, name = 'agentwire-mcp-test', capabilities = {} } = {}) {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const c = new Client({ name, version: '1.0.0' }, { capabilities });
+  await c.connect(transport);
+  c.sessionId = transport.sessionId;
+  c.http = transport;
+  return c;
+}
+
+/** One raw JSON-RPC POST to the gateway: {status, headers, body (parsed JSON, or the SSE messages)}. */
+export async function post(url, message, { session, headers = {}, raw } = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(session ? { 'mcp-session-id': session } : {}),
+      ...headers,
+    },
+    body: raw ?? JSON.stringify(message),
+  });
+  const text = await res.text();
+  let body = text;
+  if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    body = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: ') && l.length > 6)
+      .map((l) => JSON.parse(l.slice(6)));
+  } else if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: the text as it is.
+    }
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** A raw session: initialize and initialized; returns its id. */
+export async function rawSession(url, { headers } = {}) {
+  const init = await post(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }, { headers });
+  if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status} ${JSON.stringify(init.body)}`);
+  const session = init.headers.get('mcp-session-id');
+  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { session, headers });
+  return session;
 }
