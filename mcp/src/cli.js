@@ -1,8 +1,8 @@
 // The command line: configuration (config.js), then the gateway on stdio or Streamable HTTP,
 // until the client leaves or a signal comes.
 
-import { writeFileSync } from 'node:fs';
-import { ConfigError, parseConfig, usage } from './config.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ConfigError, parseConfig, parseTokens, usage } from './config.js';
 import { createGateway } from './gateway.js';
 import { listen } from './http.js';
 import { errorMessage, log, setLogLevel } from './log.js';
@@ -66,6 +66,19 @@ export async function main(argv, env = process.env) {
       return 1;
     }
     const stop = stopper(() => server.close());
+    const tokenFile = config.authTokenFile;
+    if (tokenFile !== undefined) {
+      // SIGHUP re-reads the token file: tokens rotate without a restart.
+      process.on('SIGHUP', () => {
+        try {
+          const tokens = parseTokens(readFileSync(tokenFile, 'utf8'), tokenFile);
+          /** @type {NonNullable<typeof server>} */ (server).setTokens(tokens);
+          log.info(`SIGHUP: ${tokens.length} token(s) from ${tokenFile}`);
+        } catch (e) {
+          log.error(`SIGHUP: ${errorMessage(e)}; the tokens in use are kept`);
+        }
+      });
+    }
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   } else {

@@ -9,6 +9,9 @@ import { LOG_LEVELS } from './log.js';
 /** The three ways to show upstream tools (modes/*.js). */
 export const MODES = /** @type {const} */ (['compact', 'proxy', 'gateway']);
 
+/** The env var that carries the bearer token when no --auth-token-file is given. */
+export const TOKEN_ENV = 'AGENTWIRE_MCP_TOKEN';
+
 export class ConfigError extends Error {
   constructor(/** @type {string} */ message) {
     super(message);
@@ -41,6 +44,10 @@ export class ConfigError extends Error {
  * @property {number} maxSessions
  * @property {number} replayEvents
  * @property {number} replayBytes
+ * @property {string[]} authTokens
+ * @property {string | undefined} authTokenFile
+ * @property {string[]} allowOrigins
+ * @property {string[]} allowHosts
  * @property {boolean} help
  * @property {boolean} version
  * @property {string[]} warnings things worth a log line that are not errors
@@ -90,6 +97,19 @@ function hostPort(/** @type {string} */ v, /** @type {string} */ flag) {
   return { host: (m[1] || '127.0.0.1').replace(/^\[(.*)\]$/, '$1'), port: Number(m[2]) };
 }
 
+function origin(/** @type {string} */ v, /** @type {string} */ flag) {
+  let url;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new ConfigError(`${flag} wants an origin such as https://app.example.com, got ${JSON.stringify(v)}`);
+  }
+  if (url.origin === 'null' || url.origin !== v.replace(/\/$/, '')) {
+    throw new ConfigError(`${flag} wants an origin (scheme://host[:port], no path), got ${JSON.stringify(v)}`);
+  }
+  return url.origin;
+}
+
 /** Every option: README's option tables and `--help` are written from this list. @type {OptionSpec[]} */
 export const OPTIONS = [
   { flag: 'mode', key: 'mode', value: 'compact|proxy|gateway', default: 'compact', parse: oneOf(MODES), doc: 'compact: upstream tools, compact results; proxy: tool cards + tool_hydrate/tool_execute; gateway: tool_browse/tool_execute/tool_view' },
@@ -105,6 +125,9 @@ export const OPTIONS = [
   { flag: 'max-sessions', key: 'maxSessions', value: 'N', default: 256, parse: positiveInt, http: true, doc: 'HTTP sessions at once; past it the least recently used idle one is closed' },
   { flag: 'replay-events', key: 'replayEvents', value: 'N', default: 1000, parse: positiveInt, http: true, doc: 'SSE events kept per session for resumption (Last-Event-ID)' },
   { flag: 'replay-bytes', key: 'replayBytes', value: 'SIZE', default: 8 * 1024 ** 2, parse: parseSize, http: true, doc: 'bytes of SSE events kept per session for resumption' },
+  { flag: 'auth-token-file', key: 'authTokenFile', value: 'FILE', http: true, doc: `bearer tokens, one a line (else the ${TOKEN_ENV} env var); required to listen beyond loopback` },
+  { flag: 'allow-origin', key: 'allowOrigins', value: 'ORIGIN', multiple: true, default: [], parse: origin, http: true, doc: 'a browser Origin allowed besides loopback ones (repeatable)' },
+  { flag: 'allow-host', key: 'allowHosts', value: 'HOST', multiple: true, default: [], http: true, doc: 'a Host header allowed besides loopback names (repeatable); checked whenever given, and always on loopback' },
   { flag: 'stats', key: 'printStats', default: false, doc: 'per-tool calls, bytes and tokens on stderr at exit' },
   { flag: 'stats-file', key: 'statsFile', value: 'FILE', doc: 'the same as JSON, written at exit' },
   { flag: 'log-level', key: 'logLevel', value: 'LEVEL', default: 'info', parse: oneOf(LOG_LEVELS), doc: `stderr logging: ${LOG_LEVELS.join(', ')}` },
@@ -202,6 +225,25 @@ export function parseConfig(argv, env = {}, { readFile = (file) => readFileSync(
   delete out.name;
   delete out.quiet;
 
+  out.authTokens = [];
+  if (out.authTokenFile !== undefined) {
+    let text;
+    try {
+      text = readFile(out.authTokenFile);
+    } catch (e) {
+      throw new ConfigError(`--auth-token-file ${out.authTokenFile}: ${/** @type {Error} */ (e).message}`);
+    }
+    out.authTokens = parseTokens(text, out.authTokenFile);
+    if (env[TOKEN_ENV]) out.warnings.push(`${TOKEN_ENV} is ignored: --auth-token-file is given`);
+  } else if (env[TOKEN_ENV]) {
+    out.authTokens = parseTokens(/** @type {string} */ (env[TOKEN_ENV]), TOKEN_ENV);
+  }
+  if (out.listen && !isLoopback(out.listen.host) && !out.authTokens.length) {
+    throw new ConfigError(
+      `refusing to listen on ${out.listen.host}:${out.listen.port} without a token: anyone who can reach that address could call every upstream tool. ` +
+        `Give --auth-token-file FILE or ${TOKEN_ENV}, or listen on 127.0.0.1.`,
+    );
+  }
   return /** @type {GatewayConfig} */ (out);
 }
 
@@ -217,6 +259,20 @@ function argvErrorMessage(/** @type {any} */ e) {
     default:
       return String(e?.message ?? e);
   }
+}
+
+/** Bearer tokens: one a line; blank lines and `#` comments skipped. */
+export function parseTokens(/** @type {string} */ text, /** @type {string} */ source) {
+  const tokens = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  if (!tokens.length) throw new ConfigError(`${source}: no token in it`);
+  for (const t of tokens) {
+    if (t.length < 16) throw new ConfigError(`${source}: a token is ${t.length} characters; use at least 16 (openssl rand -hex 32)`);
+    if (!/^[\x21-\x7e]+$/.test(t)) throw new ConfigError(`${source}: tokens are printable ASCII without spaces`);
+  }
+  return tokens;
 }
 
 const SERVER_FIELDS = /** @type {const} */ ({

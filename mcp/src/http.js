@@ -1,13 +1,14 @@
 // --listen: the gateway over Streamable HTTP at /mcp, one gateway session per MCP session
-// (sessions.js: idle timeout, cap, eviction).
+// (sessions.js: idle timeout, cap, eviction), and GET /health (no auth, says nothing).
 //
-// Every request to /mcp passes, in order: the Host check (DNS rebinding), the body limit (413),
-// JSON parsing (400), the session (404 when unknown, expired or evicted). The SDK's transport
+// Every request to /mcp passes, in order: the Host check (DNS rebinding), the Origin check, the
+// bearer token (401 with WWW-Authenticate), the session (404 when unknown, expired, evicted or
+// opened with another token), the body limit (413), JSON parsing (400). The SDK's transport
 // does the rest.
 
 import { createServer } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { hostCheck } from './auth.js';
+import { createAuth, hostCheck, originCheck } from './auth.js';
 import { defaults } from './config.js';
 import { errorResponse, INTERNAL_ERROR, PARSE_ERROR, SERVER_ERROR, SESSION_NOT_FOUND } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
@@ -17,6 +18,8 @@ import { SessionsFullError, SessionTable } from './sessions.js';
  * @typedef {object} ListenOptions
  * @property {string} [host] default 127.0.0.1
  * @property {number} [port] default 0 (any free port)
+ * @property {string[]} [authTokens]
+ * @property {string[]} [allowOrigins]
  * @property {string[]} [allowHosts]
  * @property {number} [sessionIdleMs]
  * @property {number} [maxSessions]
@@ -28,12 +31,13 @@ import { SessionsFullError, SessionTable } from './sessions.js';
  * Serves `gateway` at http://HOST:PORT/mcp.
  * @param {import('./gateway.js').Gateway} gateway
  * @param {ListenOptions} [options]
- * @returns {Promise<{ url: string, sessions: SessionTable, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, sessions: SessionTable, setTokens: (tokens: string[]) => void, close: () => Promise<void> }>}
  */
 export async function listen(gateway, options = {}) {
-  const o = /** @type {Required<ListenOptions>} */ ({ ...defaults(), host: '127.0.0.1', port: 0, allowHosts: [], ...options });
+  const o = /** @type {Required<ListenOptions>} */ ({ ...defaults(), host: '127.0.0.1', port: 0, authTokens: [], ...options });
+  let auth = createAuth(o.authTokens);
   const hostAllowed = hostCheck({ listenHost: o.host, allowHosts: o.allowHosts });
-  const tokenId = null;
+  const originAllowed = originCheck(o.allowOrigins);
   const sessions = new SessionTable(gateway, { idleMs: o.sessionIdleMs, maxSessions: o.maxSessions, replayEvents: o.replayEvents, replayBytes: o.replayBytes });
   const { metrics } = gateway;
 
@@ -46,7 +50,18 @@ export async function listen(gateway, options = {}) {
   /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
   async function handle(req, res) {
     const path = (req.url ?? '/').split('?')[0];
+    if (path === '/health') {
+      // For load balancers: no auth, no Host check, nothing about the gateway in it.
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { status: 'method not allowed' }, { Allow: 'GET, HEAD' });
+      return sendJson(res, 200, { status: 'ok' });
+    }
     if (!hostAllowed(req.headers.host)) return refuse(res, 403, 'host', errorResponse(null, SERVER_ERROR, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not allowed (--allow-host)`));
+    if (!originAllowed(req.headers.origin)) return refuse(res, 403, 'origin', errorResponse(null, SERVER_ERROR, `Forbidden: Origin ${JSON.stringify(req.headers.origin)} is not allowed (--allow-origin)`));
+    const tokenId = auth.check(req.headers.authorization);
+    if (tokenId === false) {
+      const challenge = req.headers.authorization ? 'Bearer realm="agentwire-mcp", error="invalid_token"' : 'Bearer realm="agentwire-mcp"';
+      return refuse(res, 401, 'unauthorized', errorResponse(null, SERVER_ERROR, 'Unauthorized: a valid bearer token is required (Authorization: Bearer TOKEN)'), { 'WWW-Authenticate': challenge });
+    }
     if (path !== '/mcp') return sendJson(res, 404, errorResponse(null, SERVER_ERROR, `Not found: the MCP endpoint is /mcp`));
 
     const sid = req.headers['mcp-session-id'];
@@ -109,10 +124,14 @@ export async function listen(gateway, options = {}) {
   });
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
   const url = `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${address.port}/mcp`;
-  log.info(`listening on ${url}`);
+  log.info(`listening on ${url}${auth.required ? ' (bearer token required)' : ''}`);
   return {
     url,
     sessions,
+    /** Replaces the accepted tokens (a session opened with a token no longer accepted gets 401). */
+    setTokens(/** @type {string[]} */ tokens) {
+      auth = createAuth(tokens);
+    },
     async close() {
       await sessions.close();
       await new Promise((resolve) => {

@@ -9,6 +9,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { TOKEN_ENV } from './config.js';
 import { errorMessage, log } from './log.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -79,10 +80,13 @@ export class Upstream {
     } else if (this.spec.url) {
       transport = new StreamableHTTPClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers ?? {} } });
     } else {
+      // The gateway's token stays with the gateway (MCP forbids token passthrough).
+      const env = /** @type {Record<string, string>} */ ({ ...process.env, ...(this.spec.env ?? {}) });
+      delete env[TOKEN_ENV];
       transport = new StdioClientTransport({
         command: /** @type {string} */ (this.spec.command),
         args: this.spec.args ?? [],
-        env: /** @type {Record<string, string>} */ ({ ...process.env, ...(this.spec.env ?? {}) }),
+        env,
         cwd: this.spec.cwd,
         stderr: 'inherit',
       });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -173,9 +174,26 @@ export async function httpClient(url, { headers = {}, name = 'agentwire-mcp-test
   return c;
 }
 
+/**
+ * One raw HTTP request (node:http, so any Host header can be sent): {status, headers, text}.
+ * `headers.get(name)` as in fetch.
+ */
+export function request(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: { get: (name) => res.headers[name.toLowerCase()] ?? null }, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** One raw JSON-RPC POST to the gateway: {status, headers, body (parsed JSON, or the SSE messages)}. */
 export async function post(url, message, { session, headers = {}, raw } = {}) {
-  const res = await fetch(url, {
+  const res = await request(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -186,16 +204,15 @@ export async function post(url, message, { session, headers = {}, raw } = {}) {
     },
     body: raw ?? JSON.stringify(message),
   });
-  const text = await res.text();
-  let body = text;
+  let body = res.text;
   if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    body = text
+    body = res.text
       .split('\n')
       .filter((l) => l.startsWith('data: ') && l.length > 6)
       .map((l) => JSON.parse(l.slice(6)));
-  } else if (text) {
+  } else if (res.text) {
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(res.text);
     } catch {
       // Not JSON: the text as it is.
     }
