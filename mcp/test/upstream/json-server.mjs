@@ -4,7 +4,7 @@
 //   json {bytes}              a pretty-printed JSON listing of about `bytes` bytes (the benchmarks)
 //   echo {...}                its arguments back as JSON text (who gets which answer)
 //   size {data}               the length of `data` (large arguments)
-//   slow {ms, steps}          progress `steps` times over `ms`, then "done"
+//   slow {ms, steps, tag}     progress `steps` times over `ms`, then "done" (and the tag)
 //   hang {}                   never answers; a cancellation is logged
 //   garbage {kind}            stdio only: writes what is not protocol on stdout, then hangs —
 //                             kind "text" (a line of text), "partial" (half a message, no newline),
@@ -58,7 +58,7 @@ const TOOLS = [
   { name: 'json', description: 'A JSON listing of about `bytes` bytes', inputSchema: object({ bytes: { type: 'integer' } }, ['bytes']) },
   { name: 'echo', description: 'Its arguments back as JSON text', inputSchema: { type: 'object' } },
   { name: 'size', description: 'The length of data', inputSchema: object({ data: { type: 'string' } }, ['data']) },
-  { name: 'slow', description: 'Progress steps over ms, then done', inputSchema: object({ ms: { type: 'integer' }, steps: { type: 'integer' } }) },
+  { name: 'slow', description: 'Progress steps over ms, then done', inputSchema: object({ ms: { type: 'integer' }, steps: { type: 'integer' }, tag: { type: 'string' } }) },
   { name: 'hang', description: 'Never answers', inputSchema: object() },
   { name: 'garbage', description: 'Writes what is not protocol on stdout', inputSchema: object({ kind: { type: 'string', enum: ['text', 'partial', 'utf8', 'huge'] } }, ['kind']) },
   { name: 'env', description: 'An environment variable', inputSchema: object({ name: { type: 'string' } }, ['name']) },
@@ -86,12 +86,12 @@ function newServer() {
         for (let i = 1; i <= steps; i++) {
           await sleep((args.ms ?? 400) / steps, extra.signal);
           if (extra.signal.aborted) {
-            record({ event: 'cancelled', tool: 'slow', reason: String(extra.signal.reason) });
+            record({ event: 'cancelled', tool: 'slow', tag: args.tag ?? null, reason: String(extra.signal.reason) });
             return text('cancelled');
           }
           if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps } });
         }
-        return text('done');
+        return text(args.tag === undefined ? 'done' : `done ${args.tag}`);
       }
       case 'hang':
         return new Promise((resolve) => {
