@@ -37,8 +37,8 @@ export { namespaceOf } from './catalog.js';
  * @param {GatewayOptions} options
  */
 export function createGateway(options) {
-  // Limits without an option yet: the SDK's own behaviour.
-  const opts = /** @type {Required<GatewayOptions>} */ ({ measure: true, callTimeoutMs: 10 * 60 * 1000, maxInflight: Infinity, maxUpstreamMessageBytes: Infinity, ...defaults(), ...options });
+  // A limit without an option yet: none.
+  const opts = /** @type {Required<GatewayOptions>} */ ({ measure: true, maxInflight: Infinity, ...defaults(), ...options });
   if (!MODES.includes(opts.mode)) throw new Error(`unknown mode ${opts.mode} (${MODES.join(', ')})`);
   if (!Object.keys(opts.upstreams ?? {}).length) throw new Error('no upstream servers');
   const stats = opts.stats ?? new Stats();

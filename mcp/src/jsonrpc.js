@@ -16,6 +16,25 @@ export const SESSION_NOT_FOUND = -32001;
  */
 
 /**
+ * An error the SDK server sends as it is, `{code, message, data}` (an McpError would prefix its
+ * message with "MCP error CODE: ", once per hop).
+ */
+export class JsonRpcError extends Error {
+  /** @param {number} code @param {string} message @param {unknown} [data] */
+  constructor(code, message, data) {
+    super(message);
+    this.name = 'JsonRpcError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+}
+
+/** An upstream's error as the SDK client raised it (McpError), relayed without the prefix. */
+export function relayedError(/** @type {{ code: number, message: string, data?: unknown }} */ e) {
+  return new JsonRpcError(e.code, e.message.replace(/^(MCP error -?\d+: )+/, ''), e.data);
+}
+
+/**
  * A JSON-RPC error response.
  * @param {RequestId | null} id
  * @param {number} code

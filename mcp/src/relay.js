@@ -2,7 +2,8 @@
 // cancellation wired through), and what upstreams send back on their own (notifications;
 // sampling, elicitation and roots requests), delivered on the stream of the call that caused it.
 
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcError } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
 import { AnyResult, listAll, Upstream } from './upstream.js';
 
@@ -85,13 +86,13 @@ export class Relay {
   /** Upstream by name. */
   get(/** @type {string} */ name) {
     const u = this.upstreams.get(name);
-    if (!u) throw new McpError(ErrorCode.InternalError, `no upstream ${JSON.stringify(name)}`);
+    if (!u) throw new JsonRpcError(ErrorCode.InternalError, `no upstream ${JSON.stringify(name)}`);
     return u;
   }
 
   first() {
     const u = this.upstreams.values().next().value;
-    if (!u) throw new McpError(ErrorCode.InternalError, 'no upstream');
+    if (!u) throw new JsonRpcError(ErrorCode.InternalError, 'no upstream');
     return u;
   }
 
@@ -199,7 +200,7 @@ export class Relay {
     const extra = this.#relatedExtra(upstream);
     const options = { signal: upExtra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS };
     if (extra) return extra.sendRequest(request, AnyResult, options);
-    if (!this.client) throw new McpError(ErrorCode.InternalError, 'the client is not connected yet');
+    if (!this.client) throw new JsonRpcError(ErrorCode.InternalError, 'the client is not connected yet');
     return this.client.request(request, AnyResult, options);
   }
 

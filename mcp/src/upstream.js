@@ -9,14 +9,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { TOKEN_ENV } from './config.js';
+import { JsonRpcError, relayedError } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioUpstreamTransport } from './transports/stdio-upstream.js';
 
 /** Accepts any result object: the gateway passes results through, it does not police them. */
 export const AnyResult = { parse: (/** @type {any} */ v) => v, safeParse: (/** @type {any} */ v) => ({ success: true, data: v }) };
 
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
+/** The errors #failInflight made (told apart from the upstream's own). */
+const failures = new WeakSet();
 
 /**
  * @typedef {import('./config.js').UpstreamSpec} UpstreamSpec
@@ -80,16 +82,15 @@ export class Upstream {
     } else if (this.spec.url) {
       transport = new StreamableHTTPClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers ?? {} } });
     } else {
-      // The gateway's token stays with the gateway (MCP forbids token passthrough).
-      const env = /** @type {Record<string, string>} */ ({ ...process.env, ...(this.spec.env ?? {}) });
-      delete env[TOKEN_ENV];
-      transport = new StdioClientTransport({
+      transport = new StdioUpstreamTransport({
+        name: this.name,
         command: /** @type {string} */ (this.spec.command),
-        args: this.spec.args ?? [],
-        env,
+        args: this.spec.args,
+        env: this.spec.env,
         cwd: this.spec.cwd,
-        stderr: 'inherit',
+        maxMessageBytes: this.limits.maxUpstreamMessageBytes,
       });
+      transport.onprotocolerror = (/** @type {string} */ reason) => this.#failInflight(reason);
     }
     client.onclose = () => this.#lost(client, transport.exitReason ? `the process ${transport.exitReason}` : 'connection closed');
     client.onerror = (e) => log.debug(`upstream ${this.name}: ${errorMessage(e)}`);
@@ -169,13 +170,18 @@ export class Upstream {
 
   /** Fails every call in flight here (their upstream requests are cancelled). */
   #failInflight(/** @type {string} */ reason, code = ErrorCode.InternalError) {
-    for (const controller of this.inflight) controller.abort(new McpError(code, reason, { upstream: this.name }));
+    for (const controller of this.inflight) {
+      // An McpError: the SDK rejects the request with it as it is (anything else becomes a timeout).
+      const error = new McpError(code, reason, { upstream: this.name });
+      failures.add(error);
+      controller.abort(error);
+    }
   }
 
   /** The MCP error for a call made while the upstream is not connected. */
   unavailable() {
     const why = this.lastError?.message ?? 'not connected';
-    return new McpError(ErrorCode.ConnectionClosed, `upstream "${this.name}" is unavailable (${this.status}): ${why}`, { upstream: this.name });
+    return new JsonRpcError(ErrorCode.ConnectionClosed, `upstream "${this.name}" is unavailable (${this.status}): ${why}`, { upstream: this.name });
   }
 
   /**
@@ -222,21 +228,23 @@ export class Upstream {
   #named(/** @type {any} */ e, /** @type {Client} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal) {
     if (signal?.aborted) return e;
     const data = { upstream: this.name };
+    // Ours (output that is not protocol, the upstream lost): as it is.
+    if (e instanceof JsonRpcError) return e;
+    if (failures.has(e)) return relayedError(e);
     if (e instanceof McpError) {
-      if (/** @type {any} */ (e.data)?.upstream === this.name) return e;
       if (e.code === ErrorCode.RequestTimeout) {
-        return new McpError(
+        return new JsonRpcError(
           ErrorCode.RequestTimeout,
           `upstream "${this.name}" did not answer ${request.method} within ${this.limits.callTimeoutMs / 1000} s (--call-timeout); the call was cancelled there`,
           { ...data, timeoutMs: this.limits.callTimeoutMs },
         );
       }
-      if (e.code !== ErrorCode.ConnectionClosed) return e; // the upstream's own JSON-RPC error, as it sent it
+      if (e.code !== ErrorCode.ConnectionClosed) return relayedError(e); // the upstream's own JSON-RPC error, as it sent it
     }
     if (this.client !== client || e?.code === ErrorCode.ConnectionClosed) {
-      return new McpError(ErrorCode.ConnectionClosed, `upstream "${this.name}" closed during ${request.method}: ${this.lastError?.message ?? errorMessage(e)}`, data);
+      return new JsonRpcError(ErrorCode.ConnectionClosed, `upstream "${this.name}" closed during ${request.method}: ${this.lastError?.message ?? errorMessage(e)}`, data);
     }
-    return new McpError(ErrorCode.InternalError, `upstream "${this.name}": ${errorMessage(e)}`, data);
+    return new JsonRpcError(ErrorCode.InternalError, `upstream "${this.name}": ${errorMessage(e)}`, data);
   }
 
   notify(/** @type {any} */ notification) {

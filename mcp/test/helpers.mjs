@@ -102,7 +102,15 @@ export function childrenOf(pid) {
     .map(Number);
 }
 
-export const alive = (pid) => existsSync(`/proc/${pid}`);
+/** Whether a process runs (a zombie, dead but not yet reaped, does not). */
+export const alive = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Retries `fn` until it resolves or `ms` pass. */
@@ -147,7 +155,7 @@ const started = new Set();
 
 /** agentwire-mcp --listen 127.0.0.1:0 with `flags`: {url, child}. */
 export async function listeningGateway(flags, { env } = {}) {
-  const { match, child } = await startProcess(process.execPath, [BIN, '--listen', '127.0.0.1:0', ...flags], /listening on (http:\/\/\S+\/mcp)/, { env });
+  const { match, child } = await startProcess(process.execPath, [BIN, '--listen', '127.0.0.1:0', ...flags], /listening on (http:\/\/\S+\/mcp)/, { env, cwd: ROOT });
   return { url: match, child };
 }
 
@@ -228,3 +236,37 @@ export async function rawSession(url, { headers } = {}) {
   await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { session, headers });
   return session;
 }
+
+/** Every process below `pid` (children, grandchildren, …), from /proc. */
+export function descendantsOf(pid) {
+  const parents = new Map();
+  for (const p of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      parents.set(Number(p), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const out = [];
+  const walk = (parent) => {
+    for (const [child, ppid] of parents) {
+      if (ppid === parent) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/** A process's status field from /proc (`VmRSS`, `VmHWM`), in kB; the command line too. */
+export const procStatus = (pid, field) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+export const commandLine = (pid) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+};

@@ -1,7 +1,8 @@
 // --mode compact: the upstream tools under their own names (a shared name gets the server
 // prefix), every JSON result compacted.
 
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcError } from '../jsonrpc.js';
 
 /**
  * @typedef {import('../catalog.js').Catalog} Catalog
@@ -30,7 +31,7 @@ export const compactMode = {
   },
   async callTool(context, params, extra) {
     const entry = context.catalog.byName.get(String(params.name));
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Tool ${params.name} not found`);
+    if (!entry) throw new JsonRpcError(ErrorCode.InvalidParams, `Tool ${params.name} not found`);
     return context.callUpstream(entry, params.arguments, params, extra, { structured: context.options.structured });
   },
 };

@@ -1,7 +1,8 @@
 // --mode gateway (spec §4.2): exactly tool_browse, tool_execute and tool_view. A result above
 // --max-result-tokens is stored; tool_view reads it in parts (view.js).
 
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcError } from '../jsonrpc.js';
 import { compact } from 'agentwire';
 import { errorResult } from '../catalog.js';
 import { ResultStore, ViewError } from '../view.js';
@@ -42,7 +43,7 @@ export const gatewayMode = {
       const { result, entry } = await execute(context, args, params, extra);
       return entry ? bounded(context, entry, result) : result;
     }
-    throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Tool ${name} not found`);
   },
 };
 

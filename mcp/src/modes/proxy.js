@@ -1,7 +1,8 @@
 // --mode proxy (spec §4.1): one card per upstream tool ({name: tool_id, short description,
 // sentinel schema}), plus tool_hydrate (the real schema) and tool_execute.
 
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcError } from '../jsonrpc.js';
 import { cardDescription, errorResult } from '../catalog.js';
 import { execute, obj, TOOL_EXECUTE } from './shared.js';
 
@@ -34,6 +35,6 @@ export const proxyMode = {
         retryable: false,
       });
     }
-    throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    throw new JsonRpcError(ErrorCode.InvalidParams, `Tool ${name} not found`);
   },
 };
