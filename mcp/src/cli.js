@@ -6,7 +6,7 @@ import { ConfigError, parseConfig, parseTokens, usage } from './config.js';
 import { createGateway } from './gateway.js';
 import { listen } from './http.js';
 import { errorMessage, log, setLogLevel } from './log.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from './transports/stdio-server.js';
 import { VERSION } from './version.js';
 
 /**
@@ -82,7 +82,7 @@ export async function main(argv, env = process.env) {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   } else {
-    const transport = new StdioServerTransport();
+    const transport = new StdioServerTransport({ maxMessageBytes: config.maxBodyBytes });
     const stop = stopper(async () => {});
     // The client closing stdin ends the session (the MCP stdio shutdown).
     process.stdin.once('end', () => stop('stdin closed'));

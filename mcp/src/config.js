@@ -42,6 +42,8 @@ export class ConfigError extends Error {
  * @property {import('./log.js').LogLevel} logLevel
  * @property {number} callTimeoutMs
  * @property {number} maxUpstreamMessageBytes
+ * @property {number} maxBodyBytes
+ * @property {number} maxInflight
  * @property {number} sessionIdleMs
  * @property {number} maxSessions
  * @property {number} replayEvents
@@ -124,6 +126,8 @@ export const OPTIONS = [
   { flag: 'cache-stable', key: 'cacheStable', default: false, doc: 'gateway mode: tool_browse keeps cards seen before first (spec §5)' },
   { flag: 'call-timeout', key: 'callTimeoutMs', value: 'DURATION', default: 120_000, parse: parseDuration, doc: 'a call without an answer (or progress) from its upstream for this long fails, and is cancelled upstream' },
   { flag: 'max-upstream-message', key: 'maxUpstreamMessageBytes', value: 'SIZE', default: 32 * 1024 ** 2, parse: parseSize, doc: 'largest line a stdio upstream may write; a longer one fails the calls in flight there' },
+  { flag: 'max-body', key: 'maxBodyBytes', value: 'SIZE', default: 4 * 1024 ** 2, parse: parseSize, doc: 'largest client message: an HTTP body (413 past it) or a stdio line' },
+  { flag: 'max-inflight', key: 'maxInflight', value: 'N', default: 64, parse: positiveInt, doc: 'requests one session may have in flight; past it, JSON-RPC error -32000' },
   { flag: 'listen', key: 'listen', value: '[HOST:]PORT', parse: hostPort, doc: 'serve Streamable HTTP at /mcp (host default 127.0.0.1) instead of stdio' },
   { flag: 'session-idle', key: 'sessionIdleMs', value: 'DURATION', default: 30 * 60_000, parse: parseDuration, http: true, doc: 'an HTTP session with no request, call in flight or GET stream for this long is closed' },
   { flag: 'max-sessions', key: 'maxSessions', value: 'N', default: 256, parse: positiveInt, http: true, doc: 'HTTP sessions at once; past it the least recently used idle one is closed' },

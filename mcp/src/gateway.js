@@ -37,8 +37,7 @@ export { namespaceOf } from './catalog.js';
  * @param {GatewayOptions} options
  */
 export function createGateway(options) {
-  // A limit without an option yet: none.
-  const opts = /** @type {Required<GatewayOptions>} */ ({ measure: true, maxInflight: Infinity, ...defaults(), ...options });
+  const opts = /** @type {Required<GatewayOptions>} */ ({ measure: true, ...defaults(), ...options });
   if (!MODES.includes(opts.mode)) throw new Error(`unknown mode ${opts.mode} (${MODES.join(', ')})`);
   if (!Object.keys(opts.upstreams ?? {}).length) throw new Error('no upstream servers');
   const stats = opts.stats ?? new Stats();

@@ -3,14 +3,14 @@
 //
 // Every request to /mcp passes, in order: the Host check (DNS rebinding), the Origin check, the
 // bearer token (401 with WWW-Authenticate), the session (404 when unknown, expired, evicted or
-// opened with another token), the body limit (413), JSON parsing (400). The SDK's transport
-// does the rest.
+// opened with another token), the body limit (413, --max-body), the JSON-RPC checks of
+// jsonrpc.js (400, or the request's own JSON-RPC error). The SDK's transport does the rest.
 
 import { createServer } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createAuth, hostCheck, originCheck } from './auth.js';
 import { defaults } from './config.js';
-import { errorResponse, INTERNAL_ERROR, PARSE_ERROR, SERVER_ERROR, SESSION_NOT_FOUND } from './jsonrpc.js';
+import { decodeClientMessage, errorResponse, INTERNAL_ERROR, SERVER_ERROR, SESSION_NOT_FOUND } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
 import { SessionsFullError, SessionTable } from './sessions.js';
 
@@ -21,6 +21,7 @@ import { SessionsFullError, SessionTable } from './sessions.js';
  * @property {string[]} [authTokens]
  * @property {string[]} [allowOrigins]
  * @property {string[]} [allowHosts]
+ * @property {number} [maxBodyBytes]
  * @property {number} [sessionIdleMs]
  * @property {number} [maxSessions]
  * @property {number} [replayEvents]
@@ -70,16 +71,20 @@ export async function listen(gateway, options = {}) {
     if (sessionId !== undefined && !entry) return refuse(res, 404, 'session_not_found', errorResponse(null, SESSION_NOT_FOUND, 'Session not found'));
 
     if (req.method === 'POST') {
-      const body = await readBody(req, MAX_BODY_BYTES);
-      if (body.tooLarge) return refuse(res, 413, 'too_large', errorResponse(null, SERVER_ERROR, `Payload Too Large: the body is over ${MAX_BODY_BYTES} bytes`), { Connection: 'close' });
-      let message;
-      try {
-        message = JSON.parse(body.bytes.toString('utf8'));
-      } catch (e) {
-        return refuse(res, 400, 'bad_request', errorResponse(null, PARSE_ERROR, `Parse error: ${errorMessage(e)}`));
+      const body = await readBody(req, o.maxBodyBytes);
+      if (body.tooLarge) {
+        log.warn(`POST /mcp: a body over --max-body (${o.maxBodyBytes} bytes) refused`);
+        return refuse(res, 413, 'too_large', errorResponse(null, SERVER_ERROR, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (--max-body)`), { Connection: 'close' });
       }
-      if (entry) return serve(entry, req, res, message);
-      if (!isInitializeRequest(message)) {
+      const decoded = decodeClientMessage(body.bytes);
+      if (!decoded.ok) {
+        // Known id: the request's own JSON-RPC error; else 400 with id null (as the SDK does).
+        const { response } = decoded;
+        log.warn(`POST /mcp: ${response.error.message}`);
+        return refuse(res, response.id === null ? 400 : 200, 'bad_request', response);
+      }
+      if (entry) return serve(entry, req, res, decoded.message);
+      if (!isInitializeRequest(decoded.message)) {
         return refuse(res, 400, 'bad_request', errorResponse(null, SERVER_ERROR, 'Bad Request: no Mcp-Session-Id; send initialize first'));
       }
       let created;
@@ -88,9 +93,9 @@ export async function listen(gateway, options = {}) {
       } catch (e) {
         if (!(e instanceof SessionsFullError)) throw e;
         log.warn(`initialize refused: ${e.message}`);
-        return refuse(res, 503, 'sessions_full', errorResponse(/** @type {any} */ (message).id, SERVER_ERROR, `Server busy: ${e.message}; try again later`), { 'Retry-After': '5' });
+        return refuse(res, 503, 'sessions_full', errorResponse(/** @type {any} */ (decoded.message).id, SERVER_ERROR, `Server busy: ${e.message}; try again later`), { 'Retry-After': '5' });
       }
-      return serve(created, req, res, message);
+      return serve(created, req, res, decoded.message);
     }
     if (!entry) return refuse(res, 400, 'bad_request', errorResponse(null, SERVER_ERROR, 'Bad Request: Mcp-Session-Id header is required'));
     if (req.method === 'GET') {
@@ -141,9 +146,6 @@ export async function listen(gateway, options = {}) {
     },
   };
 }
-
-// The SDK transport's own default.
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** @param {import('node:http').ServerResponse} res @param {number} status @param {unknown} body */
 function sendJson(res, status, body, /** @type {Record<string, string>} */ headers = {}) {
