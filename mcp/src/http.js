@@ -111,7 +111,8 @@ export async function listen(gateway, options = {}) {
     try {
       await entry.transport.handleRequest(req, res, body);
     } finally {
-      sessions.touch(entry);
+      // A POST ends when its answers are sent (activity); a GET stream's end is not (sessions.js).
+      if (req.method !== 'GET') sessions.touch(entry);
     }
   }
 

@@ -3,9 +3,10 @@
 // A session ends on DELETE, after --session-idle without activity, or when it is the least
 // recently used idle one and a new session needs its place (--max-sessions). Activity is an HTTP
 // request of the session, a request of its in flight, or a GET stream it holds open. A GET
-// stream is closed by the gateway after half the idle time, and a live client reconnects it
-// (the SDK client does, as the spec lets servers close streams at any time): a client that
-// vanished without DELETE, or whose TCP connection went half-open, is then idle like any other,
+// stream is closed by the gateway a third of the idle time after it opened, and a live client
+// reconnects it (the SDK client does, within a second: the spec lets servers close streams at
+// any time), which is a new request. A client that vanished without DELETE, or whose TCP
+// connection went half-open, makes none: its last activity is when it last asked for something,
 // and everything it held is freed within --session-idle plus one sweep.
 
 import { randomUUID } from 'node:crypto';
@@ -42,7 +43,7 @@ export class SessionTable {
     /** Sessions being created (they count against --max-sessions before they have an id). */
     this.opening = 0;
     this.sweepMs = Math.min(60_000, Math.max(250, Math.round(idleMs / 4)));
-    this.leaseMs = Math.max(250, Math.floor(idleMs / 2));
+    this.leaseMs = Math.max(250, Math.floor(idleMs / 3));
     this.timer = setInterval(() => this.sweep(), this.sweepMs);
     this.timer.unref();
   }
@@ -97,8 +98,9 @@ export class SessionTable {
   }
 
   /**
-   * A GET stream of the session is open until `res` closes; it counts as activity, and is
-   * closed after half the idle time so that only a live client keeps the session.
+   * A GET stream of the session is open until `res` closes; it keeps the session, and is closed
+   * a third of the idle time after it opened, so that only a live client (which opens a new one)
+   * keeps it longer. Its end is no activity: a gone client's last one is when it opened it.
    * @param {Entry} entry
    * @param {import('node:http').ServerResponse} res
    * @param {string | undefined} lastEventId
@@ -112,7 +114,6 @@ export class SessionTable {
     res.once('close', () => {
       clearTimeout(lease);
       entry.getStreams--;
-      this.touch(entry);
     });
   }
 

@@ -17,6 +17,8 @@ import { StdioUpstreamTransport } from './transports/stdio-upstream.js';
 export const AnyResult = { parse: (/** @type {any} */ v) => v, safeParse: (/** @type {any} */ v) => ({ success: true, data: v }) };
 
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
+/** How long closing waits for an HTTP upstream to acknowledge the end of the session. */
+const TERMINATE_TIMEOUT_MS = 2000;
 /** The errors #failInflight made (told apart from the upstream's own). */
 const failures = new WeakSet();
 
@@ -60,6 +62,8 @@ export class Upstream {
     this.retryTimer = null;
     /** @type {number | null} */
     this.pid = null;
+    /** @type {any} the client transport of the current connection */
+    this.transport = null;
     /** Calls in flight, each with the controller that fails it (output that is not protocol). */
     /** @type {Set<AbortController>} */
     this.inflight = new Set();
@@ -108,6 +112,7 @@ export class Upstream {
       throw this.unavailable();
     }
     this.client = client;
+    this.transport = transport;
     this.pid = transport.pid ?? null;
     this.status = 'up';
     this.attempt = 0;
@@ -265,6 +270,11 @@ export class Upstream {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = null;
+    // An HTTP upstream is told the session is over (DELETE), so it does not keep it around.
+    if (client && this.transport instanceof StreamableHTTPClientTransport && this.transport.sessionId) {
+      const ended = this.transport.terminateSession().catch((e) => log.debug(`upstream ${this.name}: DELETE: ${errorMessage(e)}`));
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, TERMINATE_TIMEOUT_MS).unref())]);
+    }
     await client?.close().catch((e) => log.debug(`upstream ${this.name}: close: ${errorMessage(e)}`));
   }
 }

@@ -3,9 +3,11 @@
 
 import { test, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { createEventStore } from '../src/event-store.js';
-import { alive, childrenOf, eventually, httpClient, jsonServer, listeningGateway, post, rawSession, sleep, stopAll } from './helpers.mjs';
+import { alive, childrenOf, config, eventually, httpClient, jsonServer, JSON_SERVER, listeningGateway, post, rawSession, sleep, startProcess, stopAll, tmp } from './helpers.mjs';
 
 after(stopAll);
 
@@ -75,6 +77,19 @@ describe('--session-idle', () => {
     assert.equal((await ping(url, session)).status, 404);
     await c.close();
   });
+});
+
+test('a session that ends ends its sessions at HTTP upstreams too (DELETE)', async () => {
+  const log = join(tmp('upstream'), 'events.jsonl');
+  const { match: upstreamUrl } = await startProcess(process.execPath, [JSON_SERVER, '--listen', '0'], /(http:\/\/\S+\/mcp)/, { env: { UPSTREAM_LOG: log } });
+  const { url } = await listeningGateway(['--config', config({ web: { url: upstreamUrl } })]);
+  const c = await httpClient(url);
+  await c.callTool({ name: 'echo', arguments: {} });
+  const deletes = () => readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('"method":"DELETE"')).length;
+  assert.equal(deletes(), 0);
+  await c.http.terminateSession();
+  await eventually(() => assert.equal(deletes(), 1));
+  await c.close();
 });
 
 describe('--max-sessions', () => {
