@@ -156,33 +156,34 @@ function sendJson(res, status, body, /** @type {Record<string, string>} */ heade
 }
 
 /**
- * The request body, up to `max` bytes. Past it, reading stops keeping bytes (the rest is drained
- * so the client can read the 413).
+ * The request body, up to `max` bytes. Past it nothing more is kept, but the rest is read (and
+ * dropped) before the 413 is sent, or the client, still writing, would see its connection reset
+ * instead of the answer; a body past 16 times the limit is not waited for.
  * @param {import('node:http').IncomingMessage} req
  * @param {number} max
  * @returns {Promise<{ tooLarge: true } | { tooLarge: false, bytes: Buffer }>}
  */
 function readBody(req, max) {
-  if (Number(req.headers['content-length']) > max) {
-    req.resume();
-    return Promise.resolve({ tooLarge: true });
-  }
   return new Promise((resolve, reject) => {
     /** @type {Buffer[]} */
     const chunks = [];
     let size = 0;
-    const onData = (/** @type {Buffer} */ chunk) => {
-      size += chunk.length;
-      if (size <= max) {
-        chunks.push(chunk);
-        return;
-      }
+    const giveUp = () => {
       req.off('data', onData);
-      req.resume();
       resolve({ tooLarge: true });
     };
+    const onData = (/** @type {Buffer} */ chunk) => {
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+      else if (size > max * 16) giveUp();
+    };
+    if (Number(req.headers['content-length']) > max * 16) {
+      req.resume();
+      giveUp();
+      return;
+    }
     req.on('data', onData);
-    req.once('end', () => resolve({ tooLarge: false, bytes: Buffer.concat(chunks) }));
+    req.once('end', () => resolve(size > max ? { tooLarge: true } : { tooLarge: false, bytes: Buffer.concat(chunks) }));
     req.once('error', reject);
   });
 }
