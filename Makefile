@@ -236,10 +236,13 @@ bench-npm: bench-corpus setup-bench-node
 	@echo "== bench: node native and wasm vs the pure-JS peers"
 	cd bench/node && node run.mjs --out ../results/npm.json $(BENCH_NPM_FLAGS)
 
-# Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results).
+# Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results); then
+# load: 1/16/64 sessions over HTTP and stdio, the ramp to saturation, the 1,000-session soak.
 bench-mcp: setup-mcp
 	@echo "== bench: agentwire-mcp added latency per tools/call"
 	cd $(MCP_DIR) && node bench/latency.mjs --out ../bench/results/mcp.json
+	@echo "== bench: agentwire-mcp under load (sessions, saturation, soak)"
+	cd $(MCP_DIR) && node bench/load.mjs --out ../bench/results/mcp-load.json
 
 # Peak RSS of the CLI streaming a 100 MB payload (needs GNU time).
 bench-memory: bench-corpus

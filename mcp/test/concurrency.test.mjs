@@ -27,7 +27,7 @@ test(`${CLIENTS} clients x ${CALLS} calls, every request id 1, per-client argume
   await Promise.all(
     sessions.map(async (session, client) => {
       for (let call = 0; call < CALLS; call++) {
-        const args = { client, call, delay_ms: (client * 7 + call * 13) % 15 };
+        const args = { client, call };
         const r = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: args } }, { session });
         const reply = Array.isArray(r.body) ? r.body.filter((m) => m.id === 1) : [];
         if (r.status !== 200 || reply.length !== 1 || reply[0].result?.content?.[0]?.text !== JSON.stringify(args)) {

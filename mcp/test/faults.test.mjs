@@ -6,7 +6,6 @@
 import { test, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
   alive,
@@ -15,6 +14,7 @@ import {
   config,
   descendantsOf,
   eventually,
+  freePort,
   gateway,
   httpClient,
   jsonServer,
@@ -163,13 +163,3 @@ describe('the gateway killed', () => {
     await eventually(() => assert.deepEqual(below.filter(alive).map(commandLine), []), 10000);
   });
 });
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -153,10 +154,41 @@ export function startProcess(command, args, pattern, { env = {}, cwd } = {}) {
 }
 const started = new Set();
 
-/** agentwire-mcp --listen 127.0.0.1:0 with `flags`: {url, child}. */
-export async function listeningGateway(flags, { env } = {}) {
-  const { match, child } = await startProcess(process.execPath, [BIN, '--listen', '127.0.0.1:0', ...flags], /listening on (http:\/\/\S+\/mcp)/, { env, cwd: ROOT });
-  return { url: match, child };
+/**
+ * agentwire-mcp --listen with `flags`: {url, child}. On port 0 its URL is read from its log; with
+ * `quiet` (no log) it gets a free port and is ready when /health answers.
+ */
+export async function listeningGateway(flags, { env, quiet = false, nodeArgs = [] } = {}) {
+  if (!quiet) {
+    const { match, child } = await startProcess(process.execPath, [...nodeArgs, BIN, '--listen', '127.0.0.1:0', ...flags], /listening on (http:\/\/\S+\/mcp)/, { env, cwd: ROOT });
+    return { url: match, child };
+  }
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, BIN, '--listen', `127.0.0.1:${port}`, '--quiet', ...flags], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env }, cwd: ROOT });
+  let seen = '';
+  child.stderr.on('data', (d) => (seen += d));
+  child.output = () => seen;
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await eventually(async () => assertOk((await fetch(`http://127.0.0.1:${port}/health`)).ok), 20000);
+  return { url, child };
+}
+
+const assertOk = (ok) => {
+  if (!ok) throw new Error('not yet');
+};
+
+/** A TCP port free at the time of asking. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 /** Kills every process startProcess started and waits for them. */

@@ -34,17 +34,18 @@ describe('--session-idle', () => {
   });
 
   test('a call in flight and an open GET stream keep a session; a live client keeps it past the idle time', async () => {
-    const { url, child } = await listeningGateway(['--session-idle', '4s', ...upstream()]);
-    const c = await httpClient(url);
-    // A call longer than the idle time.
-    const r = await c.callTool({ name: 'slow', arguments: { ms: 5000, steps: 2 } }, undefined, { timeout: 20000 });
-    assert.equal(textOf(r), 'done');
-    // No calls for over two idle times: the client's GET stream (closed by the gateway every 2 s,
-    // reopened by the SDK client) keeps the session.
-    await sleep(9000);
-    assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { still: 'here' } })), '{"still":"here"}');
-    assert.equal(childrenOf(child.pid).length, 1);
-    await c.close();
+    const { url, child } = await listeningGateway(['--session-idle', '5s', ...upstream()]);
+    const [busy, idle] = [await httpClient(url), await httpClient(url)];
+    await Promise.all([
+      // A call longer than the idle time.
+      busy.callTool({ name: 'slow', arguments: { ms: 6000, steps: 2 } }, undefined, { timeout: 20000 }).then((r) => assert.equal(textOf(r), 'done')),
+      // No calls for over two idle times: the client's GET stream (closed by the gateway every
+      // 1.7 s, reopened by the SDK client) keeps the session.
+      sleep(11000),
+    ]);
+    for (const c of [busy, idle]) assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { still: 'here' } })), '{"still":"here"}');
+    assert.equal(childrenOf(child.pid).length, 2);
+    for (const c of [busy, idle]) await c.close();
   });
 
   test('a half-open connection (a GET stream nobody reads, never closed) does not keep the session', async () => {
