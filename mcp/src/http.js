@@ -1,10 +1,12 @@
 // --listen: the gateway over Streamable HTTP at /mcp, one gateway session per MCP session
-// (sessions.js: idle timeout, cap, eviction), and GET /health (no auth, says nothing).
+// (sessions.js: idle timeout, cap, eviction), GET /health (no auth, says nothing) and
+// GET /metrics (Prometheus text, behind the same checks and token as /mcp).
 //
-// Every request to /mcp passes, in order: the Host check (DNS rebinding), the Origin check, the
-// bearer token (401 with WWW-Authenticate), the session (404 when unknown, expired, evicted or
-// opened with another token), the body limit (413, --max-body), the JSON-RPC checks of
-// jsonrpc.js (400, or the request's own JSON-RPC error). The SDK's transport does the rest.
+// Every request to /mcp and /metrics passes, in order: the Host check (DNS rebinding), the
+// Origin check, the bearer token (401 with WWW-Authenticate); then, for /mcp, the session (404
+// when unknown, expired, evicted or opened with another token), the body limit (413,
+// --max-body), the JSON-RPC checks of jsonrpc.js (400, or the request's own JSON-RPC error).
+// The SDK's transport does the rest.
 
 import { createServer } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -62,6 +64,11 @@ export async function listen(gateway, options = {}) {
     if (tokenId === false) {
       const challenge = req.headers.authorization ? 'Bearer realm="agentwire-mcp", error="invalid_token"' : 'Bearer realm="agentwire-mcp"';
       return refuse(res, 401, 'unauthorized', errorResponse(null, SERVER_ERROR, 'Unauthorized: a valid bearer token is required (Authorization: Bearer TOKEN)'), { 'WWW-Authenticate': challenge });
+    }
+    if (path === '/metrics') {
+      if (req.method !== 'GET') return sendJson(res, 405, errorResponse(null, SERVER_ERROR, 'Method not allowed'), { Allow: 'GET' });
+      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
+      return res.end(metrics.render());
     }
     if (path !== '/mcp') return sendJson(res, 404, errorResponse(null, SERVER_ERROR, `Not found: the MCP endpoint is /mcp`));
 
