@@ -159,8 +159,8 @@ npm-build: build-wasm build-native
 	@sed "s|from './index.js'|from './index.cjs'|" $(NPM_DIR)/schema.d.ts > $(NPM_DIR)/schema.d.cts
 
 # The publishable packages, staged and packed into target/npm-pack/ (scripts/pack.mjs):
-# agentwire, agentwire-tokens, agentwire-schema and one agentwire-<triple> per addon in
-# npm/native/.
+# agentwire, agentwire-tokens, agentwire-schema, one agentwire-<triple> per addon in
+# npm/native/, and agentwire-mcp (mcp/, its file: dependencies as version ranges).
 npm-pack: npm-build
 	@echo "== npm pack: staged packages (sizes from npm pack --json)"
 	cd $(NPM_DIR) && node scripts/pack.mjs
@@ -276,9 +276,10 @@ test-npm:
 # tsconfigs, installs with and without the optional packages, an esbuild bundle in Chromium;
 # then `npm publish --dry-run` of each package: any npm warning fails it, except the image's
 # `nodedir` notice and the dry run's "requires you to be logged in" (no credentials here).
-test-pack: npm-pack
-	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild)"
+test-pack: npm-pack setup-mcp
+	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild; agentwire-mcp installed by npm)"
 	cd $(NPM_DIR) && node --test --test-concurrency=1 test/pack/contents.test.mjs test/pack/types.test.mjs test/pack/esbuild.test.mjs
+	cd $(MCP_DIR) && node --test test/pack/*.test.mjs
 	@for dir in target/npm-pack/*/; do \
 	  [ -f $$dir/package.json ] || continue; \
 	  out=$$(cd $$dir && npm publish --dry-run --ignore-scripts 2>&1) || { echo "$$out"; exit 1; }; \
