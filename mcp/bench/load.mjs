@@ -256,6 +256,9 @@ export async function soak({ sessions, warmup, concurrency }) {
   // Every abandoned session is gone: its id gets 404.
   const sample = ids.filter((_, i) => i % Math.max(1, Math.floor(ids.length / 20)) === 0);
   const stillOpen = (await Promise.all(sample.map((session) => post(gw.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { session })))).filter((r) => r.status !== 404).length;
+  // And the gateway counts none open (its /metrics).
+  const metrics = await (await fetch(gw.url.replace(/\/mcp$/, '/metrics'))).text();
+  const sessionsOpen = Number(/^agentwire_mcp_sessions (\d+)$/m.exec(metrics)?.[1]);
   await stopAll();
   const MB = 1024 * 1024;
   const out = {
@@ -270,10 +273,11 @@ export async function soak({ sessions, warmup, concurrency }) {
     peak_rss_mb: peak,
     sampled: sample.length,
     still_open: stillOpen,
+    sessions_open: sessionsOpen,
   };
   log(
     `soak: ${sessions} sessions opened and abandoned in ${seconds.toFixed(1)} s; after a full GC, RSS ${out.rss_before_mb.toFixed(1)} → ${out.rss_after_mb.toFixed(1)} MB ` +
-      `(growth ${out.rss_growth_mb.toFixed(1)} MB), heap ${out.heap_used_before_mb.toFixed(1)} → ${out.heap_used_after_mb.toFixed(1)} MB; peak RSS ${peak.toFixed(0)} MB; ${stillOpen}/${sample.length} sampled sessions still open`,
+      `(growth ${out.rss_growth_mb.toFixed(1)} MB), heap ${out.heap_used_before_mb.toFixed(1)} → ${out.heap_used_after_mb.toFixed(1)} MB; peak RSS ${peak.toFixed(0)} MB; ${stillOpen}/${sample.length} sampled sessions still open, ${sessionsOpen} open in /metrics`,
   );
   return out;
 }

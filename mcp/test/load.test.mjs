@@ -19,6 +19,7 @@ test('load (short form): no failed call over HTTP or stdio; 40 abandoned session
   }
   const { soak } = results;
   assert.equal(soak.still_open, 0, 'every sampled abandoned session gets 404');
+  assert.equal(soak.sessions_open, 0, 'the gateway counts no session open');
   // Retained after a full GC: a leaked session would be hundreds of kB each.
   const heapGrowth = soak.heap_used_after_mb - soak.heap_used_before_mb;
   assert.ok(heapGrowth < 8, `heap grew ${heapGrowth.toFixed(1)} MB over ${soak.sessions} abandoned sessions`);
