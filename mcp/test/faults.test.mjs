@@ -100,11 +100,12 @@ describe('--call-timeout', () => {
   });
 
   test('progress resets it: a call longer than the timeout that reports progress completes', async () => {
-    const c = await track(gateway(['--call-timeout', '1s'], jsonServer()));
+    // Progress every 0.4 s, a 2 s timeout: the call takes twice the timeout.
+    const c = await track(gateway(['--call-timeout', '2s'], jsonServer()));
     const seen = [];
-    const r = await c.callTool({ name: 'slow', arguments: { ms: 3000, steps: 6 } }, undefined, { onprogress: (p) => seen.push(p.progress), timeout: 20000 });
+    const r = await c.callTool({ name: 'slow', arguments: { ms: 4000, steps: 10 } }, undefined, { onprogress: (p) => seen.push(p.progress), timeout: 20000 });
     assert.equal(textOf(r), 'done');
-    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 });
 
