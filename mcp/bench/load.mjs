@@ -34,8 +34,8 @@ const SESSION_RATE_MAX = 10;
 
 /** Full run, and the short form of `make test`. */
 export const PLANS = {
-  full: { levels: { http: [1, 16, 64], stdio: [1, 16, 64] }, seconds: 20, ramp: [1, 2, 4, 8, 16, 32, 64, 128, 256], rampSeconds: 5, soakSessions: 1000, soakWarmup: 200, soakConcurrency: 16 },
-  quick: { levels: { http: [16], stdio: [2] }, seconds: 1.5, ramp: [], rampSeconds: 0, soakSessions: 40, soakWarmup: 10, soakConcurrency: 8 },
+  full: { levels: { http: [1, 16, 64], stdio: [1, 16, 64] }, seconds: 20, ramp: [1, 2, 4, 8, 16, 32, 64, 128, 256], rampSeconds: 5, soakSessions: 1000, soakWarmup: 200, soakConcurrency: 16, soakCheckpoints: 5 },
+  quick: { levels: { http: [16], stdio: [2] }, seconds: 1.5, ramp: [], rampSeconds: 0, soakSessions: 40, soakWarmup: 10, soakConcurrency: 8, soakCheckpoints: 1 },
 };
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
@@ -211,11 +211,14 @@ export async function ramp(steps, seconds) {
 
 /**
  * Sessions opened and abandoned (one call, then the TS SDK's close(), which sends no DELETE):
- * the gateway's RSS after `sessions` of them have expired, against its RSS after a warm-up.
- * Both are read after a full garbage collection (bench/gc-probe.mjs, preloaded for this run
- * only), so they say what the gateway retains, not how much garbage was left uncollected.
+ * the gateway's memory after a warm-up and then every `sessions / checkpoints` sessions, each
+ * read once the abandoned sessions have expired and after a full garbage collection
+ * (bench/gc-probe.mjs, preloaded for this run only), so it says what the gateway retains, not
+ * how much garbage was left uncollected. Even so, RSS moves by tens of MB between readings
+ * (malloc returning and taking memory), so the growth reported is the least-squares trend of
+ * those readings over `sessions` sessions; the first and last readings are kept too.
  */
-export async function soak({ sessions, warmup, concurrency }) {
+export async function soak({ sessions, warmup, concurrency, checkpoints }) {
   const upstream = await startProcess(process.execPath, [JSON_SERVER, '--listen', '0'], /(http:\/\/\S+\/mcp)/);
   const idle = 2;
   const gw = await listeningGateway(['--session-idle', `${idle}s`, '--config', config({ json: { url: upstream.match } })], {
@@ -246,12 +249,18 @@ export async function soak({ sessions, warmup, concurrency }) {
     while (probes().length === seen) await sleep(50);
     return probes().at(-1);
   };
+  const MB = 1024 * 1024;
   await abandon(warmup);
-  const before = await memory();
+  const readings = [{ sessions: 0, ...(await memory()) }];
   const started = performance.now();
-  await abandon(sessions);
+  const step = Math.ceil(sessions / checkpoints);
+  for (let done = 0; done < sessions; ) {
+    const n = Math.min(step, sessions - done);
+    await abandon(n);
+    done += n;
+    readings.push({ sessions: done, ...(await memory()) });
+  }
   const seconds = (performance.now() - started) / 1000;
-  const after = await memory();
   const peak = mb(status(gw.child.pid, 'VmHWM'));
   // Every abandoned session is gone: its id gets 404.
   const sample = ids.filter((_, i) => i % Math.max(1, Math.floor(ids.length / 20)) === 0);
@@ -260,26 +269,39 @@ export async function soak({ sessions, warmup, concurrency }) {
   const metrics = await (await fetch(gw.url.replace(/\/mcp$/, '/metrics'))).text();
   const sessionsOpen = Number(/^agentwire_mcp_sessions (\d+)$/m.exec(metrics)?.[1]);
   await stopAll();
-  const MB = 1024 * 1024;
+  const trend = (key) => slope(readings.map((r) => [r.sessions, r[key] / MB])) * sessions;
+  const [first, last] = [readings[0], readings.at(-1)];
   const out = {
     sessions,
     warmup,
     seconds,
-    rss_before_mb: before.rss / MB,
-    rss_after_mb: after.rss / MB,
-    rss_growth_mb: (after.rss - before.rss) / MB,
-    heap_used_before_mb: before.heapUsed / MB,
-    heap_used_after_mb: after.heapUsed / MB,
+    readings: readings.map((r) => ({ sessions: r.sessions, rss_mb: r.rss / MB, heap_used_mb: r.heapUsed / MB })),
+    rss_first_mb: first.rss / MB,
+    rss_last_mb: last.rss / MB,
+    rss_growth_mb: trend('rss'),
+    heap_used_growth_mb: trend('heapUsed'),
+    heap_used_before_mb: first.heapUsed / MB,
+    heap_used_after_mb: last.heapUsed / MB,
     peak_rss_mb: peak,
     sampled: sample.length,
     still_open: stillOpen,
     sessions_open: sessionsOpen,
   };
   log(
-    `soak: ${sessions} sessions opened and abandoned in ${seconds.toFixed(1)} s; after a full GC, RSS ${out.rss_before_mb.toFixed(1)} → ${out.rss_after_mb.toFixed(1)} MB ` +
-      `(growth ${out.rss_growth_mb.toFixed(1)} MB), heap ${out.heap_used_before_mb.toFixed(1)} → ${out.heap_used_after_mb.toFixed(1)} MB; peak RSS ${peak.toFixed(0)} MB; ${stillOpen}/${sample.length} sampled sessions still open, ${sessionsOpen} open in /metrics`,
+    `soak: ${sessions} sessions opened and abandoned in ${seconds.toFixed(1)} s; after a full GC, RSS ${readings.map((r) => (r.rss / MB).toFixed(0)).join(' → ')} MB ` +
+      `(trend over ${sessions} sessions ${out.rss_growth_mb.toFixed(1)} MB), heap ${out.heap_used_before_mb.toFixed(1)} → ${out.heap_used_after_mb.toFixed(1)} MB; peak RSS ${peak.toFixed(0)} MB; ` +
+      `${stillOpen}/${sample.length} sampled sessions still open, ${sessionsOpen} open in /metrics`,
   );
   return out;
+}
+
+/** The least-squares slope of [x, y] points (two points: the line through them). */
+function slope(points) {
+  const n = points.length;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  const sxx = points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+  return sxx ? points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / sxx : 0;
 }
 
 /** Every measurement of a plan. */
@@ -299,7 +321,7 @@ export async function run(plan) {
     }
   }
   const saturation = plan.ramp.length ? await ramp(plan.ramp, plan.rampSeconds) : null;
-  const soaked = await soak({ sessions: plan.soakSessions, warmup: plan.soakWarmup, concurrency: plan.soakConcurrency });
+  const soaked = await soak({ sessions: plan.soakSessions, warmup: plan.soakWarmup, concurrency: plan.soakConcurrency, checkpoints: plan.soakCheckpoints });
   return { levels, skipped, saturation, soak: soaked };
 }
 
@@ -341,7 +363,10 @@ export function report(results) {
     ratio('mcp_load_http_saturation_calls_per_s', results.saturation.saturation_calls_per_s, null, 'tools/call per second where agentwire-mcp over HTTP saturates (sessions doubled until calls/s stopped growing)', 'none');
     ratio('mcp_load_http_saturation_sessions', results.saturation.saturation_sessions, null, 'concurrent HTTP sessions at that point', 'none');
   }
-  ratio('mcp_soak_rss_growth_mb', results.soak.rss_growth_mb, 20, `agentwire-mcp RSS growth after ${results.soak.sessions} HTTP sessions opened and abandoned (no DELETE) and expired, after a full GC, MB`);
+  const { soak: soaked } = results;
+  ratio('mcp_soak_rss_growth_mb', soaked.rss_growth_mb, 20, `agentwire-mcp RSS growth over ${soaked.sessions} HTTP sessions opened and abandoned (no DELETE) and expired: trend of ${soaked.readings.length} readings after a full GC, MB`);
+  ratio('mcp_soak_heap_growth_mb', soaked.heap_used_growth_mb, null, `agentwire-mcp JS heap growth (after a full GC) over the same ${soaked.sessions} sessions, MB`, 'none');
+  ratio('mcp_soak_rss_first_last_mb', soaked.rss_last_mb - soaked.rss_first_mb, null, 'the same RSS growth from the first and last readings alone, MB', 'none');
   return { records, ratios };
 }
 

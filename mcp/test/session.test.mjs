@@ -6,6 +6,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolListChangedNotificationSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { decodeCompact, deepEqual } from '../src/index.js';
+import { eventually } from './helpers.mjs';
 import { connectedGateway, inMemoryUpstream, upstreamServer } from './inprocess.mjs';
 
 const textOf = (r) => r.content.find((b) => b.type === 'text').text;
@@ -153,6 +154,19 @@ describe('session over InMemoryTransport', () => {
     await gateway.close();
   });
 
+  test('an upstream that goes away: calls get an error naming it, then it is reconnected', async () => {
+    const up = inMemoryUpstream(() => upstreamServer('up'));
+    const { client, gateway } = await connectedGateway({ upstreams: { up: up.spec } });
+    assert.equal(textOf(await client.callTool({ name: 'echo', arguments: { n: 1 } })), '{"n":1}');
+    await up.made[0].server.close();
+    await assert.rejects(client.callTool({ name: 'echo', arguments: { n: 2 } }), /upstream "up" is unavailable \(restarting\): connection closed/);
+    await waitFor(() => up.made.length === 2);
+    const r = await eventually(() => client.callTool({ name: 'echo', arguments: { n: 3 } }), 5000);
+    assert.equal(textOf(r), '{"n":3}');
+    assert.match(gateway.metrics.render(), /^agentwire_mcp_upstream_restarts_total\{upstream="up"\} 1$/m);
+    await gateway.close();
+  });
+
   test('closing the gateway closes the upstream connections of every session', async () => {
     const up = inMemoryUpstream(() => upstreamServer('up'));
     const { gateway, session } = await connectedGateway({ upstreams: { up: up.spec } });
@@ -168,7 +182,7 @@ describe('session over InMemoryTransport', () => {
 
 async function waitFor(predicate, ms = 5000) {
   const end = Date.now() + ms;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > end) throw new Error(`not within ${ms} ms: ${predicate}`);
     await new Promise((r) => setTimeout(r, 10));
   }
