@@ -118,7 +118,7 @@ export function createMetrics({ version, sessions, upstreams }) {
     requests: new Counter('agentwire_mcp_requests_total', 'Client requests by MCP method (others: method="other").'),
     sessionsOpened: new Counter('agentwire_mcp_sessions_opened_total', 'Sessions opened.'),
     sessionsClosed: new Counter('agentwire_mcp_sessions_closed_total', 'Sessions closed, by reason: deleted (HTTP DELETE), idle (--session-idle), evicted (--max-sessions), client (transport closed), shutdown.'),
-    upstreamRestarts: new Counter('agentwire_mcp_upstream_restarts_total', 'Upstream connections lost and reconnected (process exit, HTTP session gone).'),
+    upstreamRestarts: new Counter('agentwire_mcp_upstream_restarts_total', 'Upstream connections lost (process exit, connection closed, HTTP session gone), each the start of a restart.'),
     httpRejected: new Counter('agentwire_mcp_http_rejected_total', 'HTTP requests refused, by reason.'),
   };
   const gauges = [

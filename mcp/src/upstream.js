@@ -17,6 +17,8 @@ import { StdioUpstreamTransport } from './transports/stdio-upstream.js';
 export const AnyResult = { parse: (/** @type {any} */ v) => v, safeParse: (/** @type {any} */ v) => ({ success: true, data: v }) };
 
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
+/** The least time an upstream gets to answer initialize. */
+const CONNECT_TIMEOUT_MS = 60_000;
 /** How long closing waits for an HTTP upstream to acknowledge the end of the session. */
 const TERMINATE_TIMEOUT_MS = 2000;
 /** The errors #failInflight made (told apart from the upstream's own). */
@@ -30,7 +32,7 @@ const failures = new WeakSet();
  * @property {(notification: any) => void | Promise<void>} onNotification
  * @property {(request: any, extra: any) => Promise<any>} onRequest
  * @property {() => void} onReconnect after a restart: the session re-reads the tools
- * @property {() => void} [onRestart] counted in /metrics
+ * @property {() => void} [onRestart] the connection was lost and a restart begins (once per outage; /metrics)
  * @typedef {{ callTimeoutMs: number, maxUpstreamMessageBytes: number }} UpstreamLimits
  */
 
@@ -99,7 +101,8 @@ export class Upstream {
     client.onclose = () => this.#lost(client, transport.exitReason ? `the process ${transport.exitReason}` : 'connection closed');
     client.onerror = (e) => log.debug(`upstream ${this.name}: ${errorMessage(e)}`);
     try {
-      await client.connect(transport, { timeout: this.limits.callTimeoutMs });
+      // A server may take a while to start (npx fetching it): not the call timeout.
+      await client.connect(transport, { timeout: Math.max(this.limits.callTimeoutMs, CONNECT_TIMEOUT_MS) });
     } catch (e) {
       await client.close().catch((closeError) => log.debug(`upstream ${this.name}: close after failed connect: ${errorMessage(closeError)}`));
       this.lastError = new Error(transport.exitReason ? `the process ${transport.exitReason}` : errorMessage(e));
@@ -129,6 +132,7 @@ export class Upstream {
     this.status = 'down';
     this.lastError = new Error(why);
     log.warn(`upstream ${this.name}: ${why}; restarting`);
+    this.hooks.onRestart?.();
     this.#failInflight(`upstream "${this.name}" closed during the call: ${why}`, ErrorCode.ConnectionClosed);
     this.#scheduleRetry();
   }
@@ -137,7 +141,6 @@ export class Upstream {
     if (this.closed || this.retryTimer) return;
     const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)];
     this.status = 'restarting';
-    this.hooks.onRestart?.();
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.ready = this.#connect().then(
