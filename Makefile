@@ -161,8 +161,8 @@ npm-build: build-wasm build-native
 	@sed "s|from './index.js'|from './index.cjs'|" $(NPM_DIR)/schema.d.ts > $(NPM_DIR)/schema.d.cts
 
 # The publishable packages, staged and packed into target/npm-pack/ (scripts/pack.mjs):
-# agentwire, agentwire-tokens, agentwire-schema and one agentwire-<triple> per addon in
-# npm/native/.
+# agentwire, agentwire-tokens, agentwire-schema, one agentwire-<triple> per addon in
+# npm/native/, and agentwire-mcp (mcp/, its file: dependencies as version ranges).
 npm-pack: npm-build
 	@echo "== npm pack: staged packages (sizes from npm pack --json)"
 	cd $(NPM_DIR) && node scripts/pack.mjs
@@ -245,10 +245,13 @@ bench-npm: bench-corpus setup-bench-node
 	@echo "== bench: node native and wasm vs the pure-JS peers"
 	cd bench/node && node run.mjs --out ../results/npm.json $(BENCH_NPM_FLAGS)
 
-# Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results).
+# Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results); then
+# load: 1/16/64 sessions over HTTP and stdio, the ramp to saturation, the 1,000-session soak.
 bench-mcp: setup-mcp
 	@echo "== bench: agentwire-mcp added latency per tools/call"
 	cd $(MCP_DIR) && node bench/latency.mjs --out ../bench/results/mcp.json
+	@echo "== bench: agentwire-mcp under load (sessions, saturation, soak)"
+	cd $(MCP_DIR) && node bench/load.mjs --out ../bench/results/mcp-load.json
 
 # Peak RSS of the CLI streaming a 100 MB payload (needs GNU time).
 bench-memory: bench-corpus
@@ -305,9 +308,10 @@ test-npm:
 # tsconfigs, installs with and without the optional packages, an esbuild bundle in Chromium;
 # then `npm publish --dry-run` of each package: any npm warning fails it, except the image's
 # `nodedir` notice and the dry run's "requires you to be logged in" (no credentials here).
-test-pack: npm-pack
-	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild)"
+test-pack: npm-pack setup-mcp
+	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild; agentwire-mcp installed by npm)"
 	cd $(NPM_DIR) && node --test --test-concurrency=1 test/pack/contents.test.mjs test/pack/types.test.mjs test/pack/esbuild.test.mjs
+	cd $(MCP_DIR) && node --test test/pack/*.test.mjs
 	@for dir in target/npm-pack/*/; do \
 	  [ -f $$dir/package.json ] || continue; \
 	  out=$$(cd $$dir && npm publish --dry-run --ignore-scripts 2>&1) || { echo "$$out"; exit 1; }; \
@@ -360,9 +364,10 @@ setup-mcp:
 	  cd $(MCP_DIR) && npm ci --no-audit --no-fund --loglevel=error; \
 	fi
 
+# Two test files at a time: most of the time goes to waiting on processes and timeouts.
 test-mcp: setup-mcp
-	@echo "== test: agentwire-mcp (modes against real upstreams, MCP conformance suite)"
-	cd $(MCP_DIR) && node --test --test-concurrency=1 test/*.test.mjs
+	@echo "== test: agentwire-mcp (modes, sessions, auth, faults, bad input, load, conformance)"
+	cd $(MCP_DIR) && node --test --test-concurrency=2 test/*.test.mjs
 
 # ---- fuzzing (not part of `make test`) ------------------------------------------------------
 

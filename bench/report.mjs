@@ -45,6 +45,10 @@ const records = [...readJson(rustPath), ...readJson(npmPath)];
 const mcpPath = join(results, 'mcp.json');
 const mcp = existsSync(mcpPath) ? readJson(mcpPath) : { records: [], ratios: {} };
 records.push(...mcp.records);
+// And its load run (mcp/bench/load.mjs): sessions over HTTP and stdio, saturation, soak.
+const mcpLoadPath = join(results, 'mcp-load.json');
+const mcpLoad = existsSync(mcpLoadPath) ? readJson(mcpLoadPath) : { records: [], ratios: {} };
+records.push(...mcpLoad.records);
 const memory = readJson(memoryPath);
 const wasmGzip = gzipSync(readFileSync(join(root, 'npm/wasm/agentwire_core_bg.wasm')), { level: 9 }).length;
 
@@ -184,7 +188,7 @@ ratio('node_native_gcf_v1_decode_vs_json_parse', speedup(node('native', 'graph-5
 ratio('cli_stream_decode_100mb_peak_rss_mib', memory.peak_rss_bytes / 2 ** 20, 64, `Peak RSS of \`agentwire gcx decode\` streaming a ${(memory.payload_bytes / 1e6).toFixed(0)} MB payload, MiB`, 'max');
 ratio('wasm_default_gzip_kb', wasmGzip / 1000, 150, 'Default wasm module (npm/wasm/agentwire_core_bg.wasm) after wasm-opt, gzip -9, KB (1000 bytes: the stricter reading of the budget)', 'max');
 
-Object.assign(ratios, mcp.ratios);
+Object.assign(ratios, mcp.ratios, mcpLoad.ratios);
 
 const report = {
   machine: machine(),

@@ -7,4 +7,5 @@ export { compactResult, compactResultDetailed } from './result.js';
 export const { json: compactJson, decode: decodeCompact, equal: deepEqual } = compact;
 export { listen } from './http.js';
 export { Stats } from './stats.js';
-export { parseArgs, loadConfig } from './cli.js';
+export { parseConfig, parseServers, ConfigError, OPTIONS } from './config.js';
+export { VERSION } from './version.js';

@@ -9,7 +9,7 @@ const { json: compactJson, equal: deepEqual } = compact;
 const byteLength = (s) => Buffer.byteLength(s, 'utf8');
 
 /**
- * @typedef {{ tool?: string, tokenizer?: string, minSavings?: number, structured?: 'keep' | 'strip',
+ * @typedef {{ tool?: string, tokenizer?: 'cl100k_base' | 'o200k_base', minSavings?: number, structured?: 'keep' | 'strip',
  *   measure?: boolean }} CompactOptions `measure: false` skips counting what compaction leaves
  *   alone (the report then counts only the JSON it compacted).
  * @typedef {{ bytesBefore: number, bytesAfter: number, tokensBefore: number, tokensAfter: number,
@@ -27,6 +27,7 @@ const byteLength = (s) => Buffer.byteLength(s, 'utf8');
 export function compactResultDetailed(result, options = {}) {
   const { tokenizer = 'cl100k_base', structured = 'keep', measure = true } = options;
   const tokensOf = (text) => (measure ? count(text, tokenizer) : 0);
+  /** @type {CompactReport} */
   const report = { bytesBefore: 0, bytesAfter: 0, tokensBefore: 0, tokensAfter: 0, formats: [] };
   const tally = (text, tokens, before, after) => {
     if (before) {

@@ -1,38 +1,74 @@
-// One upstream MCP server: connect (stdio or Streamable HTTP), forward its notifications and
-// requests to the gateway, restart it with backoff when it goes away.
+// One upstream MCP server of one session: connect (stdio or Streamable HTTP), forward its
+// notifications and requests to the session, restart it with backoff when it goes away.
+//
+// Every failure a caller sees names the upstream (`data.upstream`): unavailable, closed during
+// the call, no answer within --call-timeout (the call is then cancelled upstream), output that is
+// not protocol. An HTTP upstream that restarted answers 404 for the old session: the upstream is
+// re-initialized and the request sent once more (the 404 means the server never ran it).
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { log } from './log.js';
+import { JsonRpcError, relayedError } from './jsonrpc.js';
+import { errorMessage, log } from './log.js';
+import { StdioUpstreamTransport } from './transports/stdio-upstream.js';
 
 /** Accepts any result object: the gateway passes results through, it does not police them. */
-export const AnyResult = { parse: (v) => v, safeParse: (v) => ({ success: true, data: v }) };
+export const AnyResult = { parse: (/** @type {any} */ v) => v, safeParse: (/** @type {any} */ v) => ({ success: true, data: v }) };
 
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
-// Long tool calls are the upstream's business; progress keeps them alive.
-const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+/** The least time an upstream gets to answer initialize. */
+const CONNECT_TIMEOUT_MS = 60_000;
+/** How long closing waits for an HTTP upstream to acknowledge the end of the session. */
+const TERMINATE_TIMEOUT_MS = 2000;
+/** The errors #failInflight made (told apart from the upstream's own). */
+const failures = new WeakSet();
+
+/**
+ * @typedef {import('./config.js').UpstreamSpec} UpstreamSpec
+ * @typedef {object} UpstreamHooks
+ * @property {object} capabilities the client's, offered upstream as the gateway's own
+ * @property {{ name: string, version: string }} clientInfo
+ * @property {(notification: any) => void | Promise<void>} onNotification
+ * @property {(request: any, extra: any) => Promise<any>} onRequest
+ * @property {() => void} onReconnect after a restart: the session re-reads the tools
+ * @property {() => void} [onRestart] the connection was lost and a restart begins (once per outage; /metrics)
+ * @typedef {{ callTimeoutMs: number, maxUpstreamMessageBytes: number }} UpstreamLimits
+ */
 
 export class Upstream {
   /**
-   * @param {string} name server name (config key), the namespace hint of its tool ids
-   * @param {{ command?: string, args?: string[], env?: Record<string,string>, cwd?: string,
-   *   url?: string, headers?: Record<string,string> }} spec an `mcpServers` entry
-   * @param {{ capabilities: object, clientInfo: object, onNotification: (n: object) => void,
-   *   onRequest: (r: object, extra: object) => Promise<object>, onReconnect: () => void }} hooks
+   * @param {string} name server name (config key): named in errors, the namespace of its tool ids
+   * @param {UpstreamSpec} spec
+   * @param {UpstreamHooks} hooks
+   * @param {UpstreamLimits} limits
    */
-  constructor(name, spec, hooks) {
+  constructor(name, spec, hooks, limits) {
     this.name = name;
     this.spec = spec;
     this.hooks = hooks;
+    this.limits = limits;
+    /** @type {Client | null} */
     this.client = null;
+    /** @type {'down'|'up'|'restarting'|'closed'} */
     this.status = 'down';
+    /** @type {Error | null} */
     this.lastError = null;
     this.closed = false;
     this.attempt = 0;
+    /** @type {Promise<Client | null> | null} */
     this.ready = null;
+    /** @type {Promise<Client | null> | null} a re-initialization after a 404, shared by the requests that saw it */
+    this.reinitializing = null;
+    /** @type {NodeJS.Timeout | null} */
+    this.retryTimer = null;
+    /** @type {number | null} */
     this.pid = null;
+    /** @type {any} the client transport of the current connection */
+    this.transport = null;
+    /** Calls in flight, each with the controller that fails it (output that is not protocol). */
+    /** @type {Set<AbortController>} */
+    this.inflight = new Set();
   }
 
   /** Connects once; later outages reconnect by themselves. */
@@ -45,40 +81,59 @@ export class Upstream {
     const client = new Client(this.hooks.clientInfo, { capabilities: this.hooks.capabilities });
     client.fallbackNotificationHandler = async (n) => this.hooks.onNotification(n);
     client.fallbackRequestHandler = async (r, extra) => this.hooks.onRequest(r, extra);
-    const transport = this.spec.url
-      ? new StreamableHTTPClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers ?? {} } })
-      : new StdioClientTransport({
-          command: this.spec.command,
-          args: this.spec.args ?? [],
-          env: { ...process.env, ...(this.spec.env ?? {}) },
-          cwd: this.spec.cwd,
-          stderr: 'inherit',
-        });
-    client.onclose = () => this.#lost(client, 'connection closed');
-    client.onerror = (e) => log(`upstream ${this.name}: ${e?.message ?? e}`);
+    /** @type {any} */
+    let transport;
+    if (typeof this.spec.transport === 'function') {
+      transport = await this.spec.transport();
+    } else if (this.spec.url) {
+      transport = new StreamableHTTPClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers ?? {} } });
+    } else {
+      transport = new StdioUpstreamTransport({
+        name: this.name,
+        command: /** @type {string} */ (this.spec.command),
+        args: this.spec.args,
+        env: this.spec.env,
+        cwd: this.spec.cwd,
+        maxMessageBytes: this.limits.maxUpstreamMessageBytes,
+      });
+      transport.onprotocolerror = (/** @type {string} */ reason) => this.#failInflight(reason);
+    }
+    client.onclose = () => this.#lost(client, transport.exitReason ? `the process ${transport.exitReason}` : 'connection closed');
+    client.onerror = (e) => log.debug(`upstream ${this.name}: ${errorMessage(e)}`);
     try {
-      await client.connect(transport);
+      // A server may take a while to start (npx fetching it): not the call timeout.
+      await client.connect(transport, { timeout: Math.max(this.limits.callTimeoutMs, CONNECT_TIMEOUT_MS) });
     } catch (e) {
-      await client.close().catch(() => {});
-      this.lastError = e;
+      await client.close().catch((closeError) => log.debug(`upstream ${this.name}: close after failed connect: ${errorMessage(closeError)}`));
+      this.lastError = new Error(transport.exitReason ? `the process ${transport.exitReason}` : errorMessage(e));
+      log.warn(`upstream ${this.name}: cannot connect: ${this.lastError.message}`);
       this.#scheduleRetry();
       throw this.unavailable();
     }
+    if (this.closed) {
+      await client.close();
+      throw this.unavailable();
+    }
     this.client = client;
+    this.transport = transport;
     this.pid = transport.pid ?? null;
     this.status = 'up';
     this.attempt = 0;
     this.lastError = null;
-    log(`upstream ${this.name}: connected (${client.getServerVersion()?.name ?? '?'} ${client.getServerVersion()?.version ?? ''})`);
+    const version = client.getServerVersion();
+    log.info(`upstream ${this.name}: connected (${version?.name ?? '?'} ${version?.version ?? ''})`);
     return client;
   }
 
+  /** @param {Client} client @param {string} why */
   #lost(client, why) {
     if (this.client !== client || this.closed) return;
     this.client = null;
     this.status = 'down';
     this.lastError = new Error(why);
-    log(`upstream ${this.name}: ${why}; restarting`);
+    log.warn(`upstream ${this.name}: ${why}; restarting`);
+    this.hooks.onRestart?.();
+    this.#failInflight(`upstream "${this.name}" closed during the call: ${why}`, ErrorCode.ConnectionClosed);
     this.#scheduleRetry();
   }
 
@@ -93,63 +148,144 @@ export class Upstream {
           this.hooks.onReconnect();
           return c;
         },
-        () => null,
+        () => null, // logged by #connect, which also scheduled the next try
       );
     }, delay);
     this.retryTimer.unref?.();
   }
 
-  /** The MCP error for a call made while the upstream is not connected. */
-  unavailable() {
-    const why = this.lastError?.message ?? 'not connected';
-    return new McpError(ErrorCode.ConnectionClosed, `upstream "${this.name}" is unavailable (${this.status}): ${why}`, {
-      upstream: this.name,
-    });
+  /** An HTTP upstream forgot our session (it restarted): a new one, at once. */
+  #reinitialize(/** @type {Client} */ stale) {
+    if (this.client !== stale) return this.ready ?? Promise.resolve(null);
+    this.reinitializing ??= (async () => {
+      log.warn(`upstream ${this.name}: its session is gone (HTTP 404, the server restarted?); initializing a new one`);
+      this.client = null;
+      this.status = 'restarting';
+      this.hooks.onRestart?.();
+      stale.close().catch((e) => log.debug(`upstream ${this.name}: closing the stale session: ${errorMessage(e)}`));
+      try {
+        this.ready = Promise.resolve(await this.#connect());
+        this.hooks.onReconnect();
+        return this.client;
+      } catch {
+        return null;
+      } finally {
+        this.reinitializing = null;
+      }
+    })();
+    return this.reinitializing;
   }
 
-  /** Sends a request upstream; errors name the upstream. */
-  async request(request, { signal, onprogress } = {}) {
-    const client = this.client;
-    if (!client) throw this.unavailable();
-    try {
-      return await client.request(request, AnyResult, {
-        signal,
-        onprogress,
-        timeout: CALL_TIMEOUT_MS,
-        resetTimeoutOnProgress: true,
-      });
-    } catch (e) {
-      if (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed) throw e;
-      if (signal?.aborted) throw e;
-      if (this.client !== client || e?.code === ErrorCode.ConnectionClosed) {
-        throw new McpError(ErrorCode.ConnectionClosed, `upstream "${this.name}" closed during ${request.method}: ${e.message}`, {
-          upstream: this.name,
-        });
-      }
-      throw new McpError(ErrorCode.InternalError, `upstream "${this.name}": ${e.message}`, { upstream: this.name });
+  /** Fails every call in flight here (their upstream requests are cancelled). */
+  #failInflight(/** @type {string} */ reason, code = ErrorCode.InternalError) {
+    for (const controller of this.inflight) {
+      // An McpError: the SDK rejects the request with it as it is (anything else becomes a timeout).
+      const error = new McpError(code, reason, { upstream: this.name });
+      failures.add(error);
+      controller.abort(error);
     }
   }
 
-  notify(notification) {
-    return this.client?.notification(notification).catch((e) => log(`upstream ${this.name}: ${e.message}`));
+  /** The MCP error for a call made while the upstream is not connected. */
+  unavailable() {
+    const why = this.lastError?.message ?? 'not connected';
+    return new JsonRpcError(ErrorCode.ConnectionClosed, `upstream "${this.name}" is unavailable (${this.status}): ${why}`, { upstream: this.name });
+  }
+
+  /**
+   * Sends a request upstream; errors name the upstream.
+   * @param {{ method: string, params?: any }} request
+   * @param {{ signal?: AbortSignal, onprogress?: (progress: any) => void }} [options]
+   */
+  async request(request, { signal, onprogress } = {}) {
+    for (let attempt = 0; ; attempt++) {
+      const client = this.client ?? (this.reinitializing ? await this.reinitializing : null);
+      if (!client) throw this.unavailable();
+      try {
+        return await this.#send(client, request, signal, onprogress);
+      } catch (e) {
+        if (attempt === 0 && e instanceof StreamableHTTPError && e.code === 404) {
+          await this.#reinitialize(client);
+          continue;
+        }
+        throw this.#named(e, client, request, signal);
+      }
+    }
+  }
+
+  async #send(/** @type {Client} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal, /** @type {any} */ onprogress) {
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    this.inflight.add(controller);
+    try {
+      return await client.request(request, /** @type {any} */ (AnyResult), {
+        signal: controller.signal,
+        onprogress,
+        timeout: this.limits.callTimeoutMs,
+        resetTimeoutOnProgress: true,
+      });
+    } finally {
+      this.inflight.delete(controller);
+      signal?.removeEventListener('abort', abort);
+    }
+  }
+
+  /** The error a caller gets: what went wrong, and where. */
+  #named(/** @type {any} */ e, /** @type {Client} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal) {
+    if (signal?.aborted) return e;
+    const data = { upstream: this.name };
+    // Ours (output that is not protocol, the upstream lost): as it is.
+    if (e instanceof JsonRpcError) return e;
+    if (failures.has(e)) return relayedError(e);
+    if (e instanceof McpError) {
+      if (e.code === ErrorCode.RequestTimeout) {
+        return new JsonRpcError(
+          ErrorCode.RequestTimeout,
+          `upstream "${this.name}" did not answer ${request.method} within ${this.limits.callTimeoutMs / 1000} s (--call-timeout); the call was cancelled there`,
+          { ...data, timeoutMs: this.limits.callTimeoutMs },
+        );
+      }
+      if (e.code !== ErrorCode.ConnectionClosed) return relayedError(e); // the upstream's own JSON-RPC error, as it sent it
+    }
+    if (this.client !== client || e?.code === ErrorCode.ConnectionClosed) {
+      return new JsonRpcError(ErrorCode.ConnectionClosed, `upstream "${this.name}" closed during ${request.method}: ${this.lastError?.message ?? errorMessage(e)}`, data);
+    }
+    return new JsonRpcError(ErrorCode.InternalError, `upstream "${this.name}": ${errorMessage(e)}`, data);
+  }
+
+  notify(/** @type {any} */ notification) {
+    return this.client?.notification(notification).catch((e) => log.warn(`upstream ${this.name}: ${notification.method}: ${errorMessage(e)}`));
   }
 
   capabilities() {
     return this.client?.getServerCapabilities() ?? {};
   }
 
+  instructions() {
+    return this.client?.getInstructions();
+  }
+
   async close() {
     this.closed = true;
-    clearTimeout(this.retryTimer);
-    const c = this.client;
+    this.status = 'closed';
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client;
     this.client = null;
-    await c?.close().catch(() => {});
+    // An HTTP upstream is told the session is over (DELETE), so it does not keep it around.
+    if (client && this.transport instanceof StreamableHTTPClientTransport && this.transport.sessionId) {
+      const ended = this.transport.terminateSession().catch((e) => log.debug(`upstream ${this.name}: DELETE: ${errorMessage(e)}`));
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, TERMINATE_TIMEOUT_MS).unref())]);
+    }
+    await client?.close().catch((e) => log.debug(`upstream ${this.name}: close: ${errorMessage(e)}`));
   }
 }
 
 /** Every page of a paginated list request (`tools/list`, `resources/list`, …). */
-export async function listAll(upstream, method, key) {
+export async function listAll(/** @type {Upstream} */ upstream, /** @type {string} */ method, /** @type {string} */ key) {
   const items = [];
+  /** @type {string | undefined} */
   let cursor;
   do {
     const page = await upstream.request({ method, params: cursor ? { cursor } : {} });

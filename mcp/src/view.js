@@ -12,6 +12,8 @@ import { count } from 'agentwire/tokens';
 import { compact } from 'agentwire';
 
 const MAX_HANDLES = 64;
+// Stored text per session, in bytes (a few large results, not 64 of them).
+const MAX_STORED_BYTES = 32 * 1024 * 1024;
 
 export class ViewError extends Error {}
 
@@ -19,14 +21,21 @@ export class ResultStore {
   constructor() {
     this.items = new Map();
     this.next = 1;
+    this.bytes = 0;
   }
 
   /** Stores a result text (and its JSON value, when it had one); returns the handle. */
   put(entry) {
     const handle = `r${this.next++}`;
+    entry.bytes = Buffer.byteLength(entry.text);
     this.items.set(handle, entry);
-    // Oldest handles go first; a session keeps a bounded number.
-    while (this.items.size > MAX_HANDLES) this.items.delete(this.items.keys().next().value);
+    this.bytes += entry.bytes;
+    // Oldest handles go first; a session keeps a bounded number and size (the newest stays).
+    while (this.items.size > 1 && (this.items.size > MAX_HANDLES || this.bytes > MAX_STORED_BYTES)) {
+      const [oldest, e] = /** @type {[string, any]} */ (this.items.entries().next().value);
+      this.items.delete(oldest);
+      this.bytes -= e.bytes;
+    }
     return handle;
   }
 
@@ -42,7 +51,7 @@ export class ResultStore {
   }
 
   /** The selected part of a stored result, as text. */
-  view(handle, selector = '', { tokenizer = 'cl100k_base' } = {}) {
+  view(/** @type {string} */ handle, selector = '', /** @type {{ tokenizer?: 'cl100k_base' | 'o200k_base' }} */ { tokenizer = 'cl100k_base' } = {}) {
     const e = this.#get(handle);
     const sel = selector.trim();
     if (sel === '' || sel === 'info') return JSON.stringify(this.info(handle));

@@ -5,8 +5,12 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync, mkdirSync, exist
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(ROOT, 'bin/agentwire-mcp.js');
@@ -99,7 +103,15 @@ export function childrenOf(pid) {
     .map(Number);
 }
 
-export const alive = (pid) => existsSync(`/proc/${pid}`);
+/** Whether a process runs (a zombie, dead but not yet reaped, does not). */
+export const alive = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Retries `fn` until it resolves or `ms` pass. */
@@ -114,3 +126,179 @@ export async function eventually(fn, ms = 15000) {
     }
   }
 }
+
+/** The SDK upstream of the test folder (json-server.mjs): stdio, or HTTP with `listen`. */
+export const JSON_SERVER = join(ROOT, 'test/upstream/json-server.mjs');
+export const jsonServer = (env = {}) => ({ command: process.execPath, args: [JSON_SERVER], env });
+
+/**
+ * A process whose stdout or stderr prints a line matching `pattern`: resolves with the match's
+ * first group and the child (killed by `stopAll`).
+ */
+export function startProcess(command, args, pattern, { env = {}, cwd } = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, cwd });
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  let seen = '';
+  child.output = () => seen;
+  return new Promise((resolve, reject) => {
+    const on = (d) => {
+      seen += d;
+      const m = pattern.exec(seen);
+      if (m) resolve({ match: m[1], child });
+    };
+    child.stdout.on('data', on);
+    child.stderr.on('data', on);
+    child.once('exit', (code, signal) => reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before ${pattern}: ${seen}`)));
+  });
+}
+const started = new Set();
+
+/**
+ * agentwire-mcp --listen with `flags`: {url, child}. On port 0 its URL is read from its log; with
+ * `quiet` (no log) it gets a free port and is ready when /health answers.
+ */
+export async function listeningGateway(flags, { env, quiet = false, nodeArgs = [] } = {}) {
+  if (!quiet) {
+    const { match, child } = await startProcess(process.execPath, [...nodeArgs, BIN, '--listen', '127.0.0.1:0', ...flags], /listening on (http:\/\/\S+\/mcp)/, { env, cwd: ROOT });
+    return { url: match, child };
+  }
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, BIN, '--listen', `127.0.0.1:${port}`, '--quiet', ...flags], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env }, cwd: ROOT });
+  let seen = '';
+  child.stderr.on('data', (d) => (seen += d));
+  child.output = () => seen;
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await eventually(async () => assertOk((await fetch(`http://127.0.0.1:${port}/health`)).ok), 20000);
+  return { url, child };
+}
+
+const assertOk = (ok) => {
+  if (!ok) throw new Error('not yet');
+};
+
+/** A TCP port free at the time of asking. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Kills every process startProcess started and waits for them. */
+export async function stopAll() {
+  await Promise.all(
+    [...started].map(
+      (child) =>
+        new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
+
+/** An SDK client over Streamable HTTP. */
+export async function httpClient(url, { headers = {}, name = 'agentwire-mcp-test', capabilities = {} } = {}) {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const c = new Client({ name, version: '1.0.0' }, { capabilities });
+  await c.connect(transport);
+  c.sessionId = transport.sessionId;
+  c.http = transport;
+  return c;
+}
+
+/**
+ * One raw HTTP request (node:http, so any Host header can be sent): {status, headers, text}.
+ * `headers.get(name)` as in fetch.
+ */
+export function request(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: { get: (name) => res.headers[name.toLowerCase()] ?? null }, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** One raw JSON-RPC POST to the gateway: {status, headers, body (parsed JSON, or the SSE messages)}. */
+export async function post(url, message, { session, headers = {}, raw } = {}) {
+  const res = await request(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(session ? { 'mcp-session-id': session } : {}),
+      ...headers,
+    },
+    body: raw ?? JSON.stringify(message),
+  });
+  let body = res.text;
+  if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    body = res.text
+      .split('\n')
+      .filter((l) => l.startsWith('data: ') && l.length > 6)
+      .map((l) => JSON.parse(l.slice(6)));
+  } else if (res.text) {
+    try {
+      body = JSON.parse(res.text);
+    } catch {
+      // Not JSON: the text as it is.
+    }
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** A raw session: initialize and initialized; returns its id. */
+export async function rawSession(url, { headers } = {}) {
+  const init = await post(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }, { headers });
+  if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status} ${JSON.stringify(init.body)}`);
+  const session = init.headers.get('mcp-session-id');
+  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, { session, headers });
+  return session;
+}
+
+/** Every process below `pid` (children, grandchildren, …), from /proc. */
+export function descendantsOf(pid) {
+  const parents = new Map();
+  for (const p of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      parents.set(Number(p), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const out = [];
+  const walk = (parent) => {
+    for (const [child, ppid] of parents) {
+      if (ppid === parent) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/** A process's status field from /proc (`VmRSS`, `VmHWM`), in kB; the command line too. */
+export const procStatus = (pid, field) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+export const commandLine = (pid) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+};

@@ -25,7 +25,7 @@ import {
 
 const open = [];
 after(async () => {
-  await Promise.all(open.map((c) => c.close().catch(() => {})));
+  await Promise.all(open.map((c) => c.close().catch((e) => console.log(`closing a test client: ${e.message}`))));
 });
 const track = async (p) => {
   const c = await p;

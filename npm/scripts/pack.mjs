@@ -8,6 +8,8 @@
 //   agentwire-schema          packages/schema (the JSON Schema validator's wasm module)
 //   agentwire-<triple>        one per native addon in native/ (os, cpu and libc fields, so npm
 //                             installs only the one that runs)
+//   agentwire-mcp             ../mcp (the MCP gateway), its `file:` dependencies on the packages
+//                             above turned into version ranges
 // Usage: node scripts/pack.mjs [--out DIR] [--require-all-platforms]
 // Prints each tarball's packed and unpacked size (from `npm pack --json`) and writes
 // DIR/packs.json.
@@ -129,6 +131,37 @@ function stagePlatform(out, triple, main) {
   return dir;
 }
 
+/** agentwire-mcp: its `files`, README (links made absolute) and licences, no dev fields. */
+function stageMcp(out, staged) {
+  const source = join(repoDir, 'mcp');
+  const dir = join(out, 'agentwire-mcp');
+  mkdirSync(dir, { recursive: true });
+  for (const file of packFiles(source)) {
+    if (file === 'package.json' || file === 'README.md') continue;
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(join(source, file), join(dir, file));
+  }
+  const pkg = readJson(join(source, 'package.json'));
+  delete pkg.scripts;
+  delete pkg.devDependencies;
+  // npm publish rewrites "./bin/x.js" to "bin/x.js" and warns: written as it wants it.
+  pkg.bin = Object.fromEntries(Object.entries(pkg.bin).map(([name, file]) => [name, file.replace(/^\.\//, '')]));
+  for (const [name, spec] of Object.entries(pkg.dependencies)) {
+    if (!spec.startsWith('file:')) continue;
+    if (!staged[name]) throw new Error(`agentwire-mcp depends on ${name} through ${spec}, which is not packed here`);
+    pkg.dependencies[name] = `^${staged[name]}`;
+  }
+  const main = readJson(join(packageDir, 'package.json'));
+  Object.assign(pkg, { homepage: `${REPO_URL}/tree/main/mcp#readme`, bugs: main.bugs, repository: { ...main.repository, directory: 'mcp' } });
+  pkg.files = [...pkg.files, 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE'];
+  writeJson(join(dir, 'package.json'), pkg);
+  const base = `${REPO_URL}/blob/main/mcp/`;
+  const text = readFileSync(join(source, 'README.md'), 'utf8');
+  writeFileSync(join(dir, 'README.md'), text.replace(/\]\((?!https?:|#|mailto:)([^)\s]+)\)/g, (_, target) => `](${new URL(target, base)})`));
+  copyLicences(dir);
+  return dir;
+}
+
 function pack(dir, tarballs) {
   const [report] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tarballs], { cwd: dir, encoding: 'utf8' }));
   return { name: report.name, dir, tarball: join(tarballs, report.filename), size: report.size, unpackedSize: report.unpackedSize, files: report.entryCount };
@@ -145,7 +178,8 @@ export function main(argv = process.argv.slice(2)) {
   const mainDir = stageMain(args.out, Object.keys(PLATFORMS));
   const mainPkg = readJson(join(mainDir, 'package.json'));
   const optional = ['tokens', 'schema'].map((folder) => stageOptional(args.out, folder, mainPkg.version));
-  const dirs = [mainDir, ...optional, ...built.map((t) => stagePlatform(args.out, t, mainPkg))];
+  const staged = Object.fromEntries([mainDir, ...optional].map((dir) => [readJson(join(dir, 'package.json')).name, mainPkg.version]));
+  const dirs = [mainDir, ...optional, ...built.map((t) => stagePlatform(args.out, t, mainPkg)), stageMcp(args.out, staged)];
   const packs = dirs.map((dir) => pack(dir, tarballs));
   writeJson(join(args.out, 'packs.json'), { platformsMissing: missing, packs });
   for (const p of packs) {

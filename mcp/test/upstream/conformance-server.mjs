@@ -211,7 +211,8 @@ function createServer() {
     },
   );
   const table = tools(server);
-  const log = (data) => server.notification({ method: 'notifications/message', params: { level: 'info', logger: 'conformance-upstream', data } }).catch(() => {});
+  const log = (data) =>
+    server.notification({ method: 'notifications/message', params: { level: 'info', logger: 'conformance-upstream', data } }).catch((e) => process.stderr.write(`conformance-upstream: log: ${e.message}\n`));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: Object.entries(table).map(([name, t]) => ({ name, description: `Conformance tool ${name}`, inputSchema: t.inputSchema ?? noArgs })),
   }));

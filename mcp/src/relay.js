@@ -1,0 +1,223 @@
+// The relay of one session: its upstream connections, requests forwarded to them (progress and
+// cancellation wired through), and what upstreams send back on their own (notifications;
+// sampling, elicitation and roots requests), delivered on the stream of the call that caused it.
+
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcError } from './jsonrpc.js';
+import { errorMessage, log } from './log.js';
+import { AnyResult, listAll, Upstream } from './upstream.js';
+
+// An upstream's sampling or elicitation request may wait for a person.
+const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
+ * @typedef {import('./upstream.js').UpstreamLimits} UpstreamLimits
+ * @typedef {{ notification: (n: any) => Promise<void>, request: (r: any, schema: any, options: any) => Promise<any> }} ClientSide
+ *   the session's SDK server, once it exists
+ * @typedef {{ signal: AbortSignal, _meta?: any, sendNotification: (n: any) => Promise<void>,
+ *   sendRequest: (r: any, schema: any, options?: any) => Promise<any> }} RequestExtra the SDK's per-request context
+ */
+
+export class Relay {
+  /**
+   * @param {{ upstreams: Record<string, import('./config.js').UpstreamSpec>, limits: UpstreamLimits,
+   *   onToolsChanged: () => void, onRestart?: (upstream: string) => void }} options
+   */
+  constructor({ upstreams, limits, onToolsChanged, onRestart }) {
+    this.specs = upstreams;
+    this.limits = limits;
+    this.onToolsChanged = onToolsChanged;
+    this.onRestart = onRestart;
+    /** @type {Map<string, Upstream>} */
+    this.upstreams = new Map();
+    /** @type {Map<string, Set<RequestExtra>>} upstream name → the client requests in flight there */
+    this.inflight = new Map();
+    /** @type {Map<RequestExtra, Promise<void>>} the last notification sent for a request in flight */
+    this.sent = new Map();
+    /** @type {ClientSide | null} */
+    this.client = null;
+    /** Which upstream listed a resource (by uri) or prompt (by name). */
+    this.owners = { resources: new Map(), prompts: new Map() };
+  }
+
+  /** Connects every upstream with the client's capabilities; one that fails is retried alone. */
+  async start(/** @type {{ capabilities?: object, clientInfo?: { name: string, version: string } }} */ { capabilities, clientInfo }, /** @type {{ name: string, version: string }} */ fallbackInfo) {
+    for (const [name, spec] of Object.entries(this.specs)) {
+      const upstream = new Upstream(
+        name,
+        spec,
+        {
+          capabilities: capabilities ?? {},
+          clientInfo: clientInfo ?? fallbackInfo,
+          onNotification: (n) => this.#fromUpstream(upstream, n),
+          onRequest: (r, extra) => this.#requestFromUpstream(upstream, r, extra),
+          onReconnect: () => this.onToolsChanged(),
+          onRestart: () => this.onRestart?.(name),
+        },
+        this.limits,
+      );
+      this.upstreams.set(name, upstream);
+      this.inflight.set(name, new Set());
+    }
+    // An upstream that cannot start now is retried in the background; calls to it get its error.
+    await Promise.all([...this.upstreams.values()].map((u) => u.start().catch((e) => log.debug(errorMessage(e)))));
+  }
+
+  /** The capabilities the gateway announces: tools always, the rest as the upstreams have them. */
+  capabilities() {
+    /** @type {Record<string, any>} */
+    const caps = { tools: { listChanged: true } };
+    for (const u of this.upstreams.values()) {
+      const c = /** @type {Record<string, any>} */ (u.capabilities());
+      for (const key of ['resources', 'prompts']) {
+        if (c[key]) caps[key] = { ...caps[key], ...c[key] };
+      }
+      if (c.logging) caps.logging = {};
+      if (c.completions) caps.completions = {};
+    }
+    return caps;
+  }
+
+  instructions() {
+    const texts = [...this.upstreams.values()].map((u) => u.instructions()).filter(Boolean);
+    return texts.length ? texts.join('\n\n') : undefined;
+  }
+
+  /** Upstream by name. */
+  get(/** @type {string} */ name) {
+    const u = this.upstreams.get(name);
+    if (!u) throw new JsonRpcError(ErrorCode.InternalError, `no upstream ${JSON.stringify(name)}`);
+    return u;
+  }
+
+  first() {
+    const u = this.upstreams.values().next().value;
+    if (!u) throw new JsonRpcError(ErrorCode.InternalError, 'no upstream');
+    return u;
+  }
+
+  /** The upstream that listed a resource (by uri) or prompt (by name); else the first with the capability. */
+  owner(/** @type {'resources'|'prompts'} */ kind, /** @type {string | undefined} */ key) {
+    const known = key === undefined ? undefined : this.owners[kind].get(key);
+    if (known) return known;
+    return [...this.upstreams.values()].find((u) => /** @type {any} */ (u.capabilities())[kind]) ?? this.first();
+  }
+
+  /** Every upstream's tools, for the catalog. */
+  async listTools() {
+    const listed = [];
+    for (const u of this.upstreams.values()) {
+      if (!u.client || !u.capabilities().tools) continue;
+      try {
+        for (const def of await listAll(u, 'tools/list', 'tools')) listed.push({ upstream: u.name, def });
+      } catch (e) {
+        log.warn(`upstream ${u.name}: tools/list failed: ${errorMessage(e)}`);
+      }
+    }
+    return listed;
+  }
+
+  /** One upstream: its page as it is; several: every page of each, concatenated. */
+  async listMerged(/** @type {'resources'|'prompts'} */ capability, /** @type {string} */ method, /** @type {string} */ key, /** @type {any} */ params, /** @type {RequestExtra} */ extra) {
+    const ups = [...this.upstreams.values()].filter((u) => /** @type {any} */ (u.capabilities())[capability] || !u.client);
+    const remember = (/** @type {Upstream} */ u, /** @type {any[]} */ items) => {
+      for (const it of items) this.owners[capability].set(it.uri ?? it.uriTemplate ?? it.name, u);
+    };
+    if (ups.length === 1) {
+      const page = await this.forward(ups[0], { method, params }, extra);
+      remember(ups[0], page[key] ?? []);
+      return page;
+    }
+    const all = [];
+    for (const u of ups) {
+      const items = await listAll(u, method, key);
+      remember(u, items);
+      all.push(...items);
+    }
+    return { [key]: all };
+  }
+
+  /**
+   * Passes a request to an upstream with progress and cancellation wired through.
+   * @param {Upstream} upstream
+   * @param {{ method: string, params?: any }} request
+   * @param {RequestExtra} extra
+   */
+  async forward(upstream, request, extra) {
+    const token = extra._meta?.progressToken;
+    const onprogress =
+      token === undefined ? undefined : (/** @type {any} */ p) => this.#notify(extra, { method: 'notifications/progress', params: { ...p, progressToken: token } });
+    const inflight = this.inflight.get(upstream.name);
+    inflight?.add(extra);
+    this.sent.set(extra, Promise.resolve());
+    try {
+      // The SDK puts its own progress token in; the client's is restored on the way back.
+      const params = request.params && token !== undefined ? withoutProgressToken(request.params) : request.params;
+      const result = await upstream.request({ method: request.method, params }, { signal: extra.signal, onprogress });
+      // What the upstream sent before its result reaches the client before the result too.
+      await this.sent.get(extra);
+      return result;
+    } finally {
+      inflight?.delete(extra);
+      this.sent.delete(extra);
+    }
+  }
+
+  /** Sends to every upstream (client notifications such as roots/list_changed). */
+  notifyAll(/** @type {any} */ notification) {
+    for (const u of this.upstreams.values()) u.notify(notification);
+  }
+
+  /** Sends a request to every upstream with `capability`, in parallel (logging/setLevel). */
+  async requestAll(/** @type {string} */ capability, /** @type {any} */ request, /** @type {RequestExtra} */ extra) {
+    const targets = [...this.upstreams.values()].filter((u) => /** @type {any} */ (u.capabilities())[capability]);
+    await Promise.all(targets.map((u) => u.request(request, { signal: extra.signal })));
+    return {};
+  }
+
+  /** A notification on the stream of a request in flight, in order with its result. */
+  #notify(/** @type {RequestExtra} */ extra, /** @type {any} */ n) {
+    const previous = this.sent.get(extra) ?? Promise.resolve();
+    const next = previous.then(() => extra.sendNotification(n)).catch((e) => log.debug(`notification ${n.method}: ${errorMessage(e)}`));
+    if (this.sent.has(extra)) this.sent.set(extra, next);
+    return next;
+  }
+
+  /** The request extra of the newest call in flight at this upstream (its HTTP stream). */
+  #relatedExtra(/** @type {Upstream} */ upstream) {
+    return [...(this.inflight.get(upstream.name) ?? [])].at(-1);
+  }
+
+  async #fromUpstream(/** @type {Upstream} */ upstream, /** @type {any} */ n) {
+    if (n.method === 'notifications/tools/list_changed') return this.onToolsChanged();
+    const extra = this.#relatedExtra(upstream);
+    if (extra) return this.#notify(extra, n);
+    if (!this.client) return log.debug(`upstream ${upstream.name}: ${n.method} before the client is connected; dropped`);
+    return this.client.notification(n).catch((e) => log.debug(`notification ${n.method}: ${errorMessage(e)}`));
+  }
+
+  async #requestFromUpstream(/** @type {Upstream} */ upstream, /** @type {any} */ request, /** @type {{ signal: AbortSignal }} */ upExtra) {
+    const extra = this.#relatedExtra(upstream);
+    const options = { signal: upExtra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS };
+    if (extra) return extra.sendRequest(request, AnyResult, options);
+    if (!this.client) throw new JsonRpcError(ErrorCode.InternalError, 'the client is not connected yet');
+    return this.client.request(request, AnyResult, options);
+  }
+
+  /** The upstreams' connection states (for /metrics). */
+  states() {
+    return [...this.upstreams.values()].map((u) => ({ name: u.name, status: u.status }));
+  }
+
+  async close() {
+    await Promise.all([...this.upstreams.values()].map((u) => u.close()));
+  }
+}
+
+function withoutProgressToken(/** @type {any} */ params) {
+  const { progressToken, ...meta } = params._meta ?? {};
+  const out = { ...params };
+  if (Object.keys(meta).length) out._meta = meta;
+  else delete out._meta;
+  return out;
+}
