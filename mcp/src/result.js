@@ -53,7 +53,7 @@ export function compactResultDetailed(result, options = {}) {
       tally(block.text, tokensOf(block.text), true, true);
       return block;
     }
-    const out = compactJson(block.text, { ...options, value });
+    const out = compactJson(block.text, options);
     tally(block.text, out.inputTokens, true, false);
     tally(out.text, out.tokens, false, true);
     report.formats.push(out.format);
@@ -68,7 +68,7 @@ export function compactResultDetailed(result, options = {}) {
     if (structured === 'strip') {
       // The model must still get the data: carry it as a compact text block if no text does.
       if (!structuredCarried) {
-        const out = compactJson(scText, { ...options, value: result.structuredContent, minSavings: 0 });
+        const out = compactJson(scText, { ...options, minSavings: 0 });
         content.push({ type: 'text', text: out.text });
         report.formats.push(out.format);
         tally(out.text, out.tokens, false, true);

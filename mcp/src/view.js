@@ -75,7 +75,7 @@ export class ResultStore {
       if (e.value === undefined) throw new ViewError('a JSON pointer needs a JSON result');
       const part = pointer(e.value, sel);
       const json = JSON.stringify(part);
-      return compact.json(json, { tool: e.tool, tokenizer, value: part, minSavings: 0 }).text;
+      return compact.json(json, { tool: e.tool, tokenizer, minSavings: 0 }).text;
     }
     throw new ViewError(`unknown selector ${JSON.stringify(selector)}: use info, lines:A-B, rows:A-B[@SECTION] or /json/pointer`);
   }
