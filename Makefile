@@ -94,7 +94,7 @@ WASM_CRATE_OUT := $(TARGET_DIR)/$(WASM_TARGET)/wasm/agentwire_wasm.wasm
 TOKENS_PKG := $(NPM_DIR)/packages/tokens
 SCHEMA_PKG := $(NPM_DIR)/packages/schema
 
-build-wasm: setup-rust setup-wasm-bindgen
+build-wasm: setup-rust setup-wasm-bindgen setup-npm
 	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz)"
 	@mkdir -p $(NPM_DIR)/wasm $(TOKENS_PKG)/wasm $(SCHEMA_PKG)/wasm
 	@cp core/src/tokens/data/cl100k_base.bin core/src/tokens/data/o200k_base.bin $(TOKENS_PKG)/

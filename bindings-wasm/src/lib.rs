@@ -11,10 +11,8 @@ use js_sys::{Function, Reflect, Uint8Array};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-#[cfg(feature = "gateway")]
-use agentwire_bindings::call::Hooks;
 use agentwire_bindings::call::{
-    Call, Main, Out, Session, State, run_constructor, run_function, run_method,
+    Call, Hooks, Main, Out, Session, State, run_constructor, run_function, run_method,
 };
 use agentwire_bindings::js_error::{self, Property};
 
@@ -32,15 +30,14 @@ fn error_value(error: &agentwire::Error) -> JsValue {
     object.into()
 }
 
-/// The caller's `{counter, validator}` functions (only the gateway calls any).
-#[cfg(feature = "gateway")]
+/// The caller's `{counter, validator}` functions (the gateway calls both, `compact.json` the
+/// counter).
 struct WasmHooks {
     counter: Option<Function>,
     validator: Option<Function>,
     failure: RefCell<Option<JsValue>>,
 }
 
-#[cfg(feature = "gateway")]
 impl WasmHooks {
     fn settle(&self, result: Result<JsValue, JsValue>) -> Option<JsValue> {
         match result {
@@ -53,7 +50,6 @@ impl WasmHooks {
     }
 }
 
-#[cfg(feature = "gateway")]
 impl Hooks for WasmHooks {
     fn has_counter(&self) -> bool {
         self.counter.is_some()
@@ -115,20 +111,15 @@ fn with_call<T>(
         (None, Some(bytes)) => Main::Bytes(bytes),
         (None, None) => Main::None,
     };
-    #[cfg(feature = "gateway")]
     let hooks = (args.counter.is_some() || args.validator.is_some()).then(|| WasmHooks {
         counter: args.counter,
         validator: args.validator,
         failure: RefCell::new(None),
     });
-    #[cfg(feature = "gateway")]
     let hooks_ref = hooks.as_ref().map(|h| h as &dyn Hooks);
-    #[cfg(not(feature = "gateway"))]
-    let hooks_ref = None;
     let session = Session::from_f64(args.session);
     let mut call = Call::new(main, args.ops, args.doubles, args.text, hooks_ref, session);
     let result = f(&mut call);
-    #[cfg(feature = "gateway")]
     if let Some(failure) = hooks.and_then(|h| h.failure.into_inner()) {
         return Err(failure);
     }

@@ -42,7 +42,7 @@ import type * as GcfRaw from '../../wasm/agentwire_gcf';
 import type * as GatewayRaw from '../../wasm/agentwire_gateway';
 import type * as EventsRaw from '../../wasm/agentwire_events';
 import type * as SchemaRaw from '../../packages/schema/wasm/agentwire_schema';
-import type * as TokensRaw from '../../packages/tokens/wasm/agentwire_tokens_cl100k';
+import type * as TokensRaw from '../../packages/tokens/wasm/agentwire_tokens';
 
 type Main = string | undefined;
 type Bytes = Uint8Array | undefined;
