@@ -13,13 +13,23 @@ const pretty = (v) => JSON.stringify(v, null, 2);
 test('a graph: every lossless candidate is counted, the fewest tokens win, the winner decodes to the input', () => {
   const graph = sampleGraph();
   const text = pretty(graph);
-  const out = compactJson(text, { tool: 'read_graph' });
+  const out = compactJson(text, { tool: 'read_graph', exactCounts: true });
   assert.equal(out.inputTokens, count(text));
   assert.equal(out.tokens, count(out.text));
   const lossless = out.candidates.filter((c) => c.lossless);
   assert.ok(lossless.length >= 3, JSON.stringify(out.candidates));
+  assert.ok(lossless.every((c) => c.tokensExact));
   assert.equal(out.tokens, Math.min(...lossless.map((c) => c.tokens)));
   assert.equal(out.candidates.find((c) => c.format === 'json-min').tokens, count(JSON.stringify(graph)));
+  // By default a candidate is counted only as far as it can still win: the same winner, and
+  // a loser's count is a lower bound of its exact one.
+  const quick = compactJson(text, { tool: 'read_graph' });
+  assert.equal(quick.format, out.format);
+  assert.equal(quick.tokens, out.tokens);
+  for (const c of quick.candidates.filter((c) => c.lossless)) {
+    const exact = out.candidates.find((e) => e.format === c.format).tokens;
+    assert.ok(c.tokensExact ? c.tokens === exact : c.tokens < exact && c.tokens >= out.tokens, JSON.stringify(c));
+  }
   assert.notEqual(out.format, 'json-min', 'a table format beats minified JSON on 40 entities');
   assert.ok(deepEqual(decodeCompact(out.text), graph));
 });

@@ -105,7 +105,11 @@ describe('--call-timeout', () => {
     const seen = [];
     const r = await c.callTool({ name: 'slow', arguments: { ms: 4000, steps: 10 } }, undefined, { onprogress: (p) => seen.push(p.progress), timeout: 20000 });
     assert.equal(textOf(r), 'done');
-    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // In order, none twice. The last one may be missing: when a progress notification and the
+    // result arrive in one read, the SDK's Client runs notification handlers a microtask late,
+    // after the result has removed the call's progress handler (on either leg).
+    assert.ok(seen.length >= 9, `progress seen: ${seen}`);
+    assert.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].slice(0, seen.length));
   });
 });
 
