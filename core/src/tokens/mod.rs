@@ -340,19 +340,8 @@ impl Tokenizer {
     /// assert_eq!(cl100k.count(""), 0);
     /// ```
     pub fn count(&self, text: &str) -> usize {
-        let mut count = 0;
-        let bytes = text.as_bytes();
-        let mut cache = MergeCache::new(bytes.len());
-        self.for_each_piece(
-            &Whole(bytes),
-            0,
-            #[inline(always)]
-            |start, end| {
-                count += self.piece_count(bytes, start, end, &mut cache);
-                true
-            },
-        );
-        count
+        // No count reaches usize::MAX: a text has fewer tokens than bytes.
+        self.count_within(text, usize::MAX).unwrap_or(usize::MAX)
     }
 
     /// The number of tokens in `text` if it is at most `limit`, else `None`, stopping as soon as
