@@ -1,36 +1,33 @@
+// @ts-check
 // The payload inspector: detects the format of what was pasted or dropped, shows what it means
-// (sections, graph, event timeline) and what it costs in bytes and cl100k tokens in each
-// format. Runs entirely on the wasm build; nothing leaves the page.
-import { events, gcb, gcf, gcx, init, tokens } from '../browser.js';
-import { load as loadTokens } from '../tokens.js';
+// (tables, graph, event timeline), what agentwire-mcp would send instead (compact.json's
+// candidates, counted in a worker) and where the tokens go. Runs entirely on the wasm build;
+// nothing leaves the page.
+import { compact, events, gcb, gcf, gcx, init } from '../browser.js';
+import { renderCost } from './cost.js';
+import { el } from './dom.js';
+import { defaultPart, mcpResult } from './mcp-result.js';
 import { SAMPLES } from './samples.js';
+import { decodeShare, encodeShare } from './share.js';
+import { cell, columnsOf, pagedTable, tablesIn } from './table.js';
+import { renderTokens } from './tokens-view.js';
+import { Superseded, WorkerClient } from './worker-client.js';
 
-const $ = (id) => document.getElementById(id);
-/** Rows rendered at once per section; more on demand, so 5 MB payloads stay responsive. */
-const PAGE = 200;
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
 const encoder = new TextEncoder();
+const worker = new WorkerClient();
 
 await init();
-const modulesReady = events.load();
-const tokensReady = loadTokens('cl100k_base').then(
-  () => true,
-  () => false,
-);
+// events: the timeline; gcf: compact.decode, whose JSON errors carry a line and column.
+const modulesReady = Promise.all([events.load(), gcf.load()]);
 
 /** Bytes of a dropped binary file (GCB1); null when the input is the textarea's text. */
 let droppedBytes = null;
 let analysis = 0;
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === 'testid') node.dataset.testid = value;
-    else if (key === 'class') node.className = value;
-    else node[key] = value;
-  }
-  for (const child of children.flat()) node.append(child instanceof Node ? child : String(child));
-  return node;
-}
+/** What the cost panel and the token view show, for the latest analysis. */
+let current = null;
+/** Time of the first render of each analysis, in ms from its start (read by the browser test). */
+const timings = { firstRender: /** @type {number | null} */ (null), costs: /** @type {number | null} */ (null), completed: 0 };
 
 function hexToBytes(text) {
   const digits = text.replace(/\s+/g, '');
@@ -47,7 +44,7 @@ function detect(text) {
   const override = $('format-override').value;
   if (override !== 'auto') return override;
   if (droppedBytes) return 'gcb1';
-  const t = text.trimStart();
+  const t = text.slice(0, 4096).trimStart();
   // By its prefix, as the reference decoder reads a header (gcx-go `parseHeader`): a malformed
   // header such as `GCX1-stream tool=x` is a GCX1 error on line 1, not a JSON syntax error.
   if (t.startsWith('GCX1')) return 'gcx1';
@@ -63,10 +60,13 @@ function showError(error) {
   if (!error) {
     box.hidden = true;
     box.textContent = '';
+    delete box.dataset.line;
+    delete box.dataset.column;
     return;
   }
   box.hidden = false;
-  box.textContent = error.code ? `${error.code}: ${error.message}` : String(error.message ?? error);
+  const where = error.line != null && !/line \d+/.test(error.message) ? ` (line ${error.line}, column ${error.column})` : '';
+  box.textContent = `${error.code ? `${error.code}: ` : ''}${String(error.message ?? error)}${where}`;
   if (error.line != null) {
     box.dataset.line = error.line;
     box.dataset.column = error.column ?? '';
@@ -85,19 +85,14 @@ function selectLine(line) {
   input.setSelectionRange(start, end < 0 ? text.length : end);
 }
 
-function pagedRows(table, rows, render) {
-  let shown = 0;
-  const more = el('button', { class: 'more', type: 'button' });
-  const step = () => {
-    const body = table.tBodies[0];
-    for (const row of rows.slice(shown, shown + PAGE)) body.append(render(row));
-    shown = Math.min(rows.length, shown + PAGE);
-    more.hidden = shown >= rows.length;
-    more.textContent = `Show ${Math.min(PAGE, rows.length - shown)} more of ${rows.length - shown}`;
-  };
-  more.addEventListener('click', step);
-  step();
-  return more;
+/** A JSON syntax error with its line and column, from the core's parser (JSON.parse's message varies). */
+function jsonError(text, parseError) {
+  try {
+    compact.decode(text);
+  } catch (error) {
+    return error;
+  }
+  return { message: `JSON: ${parseError.message}` };
 }
 
 function renderGcx(text) {
@@ -116,24 +111,22 @@ function renderGcx(text) {
   const view = [el('h2', {}, `GCX1 · ${sections.length} section${sections.length === 1 ? '' : 's'}`)];
   for (const section of sections) {
     const rows = section.items;
-    const table = el('table', {}, el('thead', {}, el('tr', {}, section.fields.map((f) => el('th', {}, f)))), el('tbody'));
     const render = (item) =>
       item.type === 'comment'
         ? el('tr', { class: 'comment' }, el('td', { colSpan: section.fields.length }, `# ${item.text}`))
-        : el('tr', { testid: 'row' }, section.fields.map((f) => el('td', {}, item.row[f] ?? '')));
-    const more = pagedRows(table, rows, render);
+        : el('tr', { testid: 'row' }, section.fields.map((f) => cell(item.row[f] ?? '')));
     const chips = Object.entries(section.meta).map(([k, v]) => el('span', { class: 'chip' }, `${k}=${v}`));
     const count = rows.filter((r) => r.type === 'row').length;
     view.push(
-      el('div', { testid: 'section' }, el('h3', {}, `${section.tool} · ${count} row${count === 1 ? '' : 's'}`), el('div', { class: 'chips' }, chips), table, more),
+      el('div', { testid: 'section' }, el('h3', {}, `${section.tool} · ${count.toLocaleString('en')} row${count === 1 ? '' : 's'}`), el('div', { class: 'chips' }, chips), pagedTable(section.fields, rows, render)),
     );
   }
   const data = sections.map((s) => ({ tool: s.tool, meta: s.meta, rows: s.items.filter((i) => i.type === 'row').map((i) => i.row) }));
-  return { view, json: data.length === 1 ? data[0].rows : data, gcxText: text };
+  return { view, json: data.length === 1 ? data[0].rows : data };
 }
 
 function graphSvg(payload) {
-  const symbols = payload.symbols ?? [];
+  const symbols = (payload.symbols ?? []).slice(0, 60);
   const size = 300;
   const center = size / 2;
   const radius = symbols.length > 1 ? 110 : 0;
@@ -156,7 +149,7 @@ function graphSvg(payload) {
     svg.append(node);
   };
   add('defs', {});
-  svg.lastChild.innerHTML = '<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#5c6778"/></marker>';
+  /** @type {Element} */ (svg.lastChild).innerHTML = '<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#5c6778"/></marker>';
   for (const edge of payload.edges ?? []) {
     const [a, b] = [position.get(edge.source), position.get(edge.target)];
     if (!a || !b) continue;
@@ -183,20 +176,10 @@ function renderGraph(payload, label) {
     el('div', { class: 'chips' }, ['tokenBudget', 'tokensUsed', 'packRoot'].filter((k) => payload[k] !== undefined && payload[k] !== '').map((k) => el('span', { class: 'chip' }, `${k}=${payload[k]}`))),
   ];
   for (const [distance, symbols] of [...groups].sort((a, b) => a[0] - b[0])) {
-    const table = el(
-      'table',
-      {},
-      el('thead', {}, el('tr', {}, ['symbol', 'kind', 'score', 'provenance'].map((h) => el('th', {}, h)))),
-      el('tbody', {}, symbols.map((s) => el('tr', { testid: 'row' }, [s.qualifiedName, s.kind, s.score, s.provenance].map((v) => el('td', {}, v ?? ''))))),
-    );
+    const table = pagedTable(['symbol', 'kind', 'score', 'provenance'], symbols, (s) => el('tr', { testid: 'row' }, [s.qualifiedName, s.kind, s.score, s.provenance].map((v) => cell(v ?? ''))));
     view.push(el('div', { testid: 'section' }, el('h3', {}, `distance ${distance} · ${names[distance] ?? `distance_${distance}`}`), table));
   }
-  const edges = el(
-    'table',
-    {},
-    el('thead', {}, el('tr', {}, ['source', 'edge', 'target'].map((h) => el('th', {}, h)))),
-    el('tbody', {}, (payload.edges ?? []).map((e) => el('tr', {}, [e.source, e.edgeType + (e.status ? ` (${e.status})` : ''), e.target].map((v) => el('td', {}, v))))),
-  );
+  const edges = pagedTable(['source', 'edge', 'target'], payload.edges ?? [], (e) => el('tr', {}, [e.source, e.edgeType + (e.status ? ` (${e.status})` : ''), e.target].map((v) => cell(v))));
   view.push(el('h3', {}, 'edges'), edges, graphSvg(payload));
   return view;
 }
@@ -210,26 +193,15 @@ function renderEvents(text) {
     if (event.message) return event.message;
     return event.response?.status ?? '';
   };
-  const timeline = el(
-    'table',
-    {},
-    el('thead', {}, el('tr', {}, ['line', 'type', 'detail'].map((h) => el('th', {}, h)))),
-    el('tbody'),
-  );
-  const more = pagedRows(timeline, parsed.events, (e) => el('tr', { testid: 'row' }, [e.line, e.event.type, summary(e.event)].map((v) => el('td', {}, v))));
-  const calls = el(
-    'table',
-    {},
-    el('thead', {}, el('tr', {}, ['call_id', 'name', 'arguments'].map((h) => el('th', {}, h)))),
-    el('tbody', {}, result.function_calls.map((c) => el('tr', {}, [c.call_id, c.name, c.arguments].map((v) => el('td', {}, v))))),
-  );
+  const timeline = pagedTable(['line', 'type', 'detail'], parsed.events, (e) => el('tr', { testid: 'row' }, [e.line, e.event.type, summary(e.event)].map((v) => cell(v))));
+  const calls = pagedTable(['call_id', 'name', 'arguments'], result.function_calls, (c) => el('tr', {}, [c.call_id, c.name, c.arguments].map((v) => cell(v))));
   const diagnostics = parsed.diagnostics.map((d) =>
     el('li', { class: `diag-${d.severity}` }, `${d.line == null ? 'end of input' : `line ${d.line}`}: ${d.code} — ${d.message}`),
   );
   const usage = result.usage ? Object.entries(result.usage).map(([k, v]) => el('span', { class: 'chip' }, `${k}=${v}`)) : [el('span', { class: 'muted' }, 'no usage')];
   const view = [
     el('h2', {}, `Events · ${parsed.events.length} kept · status ${result.status ?? 'none'} · ${parsed.valid ? 'valid' : 'invalid'}`),
-    el('div', { testid: 'section' }, el('h3', {}, 'timeline'), timeline, more),
+    el('div', { testid: 'section' }, el('h3', {}, 'timeline'), timeline),
     el('h3', {}, 'assembled text'),
     el('pre', {}, result.text || '(none)'),
     el('h3', {}, `function calls (${result.function_calls.length})`),
@@ -242,108 +214,246 @@ function renderEvents(text) {
   return { view, json: parsed.events.map((e) => e.event) };
 }
 
-const looksLikeGraph = (value) => value && typeof value === 'object' && !Array.isArray(value) && Array.isArray(value.symbols);
-
-/** Each representation that applies: its text (or bytes), for the cost figures. */
-function representations(format, data) {
-  const tool = $('tool').value.trim() || 'payload';
-  const out = { json: JSON.stringify(data.json) };
-  const attempt = (fn) => {
-    try {
-      return fn();
-    } catch {
-      return null;
-    }
-  };
-  out.gcx = data.gcxText ?? attempt(() => gcx.encodeGeneric(tool, data.json));
-  out.gcf = data.gcfText ?? (looksLikeGraph(data.json) ? attempt(() => gcf.encode(data.json)) : null);
-  if (looksLikeGraph(data.json)) out.gcb = data.gcbBytes ?? attempt(() => gcb.encode(data.json));
-  if (format === 'events') out.jsonl = data.jsonl;
-  return out;
+/** JSON as tables (each array of objects in it), or as indented text when it holds none. */
+function renderJson(value, label) {
+  const tables = tablesIn(value);
+  if (tables.length === 0) {
+    const pretty = JSON.stringify(value, null, 2) ?? '';
+    return [el('h2', {}, label), el('pre', { class: 'json' }, pretty.length > 200_000 ? `${pretty.slice(0, 200_000)}…` : pretty)];
+  }
+  const view = [el('h2', {}, `${label} · ${tables.length} table${tables.length === 1 ? '' : 's'}`)];
+  for (const { path, rows } of tables) {
+    const columns = columnsOf(rows);
+    const render = (row) => el('tr', { testid: 'row' }, columns.map((c) => cell(row?.[c])));
+    view.push(el('div', { testid: 'section' }, el('h3', {}, `${path} · ${rows.length.toLocaleString('en')} row${rows.length === 1 ? '' : 's'}`), pagedTable(columns, rows, render)));
+  }
+  return view;
 }
 
-async function renderCosts(reps, token) {
-  const box = $('conversions');
-  const ready = await tokensReady;
-  if (token !== analysis) return;
-  const size = (v) => (typeof v === 'string' ? encoder.encode(v).length : v.length);
-  const count = (v) => (ready && typeof v === 'string' ? tokens.count(v) : null);
-  const base = { bytes: size(reps.json), tokens: count(reps.json) };
-  const figure = (name, label, value) => {
-    if (value == null) return el('div', { class: 'figure' }, el('b', {}, label), el('span', { class: 'num', testid: `tokens-${name}` }, '–'), el('div', { class: 'muted' }, 'not applicable'));
-    const bytes = size(value);
-    const t = count(value);
-    const saving = (a, b) => (b ? `${(((b - a) / b) * 100).toFixed(1)} %` : '–');
-    return el(
-      'div',
-      { class: 'figure' },
-      el('b', {}, label),
-      el('span', { class: 'num', testid: `tokens-${name}` }, t == null ? 'n/a' : String(t)),
-      ' tokens',
-      el('div', {}, `${bytes} bytes`),
-      name === 'json' ? el('div', { class: 'muted' }, 'baseline') : el('div', {}, `saves ${saving(t ?? 0, base.tokens)} tokens, ${saving(bytes, base.bytes)} bytes`),
-      typeof value === 'string' ? el('pre', {}, value.length > 4000 ? `${value.slice(0, 4000)}…` : value) : el('pre', {}, toHex(value.slice(0, 256))),
-    );
-  };
-  box.replaceChildren(
-    el('h2', {}, ready ? 'Cost (cl100k_base tokens, UTF-8 bytes)' : 'Cost (bytes; the token module did not load)'),
-    el(
-      'div',
-      { class: 'figures' },
-      figure('json', 'compact JSON', reps.json),
-      figure('gcx', 'GCX1', reps.gcx),
-      figure('gcf', 'GCF v1.1', reps.gcf),
-      ...(reps.gcb ? [figure('gcb', 'GCB1 (binary)', reps.gcb)] : []),
-      ...(reps.jsonl ? [figure('jsonl', 'JSONL (godex form)', reps.jsonl)] : []),
-    ),
-  );
-}
+const looksLikeGraph = (value) => value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray(value.symbols);
+
+/** The text compact.json gets, and what to call it, for a decoded value. */
+const stringified = (value, what) => ({ text: JSON.stringify(value), source: `${what}, as JSON.stringify of its value` });
 
 async function analyze() {
   const token = ++analysis;
+  const started = performance.now();
+  worker.cancel();
   await modulesReady;
+  if (token !== analysis) return;
   const text = $('input').value;
   const format = detect(text);
   $('format').textContent = format;
+  $('part-picker').hidden = true;
   showError(null);
   const view = $('view');
+  current = null;
+  $('tokens-view').replaceChildren(el('p', { class: 'muted' }, 'Pick a candidate in the cost panel to see its tokens.'));
   if (!text.trim() && !droppedBytes) {
     view.replaceChildren(el('p', { class: 'muted' }, 'Nothing to inspect yet: paste, drop a file, or pick a sample.'));
     $('conversions').replaceChildren();
     return;
   }
+  /** @type {{ text: string, source: string, graph: boolean, isError?: boolean } | null} */
+  let target = null;
   try {
-    let data;
     if (format === 'gcx1') {
       const r = renderGcx(text);
       view.replaceChildren(...r.view);
-      data = r;
+      target = { ...stringified(r.json, 'the GCX1 rows'), graph: false };
     } else if (format === 'gcf') {
       const payload = gcf.decode(text);
       view.replaceChildren(...renderGraph(payload, 'GCF v1.1'));
-      data = { json: payload, gcfText: text };
+      target = { ...stringified(payload, 'the GCF graph'), graph: true };
     } else if (format === 'gcb1') {
-      const bytes = droppedBytes ?? hexToBytes(text);
-      const payload = gcb.decode(bytes);
+      const payload = gcb.decode(droppedBytes ?? hexToBytes(text));
       view.replaceChildren(...renderGraph(payload, 'GCB1'));
-      data = { json: payload, gcbBytes: bytes };
+      target = { ...stringified(payload, 'the GCB1 graph'), graph: true };
     } else if (format === 'events') {
       const r = renderEvents(text);
       view.replaceChildren(...r.view);
-      data = { json: r.json, jsonl: text };
+      target = { ...stringified(r.json, 'the events'), graph: false };
     } else {
-      const value = JSON.parse(text);
-      view.replaceChildren(el('h2', {}, 'JSON'), el('pre', {}, JSON.stringify(value, null, 2).slice(0, 200_000)));
-      data = { json: value };
+      let value;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw jsonError(text, error);
+      }
+      const mcp = mcpResult(value);
+      if (mcp && mcp.parts.length > 0) {
+        const index = pickPart(mcp);
+        const part = mcp.parts[index];
+        const partValue = part.json ? JSON.parse(part.text) : undefined;
+        view.replaceChildren(...(part.json ? renderJson(partValue, `${part.label}`) : [el('h2', {}, part.label), el('pre', { class: 'json' }, part.text.slice(0, 200_000))]));
+        const what = `${part.label} of the pasted ${mcp.envelope}${part.label.endsWith('structuredContent') ? ' (JSON.stringify of it)' : ''}`;
+        $('used-part').textContent = `Using ${part.label}${mcp.isError ? ' (isError: true)' : ''}`;
+        target = { text: part.text, source: what, graph: looksLikeGraph(partValue), isError: mcp.isError };
+      } else {
+        view.replaceChildren(...renderJson(value, 'JSON'));
+        target = { text, source: 'the input text, as pasted', graph: looksLikeGraph(value) };
+      }
     }
-    $('conversions').replaceChildren(el('p', { class: 'muted' }, 'Counting tokens…'));
-    renderCosts(representations(format, data), token);
   } catch (error) {
     view.replaceChildren(el('p', { class: 'muted' }, `Could not read this as ${format}.`));
     $('conversions').replaceChildren();
-    showError(error instanceof SyntaxError ? { message: `JSON: ${error.message}` } : error);
+    showError(error);
+    return;
+  }
+  // The first render: measured after the browser has painted it.
+  requestAnimationFrame(() => {
+    if (token === analysis) timings.firstRender = performance.now() - started;
+  });
+  $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'muted', testid: 'counting' }, `Counting ${encoder.encode(target.text).length.toLocaleString('en')} bytes in every candidate…`));
+  await costs(target, token, started);
+}
+
+/** Which part of an MCP result to inspect: the picker's choice, or agentwire-mcp's first. */
+function pickPart(mcp) {
+  const picker = $('part');
+  const labels = mcp.parts.map((p) => p.label);
+  const same = picker.options.length === labels.length && [...picker.options].every((o, i) => o.value === labels[i]);
+  if (!same) picker.replaceChildren(...mcp.parts.map((p) => el('option', { value: p.label }, `${p.label}${p.json ? '' : ' (not JSON)'}`)));
+  if (!same || picker.selectedIndex < 0) picker.selectedIndex = pendingPart ?? defaultPart(mcp);
+  pendingPart = null;
+  $('part-picker').hidden = false;
+  return picker.selectedIndex;
+}
+/** The part a share link asked for, applied once the result's parts are known. */
+let pendingPart = /** @type {number | null} */ (null);
+
+async function costs(target, token, started) {
+  const encoding = $('encoding').value;
+  const minSavings = Number($('min-savings').value);
+  const tool = $('tool').value.trim() || 'result';
+  let reply;
+  try {
+    reply = await worker.request('compact', target.text, { tool, encoding, minSavings, graph: target.graph });
+  } catch (error) {
+    if (error instanceof Superseded || token !== analysis) return;
+    $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'error' }, `${error.code ?? 'error'}: ${error.message}`));
+    return;
+  }
+  if (token !== analysis) return;
+  timings.costs = performance.now() - started;
+  const { result, extras } = reply;
+  const selected = result.format === 'input' ? (result.candidates.find((c) => c.lossless)?.format ?? 'input') : result.format;
+  current = { target, result, extras, encoding, minSavings, selected, token };
+  showCosts();
+  await showTokens(selected);
+  if (token === analysis) timings.completed += 1;
+}
+
+function showCosts() {
+  const { target, result, extras, encoding, minSavings, selected } = current;
+  $('conversions').replaceChildren(
+    ...renderCost({
+      result,
+      extras,
+      encoding,
+      minSavings,
+      source: target.source,
+      inputText: target.text,
+      inputBytes: encoder.encode(target.text).length,
+      isError: target.isError === true,
+      selected,
+      onSelect: (format) => {
+        showTab('tokens');
+        showTokens(format);
+      },
+    }),
+  );
+}
+
+/** The token view of one candidate (`input`: the text compacted). */
+async function showTokens(format) {
+  if (!current) return;
+  const state = current;
+  state.selected = format;
+  showCosts();
+  const candidate = format === 'input' ? { text: state.target.text } : [...state.result.candidates, ...state.extras].find((c) => c.format === format);
+  const box = $('tokens-view');
+  if (candidate?.text === undefined) {
+    box.replaceChildren(el('p', { class: 'muted' }, 'This candidate has no text to show.'));
+    return;
+  }
+  box.replaceChildren(el('p', { class: 'muted' }, 'Splitting into tokens…'));
+  let reply;
+  try {
+    reply = await worker.request('tokens', candidate.text, { encoding: state.encoding });
+  } catch (error) {
+    if (!(error instanceof Superseded)) box.replaceChildren(el('p', { class: 'error' }, String(error.message)));
+    return;
+  }
+  if (current !== state || state.selected !== format) return;
+  box.replaceChildren(...renderTokens({ format, text: candidate.text, ids: reply.ids, lengths: reply.lengths, encoding: state.encoding }));
+}
+
+function showTab(name) {
+  for (const tab of document.querySelectorAll('[role=tab]')) {
+    const on = /** @type {HTMLElement} */ (tab).dataset.tab === name;
+    tab.setAttribute('aria-selected', String(on));
+    const panel = $(/** @type {HTMLElement} */ (tab).getAttribute('aria-controls'));
+    panel.hidden = !on;
   }
 }
+
+// ---- share links ----------------------------------------------------------------------------
+
+function viewState() {
+  return {
+    text: $('input').value,
+    tool: $('tool').value,
+    format: $('format-override').value,
+    encoding: $('encoding').value,
+    minSavings: $('min-savings').value,
+    part: $('part-picker').hidden ? null : $('part').selectedIndex,
+  };
+}
+
+async function share() {
+  const out = $('share-link');
+  const message = $('share-message');
+  if (droppedBytes && droppedBytes.length > 65536) {
+    message.textContent = 'A dropped binary file is shared as its hex, which is cut at 64 KiB: it cannot be shared as a link.';
+    out.hidden = true;
+    return;
+  }
+  const encoded = await encodeShare(viewState());
+  if ('refused' in encoded) {
+    message.textContent = encoded.refused;
+    out.hidden = true;
+    return;
+  }
+  const url = new URL(location.href);
+  url.hash = encoded.fragment;
+  history.replaceState(null, '', url);
+  out.value = url.href;
+  out.hidden = false;
+  message.textContent = `A link of ${url.href.length.toLocaleString('en')} characters; the payload is in its fragment, which browsers do not send to the server.`;
+  out.select();
+}
+
+async function openShared() {
+  if (!location.hash) return false;
+  let state;
+  try {
+    state = await decodeShare(location.hash);
+  } catch (error) {
+    showError({ message: `This share link is damaged: ${error.message}` });
+    return false;
+  }
+  if (!state) return false;
+  $('input').value = state.text ?? '';
+  $('tool').value = state.tool ?? 'result';
+  $('format-override').value = state.format ?? 'auto';
+  $('encoding').value = state.encoding ?? 'cl100k_base';
+  $('min-savings').value = state.minSavings ?? '0.1';
+  pendingPart = state.part ?? null;
+  return true;
+}
+
+// ---- wiring ---------------------------------------------------------------------------------
 
 let timer = 0;
 const scheduled = () => {
@@ -357,16 +467,25 @@ $('sample').addEventListener('change', async () => {
   if (!sample) return;
   droppedBytes = null;
   $('format-override').value = 'auto';
-  if (sample.tool) $('tool').value = sample.tool;
+  $('tool').value = sample.tool ?? 'result';
+  $('part').replaceChildren();
   $('input').value = sample.fromGcf ? toHex(gcb.encode(gcf.decode(SAMPLES.gcf.text))) : sample.text;
   await analyze();
 });
-$('input').addEventListener('input', () => {
+$('input').addEventListener('input', (/** @type {InputEvent} */ event) => {
   droppedBytes = null;
-  scheduled();
+  $('part').replaceChildren();
+  // A paste is one change: analyse at once; typing waits for a pause.
+  if (event.inputType === 'insertFromPaste' || event.inputType === 'insertFromDrop') analyze();
+  else scheduled();
 });
 $('format-override').addEventListener('change', analyze);
+$('encoding').addEventListener('change', analyze);
+$('min-savings').addEventListener('change', analyze);
+$('part').addEventListener('change', analyze);
 $('tool').addEventListener('input', scheduled);
+$('share').addEventListener('click', share);
+for (const tab of document.querySelectorAll('[role=tab]')) tab.addEventListener('click', () => showTab(/** @type {HTMLElement} */ (tab).dataset.tab));
 const input = $('input');
 input.addEventListener('dragover', (e) => {
   e.preventDefault();
@@ -385,5 +504,10 @@ input.addEventListener('drop', async (e) => {
   await analyze();
 });
 
+await openShared();
 await analyze();
-window.agentwireInspector = { analyze, ready: true };
+window.addEventListener('hashchange', async () => {
+  if (await openShared()) await analyze();
+});
+/** For the browser test: analysis on demand, the timings, and the state of the latest one. */
+Object.assign(window, { agentwireInspector: { analyze, timings, current: () => current, ready: true } });

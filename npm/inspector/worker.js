@@ -1,0 +1,96 @@
+// @ts-check
+// The inspector's heavy work, off the page's main thread: compact.json (one call into the Rust
+// core, the same answer agentwire-mcp gets), GCF v1.1 / GCB1 for graph payloads, and token ids.
+// A 10 MB payload keeps this worker busy for seconds; the page stays responsive meanwhile.
+import { compact, gcb, gcf, init, tokens } from '../browser.js';
+import { provideModules } from '../lib/modules.js';
+
+// Workers have no import map: the tokens package's modules, by their path beside this file
+// (the same layout in the package and in the folder `npm run inspector:build` writes).
+provideModules({
+  tokens: () => import('../packages/tokens/wasm/agentwire_tokens.js'),
+  tokens_vocabulary: () => import('../packages/tokens/vocabulary.js'),
+});
+
+const coreReady = init();
+
+/** @param {unknown} error */
+const errorData = (error) => {
+  const e = /** @type {any} */ (error);
+  return { code: e?.code, message: String(e?.message ?? e), line: e?.line, column: e?.column };
+};
+
+/** GCF v1.1 text and GCB1 bytes of a graph payload, each checked by decoding it back. */
+function graphForms(value, encoding) {
+  const forms = [];
+  const attempt = (format, encode, decode, countable) => {
+    let text;
+    try {
+      text = encode();
+    } catch (error) {
+      forms.push({ format, lossless: false, reason: `it does not encode: ${errorData(error).message}`, tokens: null, bytes: 0 });
+      return;
+    }
+    const bytes = typeof text === 'string' ? new TextEncoder().encode(text).length : text.length;
+    let reason;
+    try {
+      if (!compact.equal(decode(text), value)) reason = 'it decodes to a different value (GCF v1.1 keeps only the graph fields)';
+    } catch (error) {
+      reason = `it does not decode: ${errorData(error).message}`;
+    }
+    const entry = { format, bytes, lossless: reason === undefined, tokens: countable ? tokens.count(text, encoding) : null, tokensExact: countable };
+    if (reason !== undefined) entry.reason = reason;
+    if (typeof text === 'string') entry.text = text;
+    forms.push(entry);
+  };
+  attempt('gcf-v1.1', () => gcf.encode(value), (text) => gcf.decode(text), true);
+  attempt('gcb1', () => gcb.encode(value), (bytes) => gcb.decode(bytes), false);
+  return forms;
+}
+
+/** Each token's id and length in bytes: the lengths come from one decode per distinct id. */
+function tokenize(text, encoding) {
+  const ids = tokens.encode(text, encoding);
+  const lengths = new Uint32Array(ids.length);
+  /** @type {Map<number, number>} */
+  const lengthOf = new Map();
+  for (let i = 0; i < ids.length; i += 1) {
+    let n = lengthOf.get(ids[i]);
+    if (n === undefined) {
+      n = tokens.decodeBytes([ids[i]], encoding).length;
+      lengthOf.set(ids[i], n);
+    }
+    lengths[i] = n;
+  }
+  return { ids: ids.slice(), lengths };
+}
+
+self.onmessage = async (event) => {
+  const { id, type, text, options } = event.data;
+  try {
+    await coreReady;
+    if (type === 'compact') {
+      const { tool, encoding, minSavings, graph } = options;
+      await tokens.load(encoding);
+      const started = performance.now();
+      // exactCounts: every candidate counted to the end, for the table; the winner is the same
+      // as with agentwire-mcp's default (a candidate cut short had already lost).
+      const result = compact.json(text, { tool, tokenizer: encoding, minSavings, exactCounts: true, candidateTexts: true });
+      const extras = graph ? graphForms(JSON.parse(text), encoding) : [];
+      const minified = result.candidates.find((c) => c.format === 'json-min');
+      self.postMessage({ id, ok: true, result, extras, ms: performance.now() - started, minifiedTokens: minified?.tokens ?? null });
+    } else if (type === 'tokens') {
+      await tokens.load(options.encoding);
+      const { ids, lengths } = tokenize(text, options.encoding);
+      self.postMessage({ id, ok: true, ids, lengths }, { transfer: [ids.buffer, lengths.buffer] });
+    } else if (type === 'count') {
+      await tokens.load(options.encoding);
+      self.postMessage({ id, ok: true, tokens: tokens.count(text, options.encoding) });
+    } else {
+      throw new Error(`unknown request ${type}`);
+    }
+  } catch (error) {
+    self.postMessage({ id, ok: false, error: errorData(error) });
+  }
+};
+self.postMessage({ ready: true });
