@@ -101,14 +101,16 @@ function gcfRegions(bytes) {
   let section = '';
   /** The columns that have cells (constant columns `name=value` have none). */
   let cellColumns = null;
+  let seenSection = false;
   for (const [start, end] of lines(bytes)) {
     if (end - start >= 2 && bytes[start] === 0x23 && bytes[start + 1] === 0x23) {
       const line = new TextDecoder().decode(bytes.subarray(start, end));
       const open = line.indexOf('{');
       const close = line.lastIndexOf('}');
       cellColumns = null;
+      seenSection = true;
       if (open < 0 || close < open) continue;
-      section = line.slice(2, line.indexOf('[') > 0 ? line.indexOf('[') : open).trim() || 'rows';
+      section = line.slice(2, line.indexOf('[') > 0 ? line.indexOf('[') : open).trim() || '(root)';
       cellColumns = [];
       const listStart = start + new TextEncoder().encode(line.slice(0, open + 1)).length;
       const listEnd = start + new TextEncoder().encode(line.slice(0, close)).length;
@@ -122,6 +124,7 @@ function gcfRegions(bytes) {
       continue;
     }
     if (end === start) continue;
+    if (cellColumns === null && !seenSection) continue; // the `GCF profile=…` header: structure
     if (cellColumns === null) {
       regions.push({ start, end, key: key('', OUTSIDE) });
       continue;

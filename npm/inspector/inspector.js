@@ -65,7 +65,14 @@ function showError(error) {
     return;
   }
   box.hidden = false;
-  const where = error.line != null && !/line \d+/.test(error.message) ? ` (line ${error.line}, column ${error.column})` : '';
+  const where =
+    error.line != null && !/line \d+/.test(error.message)
+      ? ` (line ${error.line}, column ${error.column})`
+      : error.line == null && error.offset != null
+        ? ` (at byte ${error.offset})`
+        : '';
+  if (error.offset != null) box.dataset.offset = error.offset;
+  else delete box.dataset.offset;
   box.textContent = `${error.code ? `${error.code}: ` : ''}${String(error.message ?? error)}${where}`;
   if (error.line != null) {
     box.dataset.line = error.line;

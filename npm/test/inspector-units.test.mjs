@@ -69,7 +69,7 @@ test('a share fragment round-trips, and a payload too big for a link is refused'
   assert.equal(await decodeShare('#section-2'), null, 'an ordinary fragment is not a share link');
   // Incompressible text: 80 000 pseudo-random hex digits compress to about 40 KB, 53 000 base64url characters.
   let seed = 1;
-  const noise = Array.from({ length: 80_000 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 28).toString(16)).join('');
+  const noise = Array.from({ length: 80_000 }, () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 28).toString(16)).join('');
   const refused = await encodeShare({ text: noise });
   assert.ok('refused' in refused, 'refused');
   assert.match(refused.refused, new RegExp(`at most ${MAX_FRAGMENT.toLocaleString('en')}`));

@@ -131,7 +131,9 @@ test('every bundled sample: format, tables, and compact.json candidates and winn
       assert.equal(await count(page, 'section'), 3, 'one table per distance group');
       assert.equal(await count(page, 'row'), 4);
       assert.equal(await page.locator('svg.graph line').count(), 4, 'one line per edge');
-      const payload = gcf.decode(SAMPLES.gcf.text);
+      // GCB1 keeps scores as 32-bit floats: its payload is what GCB1 reads back.
+      const graph = gcf.decode(SAMPLES.gcf.text);
+      const payload = key === 'gcb1' ? gcb.decode(gcb.encode(graph)) : graph;
       assert.equal(await compactedText(page), JSON.stringify(payload));
       await assertCostsMatch(page, JSON.stringify(payload));
       // A graph payload: GCF v1.1 and GCB1 beside the candidates, measured the same way.
@@ -210,7 +212,7 @@ test('a share link reproduces the view in a fresh page; a payload too big for a 
     await fresh.close();
 
     let seed = 7;
-    const noise = Array.from({ length: 80_000 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 28).toString(16)).join('');
+    const noise = Array.from({ length: 80_000 }, () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 28).toString(16)).join('');
     await settled(page, () => paste(page, JSON.stringify({ blob: noise })));
     await page.click('[data-testid="share"]');
     await page.waitForFunction(() => /too big for a share link/.test(document.querySelector('[data-testid="share-message"]').textContent));
@@ -236,8 +238,11 @@ test('malformed JSON, GCX1, GCF and GCB1 show the error and where it is', { time
     await failing('{\n  "a": [1, 2,]\n}', /^JSON_[A-Z_]+: .*line 2/, 2);
     assert.match(await error.getAttribute('data-column'), /^\d+$/);
     await failing('GCF tool=t budget=1 tokens=1 symbols=1\n## targets\n@0 fn\n', /^GCF_[A-Z_]+: .*line 3/, 3);
-    await paste(page, '47434231zz');
-    await page.waitForFunction(() => /GCB1|hex/.test(document.querySelector('[data-testid="error"]').textContent));
+    // GCB1 is binary: the error says at which byte.
+    await paste(page, '474342310102');
+    await page.waitForFunction(() => document.querySelector('[data-testid="error"]').dataset.offset === '5');
+    assert.match(await error.textContent(), /^GCB_TRUNCATED: .*\(at byte 5\)$/);
+    assert.equal(await page.textContent('[data-testid="format"]'), 'gcb1');
   });
 });
 
