@@ -23,6 +23,35 @@ const modulesReady = Promise.all([events.load(), gcf.load()]);
 
 /** Bytes of a dropped binary file (GCB1); null when the input is the textarea's text. */
 let droppedBytes = null;
+/**
+ * A payload above LARGE_INPUT, kept here instead of in the textarea: Chromium takes seconds to
+ * lay out megabytes of text in a textarea, and that would freeze the page on a 10 MB paste.
+ */
+let largeText = /** @type {string | null} */ (null);
+const LARGE_INPUT = 1 << 20;
+/** What the textarea shows of a large payload. */
+const PREVIEW_CHARS = 16 * 1024;
+
+/** UTF-8 bytes of the large payload (encoding 10 MB again takes 50 ms). */
+let largeBytes = 0;
+const byteLength = (text) => (text === largeText ? largeBytes : encoder.encode(text).length);
+
+/** The payload: the textarea's text, or the large payload it previews. */
+const inputText = () => largeText ?? $('input').value;
+
+/** Puts a payload in the input: a large one is kept aside, the textarea shows its start, read-only. */
+function setInput(text) {
+  const input = $('input');
+  largeText = text.length > LARGE_INPUT ? text : null;
+  input.readOnly = largeText !== null;
+  input.value = largeText === null ? text : text.slice(0, PREVIEW_CHARS);
+  const note = $('large-input');
+  note.hidden = largeText === null;
+  if (largeText !== null) {
+    largeBytes = encoder.encode(text).length;
+    $('large-input-text').textContent = `${(largeBytes / 1e6).toFixed(1)} MB payload: the box shows its first ${PREVIEW_CHARS / 1024} KiB, read-only. `;
+  }
+}
 let analysis = 0;
 /** What the cost panel and the token view show, for the latest analysis. */
 let current = null;
@@ -85,6 +114,7 @@ function showError(error) {
 function selectLine(line) {
   const input = $('input');
   const text = input.value;
+  if (largeText !== null) return; // the line may be past the preview
   let start = 0;
   for (let n = 1; n < line && start >= 0; n += 1) start = text.indexOf('\n', start) + 1;
   if (start < 0) return;
@@ -248,7 +278,7 @@ async function analyze() {
   worker.cancel();
   await modulesReady;
   if (token !== analysis) return;
-  const text = $('input').value;
+  const text = inputText();
   const format = detect(text);
   $('format').textContent = format;
   $('part-picker').hidden = true;
@@ -311,7 +341,10 @@ async function analyze() {
   requestAnimationFrame(() => {
     if (token === analysis) timings.firstRender = performance.now() - started;
   });
-  $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'muted', testid: 'counting' }, `Counting ${encoder.encode(target.text).length.toLocaleString('en')} bytes in every candidate…`));
+  $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'muted', testid: 'counting' }, `Counting ${byteLength(target.text).toLocaleString('en')} bytes in every candidate…`));
+  // After the first paint: handing megabytes to the worker takes a while.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  if (token !== analysis) return;
   await costs(target, token, started);
 }
 
@@ -361,7 +394,7 @@ function showCosts() {
       minSavings,
       source: target.source,
       inputText: target.text,
-      inputBytes: encoder.encode(target.text).length,
+      inputBytes: byteLength(target.text),
       isError: target.isError === true,
       selected,
       onSelect: (format) => {
@@ -387,13 +420,13 @@ async function showTokens(format) {
   box.replaceChildren(el('p', { class: 'muted' }, 'Splitting into tokens…'));
   let reply;
   try {
-    reply = await worker.request('tokens', candidate.text, { encoding: state.encoding });
+    reply = await worker.request('tokens', candidate.text, { encoding: state.encoding, format });
   } catch (error) {
     if (!(error instanceof Superseded)) box.replaceChildren(el('p', { class: 'error' }, String(error.message)));
     return;
   }
   if (current !== state || state.selected !== format) return;
-  box.replaceChildren(...renderTokens({ format, text: candidate.text, ids: reply.ids, lengths: reply.lengths, encoding: state.encoding }));
+  box.replaceChildren(...renderTokens({ format, text: candidate.text, ids: reply.ids, lengths: reply.lengths, columns: reply.columns, encoding: state.encoding }));
 }
 
 function showTab(name) {
@@ -409,7 +442,7 @@ function showTab(name) {
 
 function viewState() {
   return {
-    text: $('input').value,
+    text: inputText(),
     tool: $('tool').value,
     format: $('format-override').value,
     encoding: $('encoding').value,
@@ -451,7 +484,7 @@ async function openShared() {
     return false;
   }
   if (!state) return false;
-  $('input').value = state.text ?? '';
+  setInput(state.text ?? '');
   $('tool').value = state.tool ?? 'result';
   $('format-override').value = state.format ?? 'auto';
   $('encoding').value = state.encoding ?? 'cl100k_base';
@@ -476,11 +509,26 @@ $('sample').addEventListener('change', async () => {
   $('format-override').value = 'auto';
   $('tool').value = sample.tool ?? 'result';
   $('part').replaceChildren();
-  $('input').value = sample.fromGcf ? toHex(gcb.encode(gcf.decode(SAMPLES.gcf.text))) : sample.text;
+  setInput(sample.fromGcf ? toHex(gcb.encode(gcf.decode(SAMPLES.gcf.text))) : sample.text);
   await analyze();
+});
+$('input').addEventListener('paste', (/** @type {ClipboardEvent} */ event) => {
+  const text = event.clipboardData?.getData('text/plain') ?? '';
+  if (text.length <= LARGE_INPUT) return; // the textarea takes it (an 'input' event follows)
+  event.preventDefault();
+  droppedBytes = null;
+  $('part').replaceChildren();
+  setInput(text);
+  analyze();
+});
+$('clear-input').addEventListener('click', () => {
+  setInput('');
+  droppedBytes = null;
+  analyze();
 });
 $('input').addEventListener('input', (/** @type {InputEvent} */ event) => {
   droppedBytes = null;
+  largeText = null;
   $('part').replaceChildren();
   // A paste is one change: analyse at once; typing waits for a pause.
   if (event.inputType === 'insertFromPaste' || event.inputType === 'insertFromDrop') analyze();
@@ -507,7 +555,7 @@ input.addEventListener('drop', async (e) => {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const isGcb = bytes.length >= 4 && String.fromCharCode(...bytes.slice(0, 4)) === 'GCB1';
   droppedBytes = isGcb ? bytes : null;
-  input.value = isGcb ? toHex(bytes.slice(0, 65536)) : new TextDecoder().decode(bytes);
+  setInput(isGcb ? toHex(bytes.slice(0, 65536)) : new TextDecoder().decode(bytes));
   await analyze();
 });
 

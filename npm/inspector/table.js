@@ -5,7 +5,7 @@
 import { el } from './dom.js';
 
 /** Rows per page. */
-export const PAGE = 100;
+export const PAGE = 50;
 /** Characters shown in a cell; the rest is on hover (title). */
 export const CELL_CHARS = 160;
 /** Characters kept in a hover title. */

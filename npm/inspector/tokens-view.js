@@ -1,7 +1,7 @@
 // @ts-check
 // The token view: a candidate's text with each token shaded, its id and bytes on hover, and
 // for tabular candidates the tokens each column spends.
-import { columnCosts, isTabular, OUTSIDE, STRUCTURE } from './columns.js';
+import { OUTSIDE, STRUCTURE } from './columns.js';
 import { el } from './dom.js';
 import { FORMAT_LABELS } from './cost.js';
 
@@ -21,9 +21,11 @@ function tokenText(bytes) {
 }
 
 /**
- * @param {{ format: string, text: string, ids: Uint32Array, lengths: Uint32Array, encoding: string }} view
+ * @param {{ format: string, text: string, ids: Uint32Array, lengths: Uint32Array, encoding: string,
+ *   columns: import('./columns.js').ColumnCost[] | null }} view  `columns`: the column costs of a
+ *   tabular candidate (worked out in the worker)
  */
-export function renderTokens({ format, text, ids, lengths, encoding }) {
+export function renderTokens({ format, text, ids, lengths, encoding, columns }) {
   const bytes = new TextEncoder().encode(text);
   const offsets = new Uint32Array(ids.length + 1);
   for (let i = 0; i < ids.length; i += 1) offsets[i + 1] = offsets[i] + lengths[i];
@@ -68,12 +70,12 @@ export function renderTokens({ format, text, ids, lengths, encoding }) {
     ids.length > TOKEN_PAGE ? el('div', { class: 'pager' }, previous, status, next) : '',
     box,
   ];
-  if (isTabular(format)) view.push(...renderColumnCosts(format, bytes, lengths, ids.length));
+  if (columns) view.push(...renderColumnCosts(columns, ids.length));
   return view;
 }
 
-function renderColumnCosts(format, bytes, lengths, total) {
-  const costs = columnCosts(format, bytes, lengths).filter((c) => c.tokens > 0 || (c.column !== STRUCTURE && c.column !== OUTSIDE));
+function renderColumnCosts(columns, total) {
+  const costs = columns.filter((c) => c.tokens > 0 || (c.column !== STRUCTURE && c.column !== OUTSIDE));
   const sections = new Set(costs.map((c) => c.section).filter(Boolean));
   const share = (n) => (total ? `${((n / total) * 100).toFixed(1)} %` : '–');
   const rows = costs.map((c) => {

@@ -4,6 +4,7 @@
 // A 10 MB payload keeps this worker busy for seconds; the page stays responsive meanwhile.
 import { compact, gcb, gcf, init, tokens } from '../browser.js';
 import { provideModules } from '../lib/modules.js';
+import { columnCosts, isTabular } from './columns.js';
 
 // Workers have no import map: the tokens package's modules, by their path beside this file
 // (the same layout in the package and in the folder `npm run inspector:build` writes).
@@ -82,7 +83,8 @@ self.onmessage = async (event) => {
     } else if (type === 'tokens') {
       await tokens.load(options.encoding);
       const { ids, lengths } = tokenize(text, options.encoding);
-      self.postMessage({ id, ok: true, ids, lengths }, { transfer: [ids.buffer, lengths.buffer] });
+      const columns = isTabular(options.format) ? columnCosts(options.format, new TextEncoder().encode(text), lengths) : null;
+      self.postMessage({ id, ok: true, ids, lengths, columns }, { transfer: [ids.buffer, lengths.buffer] });
     } else if (type === 'count') {
       await tokens.load(options.encoding);
       self.postMessage({ id, ok: true, tokens: tokens.count(text, options.encoding) });

@@ -273,22 +273,29 @@ test('the 10 MB corpus renders its first rows in under 1 s and the page stays re
   const corpus = readFileSync(join(packageDir, '..', 'bench', 'corpus', 'out', 'gcx-10mb.json'), 'utf8');
   assert.ok(corpus.length > 10 << 20, `${corpus.length} bytes`);
   await withPage(async (page) => {
+    // The corpus goes into the page first (a 13 MB argument takes Chromium a while to receive),
+    // then the paste is timed: from the paste event to the first rows painted.
+    await page.evaluate((text) => {
+      window.corpus = text;
+    }, corpus);
     await page.evaluate(() => {
       window.longTasks = [];
       new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
     });
-    const firstRender = await page.evaluate(async (text) => {
+    const firstRender = await page.evaluate(async () => {
       const started = performance.now();
-      const input = document.querySelector('[data-testid="input"]');
-      input.value = text;
-      input.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste' }));
+      // A paste as the browser delivers it: a paste event with the text in clipboardData.
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/plain', window.corpus);
+      document.querySelector('[data-testid="input"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
       await new Promise((resolve) => {
         const check = () => (document.querySelector('[data-testid="row"]') ? requestAnimationFrame(() => resolve()) : setTimeout(check, 5));
         check();
       });
       return performance.now() - started;
-    }, corpus);
+    });
     const rows = await count(page, 'row');
+    assert.match(await page.textContent('#large-input-text'), /^13\.\d MB payload: the box shows its first 16 KiB/);
     // While the worker counts ~40 MB of candidates, the page answers at once.
     const answer = [];
     for (let i = 0; i < 5; i += 1) {
@@ -306,9 +313,10 @@ test('the 10 MB corpus renders its first rows in under 1 s and the page stays re
     writeFileSync(join(outDir, 'inspector-10mb.json'), `${JSON.stringify(record, null, 2)}\n`);
     console.log(`inspector, 10 MB corpus: ${JSON.stringify(record)} (waited ${Date.now() - costsStarted} ms for the costs)`);
     assert.ok(firstRender < 1000, `first render took ${Math.round(firstRender)} ms`);
-    assert.ok(rows > 0 && rows <= 9 * 100, `${rows} rows: the first page of each table only`);
+    assert.ok(rows > 0 && rows <= 9 * 50, `${rows} rows: the first page of each table only`);
     assert.ok(Math.max(...answer) < 250, `the page answered in ${answer.join(', ')} ms`);
+    assert.ok(longest < 1000, `the main thread was busy for ${Math.round(longest)} ms at a stretch`);
     await page.click('[data-testid="page-next"] >> nth=0');
-    assert.match(await page.locator('[data-testid="page-status"]').first().textContent(), /^rows 101–200 of /);
+    assert.match(await page.locator('[data-testid="page-status"]').first().textContent(), /^rows 51–100 of /);
   });
 });
