@@ -16,12 +16,17 @@ import { buildInspector } from '../scripts/inspector-build.mjs';
 import { packageDir } from './helpers.mjs';
 
 const outDir = join(packageDir, 'test-output');
-const built = mkdtempSync(join(tmpdir(), 'agentwire-inspector-'));
+// Served from a sub-folder of the server's root, as on a static host under a path: any absolute
+// path in the page would miss.
+const site = mkdtempSync(join(tmpdir(), 'agentwire-inspector-'));
+const built = join(site, 'tools', 'inspector');
 buildInspector(built);
-process.on('exit', () => rmSync(built, { recursive: true, force: true }));
+process.on('exit', () => rmSync(site, { recursive: true, force: true }));
+const served = { root: site, index: 'index.html' };
+const builtPath = '/tools/inspector/';
 
 const withPage = (fn) =>
-  withChromiumPage({ root: built, index: 'index.html' }, '/', async (page, problems) => {
+  withChromiumPage(served, builtPath, async (page, problems) => {
     await page.waitForFunction(() => window.agentwireInspector?.ready === true, null, { timeout: 60_000 });
     await fn(page);
     assert.deepEqual(problems, []);
@@ -183,6 +188,15 @@ test('a pasted CallToolResult, a JSON-RPC response, and structured content: the 
     assert.equal(await page.textContent('[data-testid="used-part"]'), 'Using structuredContent');
     await assertCostsMatch(page, JSON.stringify({ rows }));
 
+    // A candidate that does not read back is listed, with ✗ and the reason.
+    const mixed = JSON.stringify([{ a: 1, b: 'x' }, { a: '1', b: 'y' }]);
+    await settled(page, () => paste(page, mixed));
+    await assertCostsMatch(page, mixed);
+    const lossy = page.locator('[data-testid="candidate"][data-format="gcx1-generic"]');
+    assert.equal(await lossy.getAttribute('data-lossless'), 'false');
+    assert.equal(await lossy.getAttribute('data-tokens'), '');
+    assert.equal(await lossy.locator('[data-testid="lossless"]').textContent(), `✗ ${compact.json(mixed).candidates.find((c) => c.format === 'gcx1-generic').reason}`);
+
     // isError: agentwire-mcp passes it through; the page says so and marks the input.
     await settled(page, () => paste(page, JSON.stringify({ content: [{ type: 'text', text }], isError: true })));
     assert.deepEqual(await pageWinner(page), ['input']);
@@ -249,7 +263,7 @@ test('malformed JSON, GCX1, GCF and GCB1 show the error and where it is', { time
 test('cells wrap only at natural break points, and long cells are clipped with the value on hover', { timeout: 120_000 }, async () => {
   const long = `internal/mcp/${'deeply_nested/'.repeat(20)}server.go::NewServerWithOptions`;
   const rows = [{ id: 'internal/mcp/server.go::NewServer', summary: long }];
-  await withChromiumPage({ root: built, index: 'index.html' }, '/', async (page, problems) => {
+  await withChromiumPage(served, builtPath, async (page, problems) => {
     await page.waitForFunction(() => window.agentwireInspector?.ready === true, null, { timeout: 60_000 });
     await settled(page, () => paste(page, JSON.stringify(rows)));
     const cells = page.locator('[data-testid="row"] td');
@@ -318,5 +332,14 @@ test('the 10 MB corpus renders its first rows in under 1 s and the page stays re
     assert.ok(longest < 1000, `the main thread was busy for ${Math.round(longest)} ms at a stretch`);
     await page.click('[data-testid="page-next"] >> nth=0');
     assert.match(await page.locator('[data-testid="page-status"]').first().textContent(), /^rows 51–100 of /);
+  });
+});
+
+test('npm run inspector: the page served from the package itself works the same', { timeout: 120_000 }, async () => {
+  await withChromiumPage({ root: packageDir, index: 'inspector/index.html' }, '/inspector/', async (page, problems) => {
+    await page.waitForFunction(() => window.agentwireInspector?.ready === true, null, { timeout: 60_000 });
+    await pick(page, 'mcp');
+    await assertCostsMatch(page, JSON.parse(SAMPLES.mcp.text).content[0].text, { tool: 'read_graph' });
+    assert.deepEqual(problems, []);
   });
 });
