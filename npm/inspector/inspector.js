@@ -208,6 +208,7 @@ function renderGraph(payload, label) {
     groups.get(s.distance).push(s);
   }
   const names = ['targets', 'related', 'extended'];
+  /** @type {Node[]} */
   const view = [
     el('h2', {}, `${label} · ${payload.tool ?? ''} · ${(payload.symbols ?? []).length} symbols, ${(payload.edges ?? []).length} edges`),
     el('div', { class: 'chips' }, ['tokenBudget', 'tokensUsed', 'packRoot'].filter((k) => payload[k] !== undefined && payload[k] !== '').map((k) => el('span', { class: 'chip' }, `${k}=${payload[k]}`))),
@@ -495,7 +496,8 @@ async function openShared() {
 
 // ---- wiring ---------------------------------------------------------------------------------
 
-let timer = 0;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
 const scheduled = () => {
   clearTimeout(timer);
   timer = setTimeout(analyze, 150);

@@ -34,7 +34,7 @@ export function isJsonContainer(text) {
 
 /**
  * The MCP result in a parsed JSON value, or null when it is not one.
- * @param {unknown} value
+ * @param {any} value  a parsed JSON value
  * @returns {McpResult | null}
  */
 export function mcpResult(value) {

@@ -25,7 +25,7 @@ function fromBase64Url(text) {
 
 /** @param {Uint8Array} bytes @param {CompressionStream | DecompressionStream} stream */
 async function through(bytes, stream) {
-  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  const out = new Response(new Blob([/** @type {BlobPart} */ (bytes)]).stream().pipeThrough(stream));
   return new Uint8Array(await out.arrayBuffer());
 }
 
