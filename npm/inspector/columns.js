@@ -2,8 +2,10 @@
 // Per-column token cost of a tabular candidate (GCX1, GCF v3 generic): every token counts once,
 // for the region that holds most of its bytes (a tie goes to a column, not to structure). A
 // column's region is its name in the section header and its cells; separators, newlines and the
-// rest of a header are "structure"; lines that a table header does not describe (nested values,
-// rows whose cell count differs) are "outside tables". So the rows always sum to the total.
+// rest of a header are "structure" (so is GCF's `@N ` row index); a GCF `.column …` line (a nested
+// value written out below its row) belongs to that column; lines that a table header does not
+// describe (other nested values, rows whose cell count differs) are "outside tables". So the
+// rows always sum to the total.
 
 export const STRUCTURE = 'structure';
 export const OUTSIDE = 'outside tables';
@@ -102,7 +104,9 @@ function gcfRegions(bytes) {
   /** The columns that have cells (constant columns `name=value` have none). */
   let cellColumns = null;
   let seenSection = false;
-  for (const [start, end] of lines(bytes)) {
+  /** Every column of the section, constant or not. */
+  let sectionColumns = [];
+  for (let [start, end] of lines(bytes)) {
     if (end - start >= 2 && bytes[start] === 0x23 && bytes[start + 1] === 0x23) {
       const line = new TextDecoder().decode(bytes.subarray(start, end));
       const open = line.indexOf('{');
@@ -112,6 +116,7 @@ function gcfRegions(bytes) {
       if (open < 0 || close < open) continue;
       section = line.slice(2, line.indexOf('[') > 0 ? line.indexOf('[') : open).trim() || '(root)';
       cellColumns = [];
+      sectionColumns = [];
       const listStart = start + new TextEncoder().encode(line.slice(0, open + 1)).length;
       const listEnd = start + new TextEncoder().encode(line.slice(0, close)).length;
       for (const [s, e] of split(bytes, listStart, listEnd, COMMA, true)) {
@@ -119,6 +124,7 @@ function gcfRegions(bytes) {
         const eq = spec.indexOf('=');
         const name = (eq < 0 ? spec : spec.slice(0, eq)).replace(/^@/, '');
         regions.push({ start: s, end: e, key: key(section, name) });
+        sectionColumns.push(name);
         if (eq < 0) cellColumns.push(name);
       }
       continue;
@@ -129,6 +135,16 @@ function gcfRegions(bytes) {
       regions.push({ start, end, key: key('', OUTSIDE) });
       continue;
     }
+    // `.name [2]: …` (or `.name:`): the value of column `name` of the row above, written out
+    // after `^` because it is nested.
+    const expanded = bytes[start] === 0x2e ? /^\.([^\s:[]+)/.exec(ascii(bytes, start, end)) : null;
+    if (expanded && sectionColumns.includes(expanded[1])) {
+      regions.push({ start, end, key: key(section, expanded[1]) });
+      continue;
+    }
+    // `@3 ` in front of a row: its index, for the expanded values that follow (structure).
+    const index = bytes[start] === 0x40 ? /^@\d+ /.exec(ascii(bytes, start, Math.min(end, start + 24))) : null;
+    if (index) start += index[0].length;
     const cells = split(bytes, start, end, PIPE, true);
     if (cells.length !== cellColumns.length) {
       regions.push({ start, end, key: key('', OUTSIDE) });

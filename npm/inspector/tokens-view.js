@@ -95,7 +95,7 @@ function renderColumnCosts(columns, total) {
     el(
       'p',
       { class: 'muted' },
-      `Each token counts once, for the column that holds most of its bytes (its name in the header and its cells). "${STRUCTURE}" is the separators, newlines and the rest of the headers; "${OUTSIDE}" is lines no table header describes (nested values). The rows add up to the total.`,
+      `Each token counts once, for the column that holds most of its bytes: its name in the section header, its cells, and in GCF the ".column" lines that write out a row's nested value. "${STRUCTURE}" is the separators, newlines, row indices (@N) and the rest of the headers; "${OUTSIDE}" is lines no table header describes (other nested values). The rows add up to the total.`,
     ),
     el(
       'table',
