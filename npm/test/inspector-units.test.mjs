@@ -7,6 +7,7 @@ import { compact, tokens } from 'agentwire';
 import { columnCosts, OUTSIDE, STRUCTURE } from '../inspector/columns.js';
 import { defaultPart, mcpResult } from '../inspector/mcp-result.js';
 import { decodeShare, encodeShare, MAX_FRAGMENT } from '../inspector/share.js';
+import { SAMPLES } from '../inspector/samples.js';
 
 /** Each token's length in bytes, from the tokenizer itself. */
 function tokenLengths(text, encoding = 'cl100k_base') {
@@ -42,6 +43,17 @@ test('column costs of nested values put lines no header describes outside tables
     const costs = columnCosts(candidate.format, new TextEncoder().encode(candidate.text), tokenLengths(candidate.text));
     assert.equal(costs.reduce((n, c) => n + c.tokens, 0), tokens.count(candidate.text), candidate.format);
   }
+});
+
+test('GCF rows with nested values: the expanded .column lines count for their column', () => {
+  const text = JSON.parse(SAMPLES.mcp.text).content[0].text;
+  const gcfGeneric = compact.json(text, { tool: 'read_graph', exactCounts: true, candidateTexts: true }).candidates.find((c) => c.format === 'gcf-generic');
+  assert.match(gcfGeneric.text, /^\.observations /m, 'the sample writes observations out below their rows');
+  const costs = columnCosts('gcf-generic', new TextEncoder().encode(gcfGeneric.text), tokenLengths(gcfGeneric.text));
+  const byColumn = Object.fromEntries(costs.map((c) => [`${c.section}.${c.column}`, c.tokens]));
+  assert.equal(byColumn[`.${OUTSIDE}`], 0, JSON.stringify(byColumn));
+  assert.ok(byColumn['entities.observations'] > byColumn['entities.name'], JSON.stringify(byColumn));
+  assert.equal(costs.reduce((n, c) => n + c.tokens, 0), gcfGeneric.tokens);
 });
 
 test('a CallToolResult and a JSON-RPC response give the parts agentwire-mcp compacts', () => {
