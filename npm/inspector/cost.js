@@ -57,7 +57,16 @@ export function renderCost(report) {
       el('td', { class: 'num' }, input ? 'baseline' : saving(c.tokens, inputTokens)),
       el('td', { class: 'num' }, c.format === 'json-min' ? 'baseline' : saving(c.tokens, minified?.tokens)),
     );
-    if (c.text !== undefined) tr.addEventListener('click', () => onSelect(c.format));
+    if (c.text !== undefined) {
+      tr.tabIndex = 0;
+      tr.addEventListener('click', () => onSelect(c.format));
+      tr.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          onSelect(c.format);
+        }
+      });
+    }
     return tr;
   };
   const inputRow = { format: 'input', tokens: inputTokens, bytes: report.inputBytes, lossless: true, text: report.inputText };

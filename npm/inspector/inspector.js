@@ -159,7 +159,7 @@ function renderGcx(text) {
     );
   }
   const data = sections.map((s) => ({ tool: s.tool, meta: s.meta, rows: s.items.filter((i) => i.type === 'row').map((i) => i.row) }));
-  return { view, json: data.length === 1 ? data[0].rows : data };
+  return { view, json: data.length === 1 ? data[0].rows : data, tools: [...new Set(sections.map((s) => s.tool))] };
 }
 
 function graphSvg(payload) {
@@ -298,6 +298,8 @@ async function analyze() {
     if (format === 'gcx1') {
       const r = renderGcx(text);
       view.replaceChildren(...r.view);
+      // The tool the payload names, unless one was typed: its GCX1 layout is a candidate.
+      if (r.tools.length === 1 && ['', 'result'].includes($('tool').value.trim())) $('tool').value = r.tools[0];
       target = { ...stringified(r.json, 'the GCX1 rows'), graph: false };
     } else if (format === 'gcf') {
       const payload = gcf.decode(text);

@@ -128,7 +128,8 @@ test('every bundled sample: format, tables, and compact.json candidates and winn
     const rows = gcx.decode(SAMPLES.gcx1.text).sections[0].rows;
     assert.equal(await count(page, 'row'), rows.length);
     assert.equal(await compactedText(page), JSON.stringify(rows));
-    await assertCostsMatch(page, JSON.stringify(rows));
+    assert.equal(await page.inputValue('[data-testid="tool"]'), 'search_symbols', 'the tool its header names');
+    await assertCostsMatch(page, JSON.stringify(rows), { tool: 'search_symbols' });
 
     for (const key of ['gcf', 'gcb1']) {
       await pick(page, key);
