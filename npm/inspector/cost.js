@@ -24,7 +24,7 @@ function saving(a, base) {
 
 /**
  * @param {{ result: any, extras: any[], encoding: string, minSavings: number, source: string,
- *   inputText: string, inputBytes: number, isError: boolean, selected: string,
+ *   inputText: string, inputBytes: number, inputLabel?: string, isError: boolean, selected: string,
  *   onSelect: (format: string) => void }} report  `source`: which text was compacted (e.g.
  *   "result.content[0].text")
  */
@@ -50,7 +50,7 @@ export function renderCost(report) {
         },
         title: c.text === undefined ? '' : 'Show its tokens',
       },
-      el('td', {}, FORMAT_LABELS[c.format] ?? c.format, c.format === winner ? el('span', { class: 'badge' }, isError ? 'sent (isError)' : 'agentwire-mcp sends this') : ''),
+      el('td', {}, c.label ?? FORMAT_LABELS[c.format] ?? c.format, c.format === winner ? el('span', { class: 'badge' }, isError ? 'sent (isError)' : 'agentwire-mcp sends this') : ''),
       el('td', { class: 'num' }, c.tokens == null ? '—' : c.tokens.toLocaleString('en')),
       el('td', { class: 'num' }, c.bytes.toLocaleString('en')),
       el('td', { class: lossless ? 'ok' : 'bad', testid: 'lossless' }, lossless ? '✓' : `✗ ${c.reason ?? ''}`),
@@ -69,7 +69,7 @@ export function renderCost(report) {
     }
     return tr;
   };
-  const inputRow = { format: 'input', tokens: inputTokens, bytes: report.inputBytes, lossless: true, text: report.inputText };
+  const inputRow = { format: 'input', label: report.inputLabel, tokens: inputTokens, bytes: report.inputBytes, lossless: true, text: report.inputText };
   const verdict = (() => {
     if (isError) return 'isError is true: agentwire-mcp passes error results through unchanged.';
     if (result.format === 'input') {

@@ -271,7 +271,7 @@ function renderJson(value, label) {
 const looksLikeGraph = (value) => value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray(value.symbols);
 
 /** The text compact.json gets, and what to call it, for a decoded value. */
-const stringified = (value, what) => ({ text: JSON.stringify(value), source: `${what}, as JSON.stringify of its value` });
+const stringified = (value, what) => ({ text: JSON.stringify(value), source: `${what}, as JSON.stringify of its value`, decoded: true });
 
 async function analyze() {
   const token = ++analysis;
@@ -292,7 +292,7 @@ async function analyze() {
     $('conversions').replaceChildren();
     return;
   }
-  /** @type {{ text: string, source: string, graph: boolean, isError?: boolean } | null} */
+  /** @type {{ text: string, source: string, graph: boolean, isError?: boolean, decoded?: boolean } | null} */
   let target = null;
   try {
     if (format === 'gcx1') {
@@ -380,7 +380,8 @@ async function costs(target, token, started) {
   if (token !== analysis) return;
   timings.costs = performance.now() - started;
   const { result, extras } = reply;
-  const selected = result.format === 'input' ? (result.candidates.find((c) => c.lossless)?.format ?? 'input') : result.format;
+  // The token view opens on what agentwire-mcp sends (the input, when it keeps it).
+  const selected = target.isError ? 'input' : result.format;
   current = { target, result, extras, encoding, minSavings, selected, token };
   showCosts();
   await showTokens(selected);
@@ -397,6 +398,7 @@ function showCosts() {
       minSavings,
       source: target.source,
       inputText: target.text,
+      inputLabel: target.decoded ? 'JSON of the decoded value' : undefined,
       inputBytes: byteLength(target.text),
       isError: target.isError === true,
       selected,
