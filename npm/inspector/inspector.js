@@ -133,32 +133,40 @@ function jsonError(text, parseError) {
 }
 
 function renderGcx(text) {
-  const decoder = new gcx.Decoder({ comments: true });
+  /** @type {{ tool: string, fields: string[], meta: Record<string, string>, items: any[], rows?: Record<string, string>[] }[]} */
   const sections = [];
-  try {
-    decoder.push(text);
-    decoder.finish();
-    for (const item of decoder) {
-      if (item.type === 'section') sections.push({ ...item, items: [] });
-      else sections.at(-1)?.items.push(item);
+  if (/^#/m.test(text)) {
+    // Comment lines: the streaming decoder yields them, in place (slower: one item per call).
+    const decoder = new gcx.Decoder({ comments: true });
+    try {
+      decoder.push(text);
+      decoder.finish();
+      for (const item of decoder) {
+        if (item.type === 'section') sections.push({ ...item, items: [] });
+        else sections.at(-1)?.items.push(item);
+      }
+    } finally {
+      decoder.free();
     }
-  } finally {
-    decoder.free();
+  } else {
+    // One call for the whole payload: 10 MB decodes in a few hundred ms.
+    for (const section of gcx.decode(text).sections) sections.push({ ...section, items: section.rows });
   }
   const view = [el('h2', {}, `GCX1 · ${sections.length} section${sections.length === 1 ? '' : 's'}`)];
   for (const section of sections) {
     const rows = section.items;
-    const render = (item) =>
-      item.type === 'comment'
-        ? el('tr', { class: 'comment' }, el('td', { colSpan: section.fields.length }, `# ${item.text}`))
-        : el('tr', { testid: 'row' }, section.fields.map((f) => cell(item.row[f] ?? '')));
+    const renderRow = (row) => el('tr', { testid: 'row' }, section.fields.map((f) => cell(row[f] ?? '')));
+    // Plain rows from gcx.decode, or the streaming decoder's items (rows and comments).
+    const render = section.rows
+      ? renderRow
+      : (item) => (item.type === 'comment' ? el('tr', { class: 'comment' }, el('td', { colSpan: section.fields.length }, `# ${item.text}`)) : renderRow(item.row));
     const chips = Object.entries(section.meta).map(([k, v]) => el('span', { class: 'chip' }, `${k}=${v}`));
-    const count = rows.filter((r) => r.type === 'row').length;
+    const count = section.rows ? section.rows.length : rows.filter((r) => r.type === 'row').length;
     view.push(
       el('div', { testid: 'section' }, el('h3', {}, `${section.tool} · ${count.toLocaleString('en')} row${count === 1 ? '' : 's'}`), el('div', { class: 'chips' }, chips), pagedTable(section.fields, rows, render)),
     );
   }
-  const data = sections.map((s) => ({ tool: s.tool, meta: s.meta, rows: s.items.filter((i) => i.type === 'row').map((i) => i.row) }));
+  const data = sections.map((s) => ({ tool: s.tool, meta: s.meta, rows: s.rows ?? s.items.filter((i) => i.type === 'row').map((i) => i.row) }));
   return { view, json: data.length === 1 ? data[0].rows : data, tools: [...new Set(sections.map((s) => s.tool))] };
 }
 
@@ -271,7 +279,7 @@ function renderJson(value, label) {
 const looksLikeGraph = (value) => value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray(value.symbols);
 
 /** The text compact.json gets, and what to call it, for a decoded value. */
-const stringified = (value, what) => ({ text: JSON.stringify(value), source: `${what}, as JSON.stringify of its value`, decoded: true });
+const stringified = (value, what) => ({ text: '', value, source: `${what}, as JSON.stringify of its value`, decoded: true });
 
 async function analyze() {
   const token = ++analysis;
@@ -292,7 +300,11 @@ async function analyze() {
     $('conversions').replaceChildren();
     return;
   }
-  /** @type {{ text: string, source: string, graph: boolean, isError?: boolean, decoded?: boolean } | null} */
+  /**
+   * What compact.json gets: `text`, or for a decoded payload `value` (stringified after the
+   * first paint: 10 MB of rows take a while).
+   * @type {{ text: string, value?: unknown, source: string, graph: boolean, isError?: boolean, decoded?: boolean } | null}
+   */
   let target = null;
   try {
     if (format === 'gcx1') {
@@ -344,10 +356,11 @@ async function analyze() {
   requestAnimationFrame(() => {
     if (token === analysis) timings.firstRender = performance.now() - started;
   });
-  $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'muted', testid: 'counting' }, `Counting ${byteLength(target.text).toLocaleString('en')} bytes in every candidate…`));
-  // After the first paint: handing megabytes to the worker takes a while.
+  $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'muted', testid: 'counting' }, 'Counting tokens in every candidate…'));
+  // After the first paint: stringifying and handing megabytes to the worker take a while.
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   if (token !== analysis) return;
+  if (target.decoded) target.text = JSON.stringify(target.value);
   await costs(target, token, started);
 }
 
