@@ -6,6 +6,7 @@
 import { compact, events, gcb, gcf, gcx, init } from '../browser.js';
 import { renderCost } from './cost.js';
 import { el } from './dom.js';
+import { pageText, splitSections } from './gcx-pages.js';
 import { defaultPart, mcpResult } from './mcp-result.js';
 import { SAMPLES } from './samples.js';
 import { decodeShare, encodeShare } from './share.js';
@@ -130,6 +131,32 @@ function jsonError(text, parseError) {
     return error;
   }
   return { message: `JSON: ${parseError.message}` };
+}
+
+/** A large GCX1 payload's tables, each page decoded when shown (see gcx-pages.js); null when it cannot be split. */
+function renderGcxPages(text) {
+  const sections = splitSections(text);
+  if (sections === null) return null;
+  const view = [el('h2', {}, `GCX1 · ${sections.length} section${sections.length === 1 ? '' : 's'}`)];
+  const tools = new Set();
+  for (const section of sections) {
+    const { tool, fields, meta } = gcx.decode(`${section.header}\n`).sections[0];
+    tools.add(tool);
+    const rowsOf = (first, last) => {
+      try {
+        return gcx.decode(pageText(text, section, first, last)).sections[0].rows;
+      } catch {
+        return []; // the worker decodes the whole payload and reports the error with its line
+      }
+    };
+    const render = (row) => el('tr', { testid: 'row' }, fields.map((f) => cell(row[f] ?? '')));
+    const chips = Object.entries(meta).map(([k, v]) => el('span', { class: 'chip' }, `${k}=${v}`));
+    const count = section.rowCount;
+    view.push(
+      el('div', { testid: 'section' }, el('h3', {}, `${tool} · ${count.toLocaleString('en')} row${count === 1 ? '' : 's'}`), el('div', { class: 'chips' }, chips), pagedTable(fields, { length: count }, render, rowsOf)),
+    );
+  }
+  return { view, tools: [...tools] };
 }
 
 function renderGcx(text) {
@@ -303,16 +330,18 @@ async function analyze() {
   /**
    * What compact.json gets: `text`, or for a decoded payload `value` (stringified after the
    * first paint: 10 MB of rows take a while).
-   * @type {{ text: string, value?: unknown, source: string, graph: boolean, isError?: boolean, decoded?: boolean } | null}
+   * @type {{ text: string, value?: unknown, gcx1?: string, source: string, graph: boolean, isError?: boolean, decoded?: boolean } | null}
    */
   let target = null;
   try {
     if (format === 'gcx1') {
-      const r = renderGcx(text);
+      // Large payloads: the first pages now, the whole decode in the worker.
+      const pages = text.length > LARGE_INPUT ? renderGcxPages(text) : null;
+      const r = pages ?? renderGcx(text);
       view.replaceChildren(...r.view);
       // The tool the payload names, unless one was typed: its GCX1 layout is a candidate.
       if (r.tools.length === 1 && ['', 'result'].includes($('tool').value.trim())) $('tool').value = r.tools[0];
-      target = { ...stringified(r.json, 'the GCX1 rows'), graph: false };
+      target = pages ? { text: '', gcx1: text, source: 'the GCX1 rows, as JSON.stringify of their value', decoded: true, graph: false } : { ...stringified(/** @type {any} */ (r).json, 'the GCX1 rows'), graph: false };
     } else if (format === 'gcf') {
       const payload = gcf.decode(text);
       view.replaceChildren(...renderGraph(payload, 'GCF v1.1'));
@@ -360,7 +389,7 @@ async function analyze() {
   // After the first paint: stringifying and handing megabytes to the worker take a while.
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   if (token !== analysis) return;
-  if (target.decoded) target.text = JSON.stringify(target.value);
+  if (target.decoded && target.gcx1 === undefined) target.text = JSON.stringify(target.value);
   await costs(target, token, started);
 }
 
@@ -384,15 +413,18 @@ async function costs(target, token, started) {
   const tool = $('tool').value.trim() || 'result';
   let reply;
   try {
-    reply = await worker.request('compact', target.text, { tool, encoding, minSavings, graph: target.graph });
+    // A large GCX1 payload goes as it is: the worker decodes it and sends back its JSON.
+    reply = await worker.request('compact', target.gcx1 ?? target.text, { tool, encoding, minSavings, graph: target.graph, fromGcx1: target.gcx1 !== undefined });
   } catch (error) {
     if (error instanceof Superseded || token !== analysis) return;
+    if (target.gcx1 !== undefined) showError(error);
     $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'error' }, `${error.code ?? 'error'}: ${error.message}`));
     return;
   }
   if (token !== analysis) return;
   timings.costs = performance.now() - started;
   const { result, extras } = reply;
+  if (reply.inputText !== undefined) target.text = reply.inputText;
   // The token view opens on what agentwire-mcp sends (the input, when it keeps it).
   const selected = target.isError ? 'input' : result.format;
   current = { target, result, extras, encoding, minSavings, selected, token };

@@ -57,14 +57,16 @@ export function cellText(value) {
  * A paged table: `rows` (any array), `render(row)` → a `<tr>`. Shows the first page and the
  * row count, with previous/next buttons.
  * @param {string[]} headers
- * @param {ArrayLike<any>} rows
+ * @param {ArrayLike<any>} rows  or just `{ length }`, with `rowsOf`
  * @param {(row: any, index: number) => HTMLElement} render
+ * @param {(first: number, last: number) => any[]} [rowsOf]  rows [first, last), for tables whose
+ *   rows are decoded a page at a time
  */
-export function pagedTable(headers, rows, render) {
+export function pagedTable(headers, rows, render, rowsOf = (first, last) => Array.prototype.slice.call(rows, first, last)) {
   const body = el('tbody');
   const table = el('table', {}, el('thead', {}, el('tr', {}, headers.map((h) => el('th', {}, cellContent(h))))), body);
   if (rows.length <= PAGE) {
-    for (let i = 0; i < rows.length; i += 1) body.append(render(rows[i], i));
+    body.append(...rowsOf(0, rows.length).map((row, i) => render(row, i)));
     return el('div', { class: 'paged' }, table);
   }
   const status = el('span', { class: 'muted', testid: 'page-status' });
@@ -73,9 +75,7 @@ export function pagedTable(headers, rows, render) {
   let first = 0;
   const show = () => {
     const last = Math.min(rows.length, first + PAGE);
-    const page = [];
-    for (let i = first; i < last; i += 1) page.push(render(rows[i], i));
-    body.replaceChildren(...page);
+    body.replaceChildren(...rowsOf(first, last).map((row, i) => render(row, first + i)));
     status.textContent = `rows ${(first + 1).toLocaleString('en')}–${last.toLocaleString('en')} of ${rows.length.toLocaleString('en')}`;
     /** @type {HTMLButtonElement} */ (previous).disabled = first === 0;
     /** @type {HTMLButtonElement} */ (next).disabled = last >= rows.length;

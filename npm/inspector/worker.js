@@ -2,7 +2,7 @@
 // The inspector's heavy work, off the page's main thread: compact.json (one call into the Rust
 // core, the same answer agentwire-mcp gets), GCF v1.1 / GCB1 for graph payloads, and token ids.
 // A 10 MB payload keeps this worker busy for seconds; the page stays responsive meanwhile.
-import { compact, gcb, gcf, init, tokens } from '../browser.js';
+import { compact, gcb, gcf, gcx, init, tokens } from '../browser.js';
 import { provideModules } from '../lib/modules.js';
 import { columnCosts, isTabular } from './columns.js';
 
@@ -49,6 +49,12 @@ function graphForms(value, encoding) {
   return forms;
 }
 
+/** GCX1 text as the JSON of its rows: one section's rows, or every section with its tool and meta. */
+function gcxAsJson(text) {
+  const data = gcx.decode(text).sections.map((s) => ({ tool: s.tool, meta: s.meta, rows: s.rows }));
+  return JSON.stringify(data.length === 1 ? data[0].rows : data);
+}
+
 /** Each token's id and length in bytes: the lengths come from one decode per distinct id. */
 function tokenize(text, encoding) {
   const ids = tokens.encode(text, encoding);
@@ -67,19 +73,23 @@ function tokenize(text, encoding) {
 }
 
 self.onmessage = async (event) => {
-  const { id, type, text, options } = event.data;
+  const { id, type, options } = event.data;
+  let { text } = event.data;
   try {
     await coreReady;
     if (type === 'compact') {
-      const { tool, encoding, minSavings, graph } = options;
+      const { tool, encoding, minSavings, graph, fromGcx1 } = options;
       await tokens.load(encoding);
       const started = performance.now();
+      // A large GCX1 payload: its rows as the page's small ones are (renderGcx), as JSON text.
+      const inputText = fromGcx1 ? gcxAsJson(text) : undefined;
+      if (inputText !== undefined) text = inputText;
       // exactCounts: every candidate counted to the end, for the table; the winner is the same
       // as with agentwire-mcp's default (a candidate cut short had already lost).
       const result = compact.json(text, { tool, tokenizer: encoding, minSavings, exactCounts: true, candidateTexts: true });
       const extras = graph ? graphForms(JSON.parse(text), encoding) : [];
       const minified = result.candidates.find((c) => c.format === 'json-min');
-      self.postMessage({ id, ok: true, result, extras, ms: performance.now() - started, minifiedTokens: minified?.tokens ?? null });
+      self.postMessage({ id, ok: true, result, extras, inputText, ms: performance.now() - started, minifiedTokens: minified?.tokens ?? null });
     } else if (type === 'tokens') {
       await tokens.load(options.encoding);
       const { ids, lengths } = tokenize(text, options.encoding);

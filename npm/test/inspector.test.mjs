@@ -353,6 +353,50 @@ test('the 10 MB corpus, as JSON and as GCX1, renders its first rows in under 1 s
   writeFileSync(join(outDir, 'inspector-10mb.json'), `${JSON.stringify(records, null, 2)}\n`);
 });
 
+test('a GCX1 payload over 1 MiB: pages decoded when shown, candidates from the worker\'s decode, errors with their line', { timeout: 300_000 }, async () => {
+  const section = (tool, n) => ({
+    tool,
+    fields: ['id', 'kind', 'line'],
+    rows: Array.from({ length: n }, (_, i) => ({ id: `internal/${tool}/file_${i % 97}.go::Func${i}`, kind: i % 3 ? 'function' : 'method', line: String(i) })),
+  });
+  const sections = [section('search_symbols', 14_000), section('find_usages', 12_000)];
+  const text = gcx.encode(sections);
+  assert.ok(text.length > 1 << 20, `${text.length} bytes`);
+  await withPage(async (page) => {
+    await settled(page, () =>
+      page.evaluate((value) => {
+        const clipboardData = new DataTransfer();
+        clipboardData.setData('text/plain', value);
+        document.querySelector('[data-testid="input"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+      }, text),
+    );
+    assert.equal(await count(page, 'section'), 2);
+    const decoded = gcx.decode(text).sections;
+    const shown = (n) => page.locator('[data-testid="section"]').nth(n).locator('[data-testid="row"]').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.title || c.textContent)));
+    const expected = (n, first) => decoded[n].rows.slice(first, first + 50).map((r) => [r.id, r.kind, r.line]);
+    assert.deepEqual(await shown(1), expected(1, 0));
+    await page.locator('[data-testid="section"]').nth(1).locator('[data-testid="page-next"]').click();
+    assert.deepEqual(await shown(1), expected(1, 50));
+    // The JSON compact.json got is the rows' (the worker decoded the text).
+    const json = JSON.stringify(decoded.map((s) => ({ tool: s.tool, meta: s.meta, rows: s.rows })));
+    assert.equal(await compactedText(page), json);
+    await assertCostsMatch(page, json);
+
+    // A bad row far down: the first pages still show, the error has its line.
+    const lines = text.split('\n');
+    lines[20_000] += '\textra';
+    await paste(page, '');
+    await page.evaluate((value) => {
+      const clipboardData = new DataTransfer();
+      clipboardData.setData('text/plain', value);
+      document.querySelector('[data-testid="input"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+    }, lines.join('\n'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="error"]').dataset.line === '20001', null, { timeout: 60_000 });
+    assert.match(await page.textContent('[data-testid="error"]'), /^GCX_TOO_MANY_VALUES: .*line 20001/);
+    assert.equal(await count(page, 'section'), 2);
+  });
+});
+
 test('npm run inspector: the page served from the package itself works the same', { timeout: 120_000 }, async () => {
   await withChromiumPage({ root: packageDir, index: 'inspector/index.html' }, '/inspector/', async (page, problems) => {
     await page.waitForFunction(() => window.agentwireInspector?.ready === true, null, { timeout: 60_000 });
