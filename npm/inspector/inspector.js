@@ -35,6 +35,21 @@ const PREVIEW_CHARS = 16 * 1024;
 
 /** UTF-8 bytes of the large payload (encoding 10 MB again takes 50 ms). */
 let largeBytes = 0;
+
+/** UTF-8 length of a string as TextEncoder writes it (a lone surrogate becomes U+FFFD), without encoding it. */
+function utf8Length(text) {
+  let n = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a pair: 4 bytes for 2 units
+      i += 1;
+    } else n += 2;
+  }
+  return n;
+}
 const byteLength = (text) => (text === largeText ? largeBytes : encoder.encode(text).length);
 
 /** The payload: the textarea's text, or the large payload it previews. */
@@ -49,7 +64,7 @@ function setInput(text) {
   const note = $('large-input');
   note.hidden = largeText === null;
   if (largeText !== null) {
-    largeBytes = encoder.encode(text).length;
+    largeBytes = utf8Length(text);
     $('large-input-text').textContent = `${(largeBytes / 1e6).toFixed(1)} MB payload: the box shows its first ${PREVIEW_CHARS / 1024} KiB, read-only. `;
   }
 }
