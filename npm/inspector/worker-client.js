@@ -37,7 +37,7 @@ export class WorkerClient {
   }
 
   /**
-   * @param {'compact' | 'tokens' | 'count'} type
+   * @param {'compact' | 'tokens'} type
    * @param {string} text
    * @param {object} options
    * @returns {Promise<any>}

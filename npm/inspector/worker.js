@@ -18,7 +18,7 @@ const coreReady = init();
 /** @param {unknown} error */
 const errorData = (error) => {
   const e = /** @type {any} */ (error);
-  return { code: e?.code, message: String(e?.message ?? e), line: e?.line, column: e?.column };
+  return { code: e?.code, message: String(e?.message ?? e), line: e?.line, column: e?.column, offset: e?.offset };
 };
 
 /** GCF v1.1 text and GCB1 bytes of a graph payload, each checked by decoding it back. */
@@ -80,7 +80,6 @@ self.onmessage = async (event) => {
     if (type === 'compact') {
       const { tool, encoding, minSavings, graph, fromGcx1 } = options;
       await tokens.load(encoding);
-      const started = performance.now();
       // A large GCX1 payload: its rows as the page's small ones are (renderGcx), as JSON text.
       const inputText = fromGcx1 ? gcxAsJson(text) : undefined;
       if (inputText !== undefined) text = inputText;
@@ -88,16 +87,12 @@ self.onmessage = async (event) => {
       // as with agentwire-mcp's default (a candidate cut short had already lost).
       const result = compact.json(text, { tool, tokenizer: encoding, minSavings, exactCounts: true, candidateTexts: true });
       const extras = graph ? graphForms(JSON.parse(text), encoding) : [];
-      const minified = result.candidates.find((c) => c.format === 'json-min');
-      self.postMessage({ id, ok: true, result, extras, inputText, ms: performance.now() - started, minifiedTokens: minified?.tokens ?? null });
+      self.postMessage({ id, ok: true, result, extras, inputText });
     } else if (type === 'tokens') {
       await tokens.load(options.encoding);
       const { ids, lengths } = tokenize(text, options.encoding);
       const columns = isTabular(options.format) ? columnCosts(options.format, new TextEncoder().encode(text), lengths) : null;
       self.postMessage({ id, ok: true, ids, lengths, columns }, { transfer: [ids.buffer, lengths.buffer] });
-    } else if (type === 'count') {
-      await tokens.load(options.encoding);
-      self.postMessage({ id, ok: true, tokens: tokens.count(text, options.encoding) });
     } else {
       throw new Error(`unknown request ${type}`);
     }
@@ -105,4 +100,3 @@ self.onmessage = async (event) => {
     self.postMessage({ id, ok: false, error: errorData(error) });
   }
 };
-self.postMessage({ ready: true });
