@@ -524,7 +524,15 @@ async function share() {
     out.hidden = true;
     return;
   }
-  const encoded = await encodeShare(viewState());
+  let encoded;
+  try {
+    encoded = await encodeShare(viewState());
+  } catch (error) {
+    // CompressionStream('deflate-raw') is missing before Chromium 103, Firefox 113, Safari 16.4.
+    message.textContent = `This browser cannot make a share link: ${error.message}`;
+    out.hidden = true;
+    return;
+  }
   if ('refused' in encoded) {
     message.textContent = encoded.refused;
     out.hidden = true;
