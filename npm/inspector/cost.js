@@ -53,7 +53,7 @@ export function renderCost(report) {
       el('td', {}, c.label ?? FORMAT_LABELS[c.format] ?? c.format, c.format === winner ? el('span', { class: 'badge' }, isError ? 'sent (isError)' : 'agentwire-mcp sends this') : ''),
       el('td', { class: 'num' }, c.tokens == null ? '—' : c.tokens.toLocaleString('en')),
       el('td', { class: 'num' }, c.bytes.toLocaleString('en')),
-      el('td', { class: lossless ? 'ok' : 'bad', testid: 'lossless' }, lossless ? '✓' : `✗ ${c.reason ?? ''}`),
+      el('td', { class: lossless ? 'ok' : 'bad', testid: 'lossless' }, lossless ? '✓' : `✗ ${c.reason ?? ''}${c.difference ? `: ${c.difference}` : ''}`),
       el('td', { class: 'num' }, input ? 'baseline' : saving(c.tokens, inputTokens)),
       el('td', { class: 'num' }, c.format === 'json-min' ? 'baseline' : saving(c.tokens, minified?.tokens)),
     );

@@ -21,6 +21,23 @@ const errorData = (error) => {
   return { code: e?.code, message: String(e?.message ?? e), line: e?.line, column: e?.column, offset: e?.offset };
 };
 
+/** Where `after` first differs from `before` (`symbols[0].score: 0.949999988079071 → 0.95`), or null when they are equal (JSON equality). */
+function firstDifference(before, after, path = '') {
+  if (compact.equal(before, after)) return null;
+  const show = (v) => (v === undefined ? 'missing' : JSON.stringify(v)?.slice(0, 60));
+  const bothArrays = Array.isArray(before) && Array.isArray(after);
+  const bothObjects = before && after && typeof before === 'object' && typeof after === 'object' && !Array.isArray(before) && !Array.isArray(after);
+  if (bothArrays && before.length === after.length) {
+    const i = before.findIndex((item, n) => !compact.equal(item, after[n]));
+    return firstDifference(before[i], after[i], `${path}[${i}]`);
+  }
+  if (bothObjects) {
+    const key = [...new Set([...Object.keys(before), ...Object.keys(after)])].find((k) => !compact.equal(before[k], after[k]));
+    if (key !== undefined) return firstDifference(before[key], after[key], path ? `${path}.${key}` : key);
+  }
+  return `${path || 'the value'}: ${show(before)} → ${show(after)}`;
+}
+
 /** GCF v1.1 text and GCB1 bytes of a graph payload, each checked by decoding it back. */
 function graphForms(value, encoding) {
   const forms = [];
@@ -35,7 +52,8 @@ function graphForms(value, encoding) {
     const bytes = typeof text === 'string' ? new TextEncoder().encode(text).length : text.length;
     let reason;
     try {
-      if (!compact.equal(decode(text), value)) reason = 'it decodes to a different value (GCF v1.1 keeps only the graph fields)';
+      const difference = firstDifference(value, decode(text));
+      if (difference !== null) reason = `it decodes to a different value: ${difference}`;
     } catch (error) {
       reason = `it does not decode: ${errorData(error).message}`;
     }
@@ -86,7 +104,12 @@ self.onmessage = async (event) => {
       // exactCounts: every candidate counted to the end, for the table; the winner is the same
       // as with agentwire-mcp's default (a candidate cut short had already lost).
       const result = compact.json(text, { tool, tokenizer: encoding, minSavings, exactCounts: true, candidateTexts: true });
-      const extras = graph ? graphForms(JSON.parse(text), encoding) : [];
+      const lossy = result.candidates.filter((c) => !c.lossless && c.format !== 'gcx1-layout' && /different value/.test(c.reason ?? ''));
+      const value = graph || lossy.length ? JSON.parse(text) : undefined;
+      if (lossy.length) await gcf.load(); // compact.decode
+      // Where each lossy candidate reads back differently (the core says only that it does).
+      for (const c of lossy) c.difference = firstDifference(value, compact.decode(c.text)) ?? undefined;
+      const extras = graph ? graphForms(value, encoding) : [];
       self.postMessage({ id, ok: true, result, extras, inputText });
     } else if (type === 'tokens') {
       await tokens.load(options.encoding);
