@@ -1,36 +1,77 @@
+// @ts-check
 // The payload inspector: detects the format of what was pasted or dropped, shows what it means
-// (sections, graph, event timeline) and what it costs in bytes and cl100k tokens in each
-// format. Runs entirely on the wasm build; nothing leaves the page.
-import { events, gcb, gcf, gcx, init, tokens } from '../browser.js';
-import { load as loadTokens } from '../tokens.js';
+// (tables, graph, event timeline), what agentwire-mcp would send instead (compact.json's
+// candidates, counted in a worker) and where the tokens go. Runs entirely on the wasm build;
+// nothing leaves the page.
+import { compact, events, gcb, gcf, init } from '../browser.js';
+import { renderCost } from './cost.js';
+import { el } from './dom.js';
+import { defaultPart, mcpResult } from './mcp-result.js';
 import { SAMPLES } from './samples.js';
+import { decodeShare, encodeShare } from './share.js';
+import { renderTokens } from './tokens-view.js';
+import { renderEvents, renderGcx, renderGcxPages, renderGraph, renderJson } from './views.js';
+import { Superseded, WorkerClient } from './worker-client.js';
 
-const $ = (id) => document.getElementById(id);
-/** Rows rendered at once per section; more on demand, so 5 MB payloads stay responsive. */
-const PAGE = 200;
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
 const encoder = new TextEncoder();
+const worker = new WorkerClient();
 
 await init();
-const modulesReady = events.load();
-const tokensReady = loadTokens('cl100k_base').then(
-  () => true,
-  () => false,
-);
+// events: the timeline; gcf: compact.decode, whose JSON errors carry a line and column.
+const modulesReady = Promise.all([events.load(), gcf.load()]);
 
 /** Bytes of a dropped binary file (GCB1); null when the input is the textarea's text. */
 let droppedBytes = null;
-let analysis = 0;
+/**
+ * A payload above LARGE_INPUT, kept here instead of in the textarea: Chromium takes seconds to
+ * lay out megabytes of text in a textarea, and that would freeze the page on a 10 MB paste.
+ */
+let largeText = /** @type {string | null} */ (null);
+const LARGE_INPUT = 1 << 20;
+/** What the textarea shows of a large payload. */
+const PREVIEW_CHARS = 16 * 1024;
 
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === 'testid') node.dataset.testid = value;
-    else if (key === 'class') node.className = value;
-    else node[key] = value;
+/** UTF-8 bytes of the large payload (encoding 10 MB again takes 50 ms). */
+let largeBytes = 0;
+
+/** UTF-8 length of a string as TextEncoder writes it (a lone surrogate becomes U+FFFD), without encoding it. */
+function utf8Length(text) {
+  let n = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a pair: 4 bytes for 2 units
+      i += 1;
+    } else n += 2;
   }
-  for (const child of children.flat()) node.append(child instanceof Node ? child : String(child));
-  return node;
+  return n;
 }
+const byteLength = (text) => (text === largeText ? largeBytes : encoder.encode(text).length);
+
+/** The payload: the textarea's text, or the large payload it previews. */
+const inputText = () => largeText ?? $('input').value;
+
+/** Puts a payload in the input: a large one is kept aside, the textarea shows its start, read-only. */
+function setInput(text) {
+  const input = $('input');
+  largeText = text.length > LARGE_INPUT ? text : null;
+  input.readOnly = largeText !== null;
+  input.value = largeText === null ? text : text.slice(0, PREVIEW_CHARS);
+  const note = $('large-input');
+  note.hidden = largeText === null;
+  if (largeText !== null) {
+    largeBytes = utf8Length(text);
+    $('large-input-text').textContent = `${(largeBytes / 1e6).toFixed(1)} MB payload: the box shows its first ${PREVIEW_CHARS / 1024} KiB, read-only. `;
+  }
+}
+let analysis = 0;
+/** What the cost panel and the token view show, for the latest analysis. */
+let current = null;
+/** Time of the first render of each analysis, in ms from its start (read by the browser test). */
+const timings = { firstRender: /** @type {number | null} */ (null), costs: /** @type {number | null} */ (null), completed: 0 };
 
 function hexToBytes(text) {
   const digits = text.replace(/\s+/g, '');
@@ -47,7 +88,7 @@ function detect(text) {
   const override = $('format-override').value;
   if (override !== 'auto') return override;
   if (droppedBytes) return 'gcb1';
-  const t = text.trimStart();
+  const t = text.slice(0, 4096).trimStart();
   // By its prefix, as the reference decoder reads a header (gcx-go `parseHeader`): a malformed
   // header such as `GCX1-stream tool=x` is a GCX1 error on line 1, not a JSON syntax error.
   if (t.startsWith('GCX1')) return 'gcx1';
@@ -63,10 +104,20 @@ function showError(error) {
   if (!error) {
     box.hidden = true;
     box.textContent = '';
+    delete box.dataset.line;
+    delete box.dataset.column;
     return;
   }
   box.hidden = false;
-  box.textContent = error.code ? `${error.code}: ${error.message}` : String(error.message ?? error);
+  const where =
+    error.line != null && !/line \d+/.test(error.message)
+      ? ` (line ${error.line}, column ${error.column})`
+      : error.line == null && error.offset != null
+        ? ` (at byte ${error.offset})`
+        : '';
+  if (error.offset != null) box.dataset.offset = error.offset;
+  else delete box.dataset.offset;
+  box.textContent = `${error.code ? `${error.code}: ` : ''}${String(error.message ?? error)}${where}`;
   if (error.line != null) {
     box.dataset.line = error.line;
     box.dataset.column = error.column ?? '';
@@ -78,6 +129,7 @@ function showError(error) {
 function selectLine(line) {
   const input = $('input');
   const text = input.value;
+  if (largeText !== null) return; // the line may be past the preview
   let start = 0;
   for (let n = 1; n < line && start >= 0; n += 1) start = text.indexOf('\n', start) + 1;
   if (start < 0) return;
@@ -85,267 +137,268 @@ function selectLine(line) {
   input.setSelectionRange(start, end < 0 ? text.length : end);
 }
 
-function pagedRows(table, rows, render) {
-  let shown = 0;
-  const more = el('button', { class: 'more', type: 'button' });
-  const step = () => {
-    const body = table.tBodies[0];
-    for (const row of rows.slice(shown, shown + PAGE)) body.append(render(row));
-    shown = Math.min(rows.length, shown + PAGE);
-    more.hidden = shown >= rows.length;
-    more.textContent = `Show ${Math.min(PAGE, rows.length - shown)} more of ${rows.length - shown}`;
-  };
-  more.addEventListener('click', step);
-  step();
-  return more;
-}
-
-function renderGcx(text) {
-  const decoder = new gcx.Decoder({ comments: true });
-  const sections = [];
+/** A JSON syntax error with its line and column, from the core's parser (JSON.parse's message varies). */
+function jsonError(text, parseError) {
   try {
-    decoder.push(text);
-    decoder.finish();
-    for (const item of decoder) {
-      if (item.type === 'section') sections.push({ ...item, items: [] });
-      else sections.at(-1)?.items.push(item);
-    }
-  } finally {
-    decoder.free();
+    compact.decode(text);
+  } catch (error) {
+    return error;
   }
-  const view = [el('h2', {}, `GCX1 · ${sections.length} section${sections.length === 1 ? '' : 's'}`)];
-  for (const section of sections) {
-    const rows = section.items;
-    const table = el('table', {}, el('thead', {}, el('tr', {}, section.fields.map((f) => el('th', {}, f)))), el('tbody'));
-    const render = (item) =>
-      item.type === 'comment'
-        ? el('tr', { class: 'comment' }, el('td', { colSpan: section.fields.length }, `# ${item.text}`))
-        : el('tr', { testid: 'row' }, section.fields.map((f) => el('td', {}, item.row[f] ?? '')));
-    const more = pagedRows(table, rows, render);
-    const chips = Object.entries(section.meta).map(([k, v]) => el('span', { class: 'chip' }, `${k}=${v}`));
-    const count = rows.filter((r) => r.type === 'row').length;
-    view.push(
-      el('div', { testid: 'section' }, el('h3', {}, `${section.tool} · ${count} row${count === 1 ? '' : 's'}`), el('div', { class: 'chips' }, chips), table, more),
-    );
-  }
-  const data = sections.map((s) => ({ tool: s.tool, meta: s.meta, rows: s.items.filter((i) => i.type === 'row').map((i) => i.row) }));
-  return { view, json: data.length === 1 ? data[0].rows : data, gcxText: text };
+  return { message: `JSON: ${parseError.message}` };
 }
 
-function graphSvg(payload) {
-  const symbols = payload.symbols ?? [];
-  const size = 300;
-  const center = size / 2;
-  const radius = symbols.length > 1 ? 110 : 0;
-  const position = new Map(
-    symbols.map((s, i) => {
-      const angle = (2 * Math.PI * i) / Math.max(1, symbols.length) - Math.PI / 2;
-      return [s.qualifiedName, [center + radius * Math.cos(angle) + 100, center + radius * Math.sin(angle)]];
-    }),
-  );
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('class', 'graph');
-  svg.setAttribute('viewBox', `0 0 ${size + 200} ${size}`);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', 'symbol graph');
-  const add = (tag, attrs, text) => {
-    const node = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text) node.textContent = text;
-    svg.append(node);
-  };
-  add('defs', {});
-  svg.lastChild.innerHTML = '<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#5c6778"/></marker>';
-  for (const edge of payload.edges ?? []) {
-    const [a, b] = [position.get(edge.source), position.get(edge.target)];
-    if (!a || !b) continue;
-    add('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: '#9aa4b5', 'marker-end': 'url(#arrow)' });
-    add('text', { x: (a[0] + b[0]) / 2, y: (a[1] + b[1]) / 2 - 3, fill: '#5c6778', 'text-anchor': 'middle' }, edge.edgeType);
-  }
-  for (const s of symbols) {
-    const [x, y] = position.get(s.qualifiedName);
-    add('circle', { cx: x, cy: y, r: 6, fill: s.distance === 0 ? '#2458c9' : '#8fa8e0' });
-    add('text', { x: x + 9, y: y + 4 }, s.qualifiedName);
-  }
-  return svg;
-}
+const looksLikeGraph = (value) => value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray(value.symbols);
 
-function renderGraph(payload, label) {
-  const groups = new Map();
-  for (const s of payload.symbols ?? []) {
-    if (!groups.has(s.distance)) groups.set(s.distance, []);
-    groups.get(s.distance).push(s);
-  }
-  const names = ['targets', 'related', 'extended'];
-  const view = [
-    el('h2', {}, `${label} · ${payload.tool ?? ''} · ${(payload.symbols ?? []).length} symbols, ${(payload.edges ?? []).length} edges`),
-    el('div', { class: 'chips' }, ['tokenBudget', 'tokensUsed', 'packRoot'].filter((k) => payload[k] !== undefined && payload[k] !== '').map((k) => el('span', { class: 'chip' }, `${k}=${payload[k]}`))),
-  ];
-  for (const [distance, symbols] of [...groups].sort((a, b) => a[0] - b[0])) {
-    const table = el(
-      'table',
-      {},
-      el('thead', {}, el('tr', {}, ['symbol', 'kind', 'score', 'provenance'].map((h) => el('th', {}, h)))),
-      el('tbody', {}, symbols.map((s) => el('tr', { testid: 'row' }, [s.qualifiedName, s.kind, s.score, s.provenance].map((v) => el('td', {}, v ?? ''))))),
-    );
-    view.push(el('div', { testid: 'section' }, el('h3', {}, `distance ${distance} · ${names[distance] ?? `distance_${distance}`}`), table));
-  }
-  const edges = el(
-    'table',
-    {},
-    el('thead', {}, el('tr', {}, ['source', 'edge', 'target'].map((h) => el('th', {}, h)))),
-    el('tbody', {}, (payload.edges ?? []).map((e) => el('tr', {}, [e.source, e.edgeType + (e.status ? ` (${e.status})` : ''), e.target].map((v) => el('td', {}, v))))),
-  );
-  view.push(el('h3', {}, 'edges'), edges, graphSvg(payload));
-  return view;
-}
-
-function renderEvents(text) {
-  const parsed = events.parse(text);
-  const { result } = parsed;
-  const summary = (event) => {
-    if (typeof event.delta === 'string') return JSON.stringify(event.delta);
-    if (event.item) return `${event.item.type} ${event.item.name ?? ''} ${event.item.id ?? ''}`.trim();
-    if (event.message) return event.message;
-    return event.response?.status ?? '';
-  };
-  const timeline = el(
-    'table',
-    {},
-    el('thead', {}, el('tr', {}, ['line', 'type', 'detail'].map((h) => el('th', {}, h)))),
-    el('tbody'),
-  );
-  const more = pagedRows(timeline, parsed.events, (e) => el('tr', { testid: 'row' }, [e.line, e.event.type, summary(e.event)].map((v) => el('td', {}, v))));
-  const calls = el(
-    'table',
-    {},
-    el('thead', {}, el('tr', {}, ['call_id', 'name', 'arguments'].map((h) => el('th', {}, h)))),
-    el('tbody', {}, result.function_calls.map((c) => el('tr', {}, [c.call_id, c.name, c.arguments].map((v) => el('td', {}, v))))),
-  );
-  const diagnostics = parsed.diagnostics.map((d) =>
-    el('li', { class: `diag-${d.severity}` }, `${d.line == null ? 'end of input' : `line ${d.line}`}: ${d.code} — ${d.message}`),
-  );
-  const usage = result.usage ? Object.entries(result.usage).map(([k, v]) => el('span', { class: 'chip' }, `${k}=${v}`)) : [el('span', { class: 'muted' }, 'no usage')];
-  const view = [
-    el('h2', {}, `Events · ${parsed.events.length} kept · status ${result.status ?? 'none'} · ${parsed.valid ? 'valid' : 'invalid'}`),
-    el('div', { testid: 'section' }, el('h3', {}, 'timeline'), timeline, more),
-    el('h3', {}, 'assembled text'),
-    el('pre', {}, result.text || '(none)'),
-    el('h3', {}, `function calls (${result.function_calls.length})`),
-    calls,
-    el('h3', {}, 'usage'),
-    el('div', { class: 'chips' }, usage),
-    el('h3', {}, `diagnostics (${parsed.diagnostics.length})`),
-    el('ul', { testid: 'diagnostics' }, diagnostics),
-  ];
-  return { view, json: parsed.events.map((e) => e.event) };
-}
-
-const looksLikeGraph = (value) => value && typeof value === 'object' && !Array.isArray(value) && Array.isArray(value.symbols);
-
-/** Each representation that applies: its text (or bytes), for the cost figures. */
-function representations(format, data) {
-  const tool = $('tool').value.trim() || 'payload';
-  const out = { json: JSON.stringify(data.json) };
-  const attempt = (fn) => {
-    try {
-      return fn();
-    } catch {
-      return null;
-    }
-  };
-  out.gcx = data.gcxText ?? attempt(() => gcx.encodeGeneric(tool, data.json));
-  out.gcf = data.gcfText ?? (looksLikeGraph(data.json) ? attempt(() => gcf.encode(data.json)) : null);
-  if (looksLikeGraph(data.json)) out.gcb = data.gcbBytes ?? attempt(() => gcb.encode(data.json));
-  if (format === 'events') out.jsonl = data.jsonl;
-  return out;
-}
-
-async function renderCosts(reps, token) {
-  const box = $('conversions');
-  const ready = await tokensReady;
-  if (token !== analysis) return;
-  const size = (v) => (typeof v === 'string' ? encoder.encode(v).length : v.length);
-  const count = (v) => (ready && typeof v === 'string' ? tokens.count(v) : null);
-  const base = { bytes: size(reps.json), tokens: count(reps.json) };
-  const figure = (name, label, value) => {
-    if (value == null) return el('div', { class: 'figure' }, el('b', {}, label), el('span', { class: 'num', testid: `tokens-${name}` }, '–'), el('div', { class: 'muted' }, 'not applicable'));
-    const bytes = size(value);
-    const t = count(value);
-    const saving = (a, b) => (b ? `${(((b - a) / b) * 100).toFixed(1)} %` : '–');
-    return el(
-      'div',
-      { class: 'figure' },
-      el('b', {}, label),
-      el('span', { class: 'num', testid: `tokens-${name}` }, t == null ? 'n/a' : String(t)),
-      ' tokens',
-      el('div', {}, `${bytes} bytes`),
-      name === 'json' ? el('div', { class: 'muted' }, 'baseline') : el('div', {}, `saves ${saving(t ?? 0, base.tokens)} tokens, ${saving(bytes, base.bytes)} bytes`),
-      typeof value === 'string' ? el('pre', {}, value.length > 4000 ? `${value.slice(0, 4000)}…` : value) : el('pre', {}, toHex(value.slice(0, 256))),
-    );
-  };
-  box.replaceChildren(
-    el('h2', {}, ready ? 'Cost (cl100k_base tokens, UTF-8 bytes)' : 'Cost (bytes; the token module did not load)'),
-    el(
-      'div',
-      { class: 'figures' },
-      figure('json', 'compact JSON', reps.json),
-      figure('gcx', 'GCX1', reps.gcx),
-      figure('gcf', 'GCF v1.1', reps.gcf),
-      ...(reps.gcb ? [figure('gcb', 'GCB1 (binary)', reps.gcb)] : []),
-      ...(reps.jsonl ? [figure('jsonl', 'JSONL (godex form)', reps.jsonl)] : []),
-    ),
-  );
-}
+/** The text compact.json gets, and what to call it, for a decoded value. */
+const stringified = (value, what) => ({ text: '', value, source: `${what}, as JSON.stringify of its value`, decoded: true });
 
 async function analyze() {
   const token = ++analysis;
+  const started = performance.now();
+  worker.cancel();
   await modulesReady;
-  const text = $('input').value;
+  if (token !== analysis) return;
+  const text = inputText();
   const format = detect(text);
   $('format').textContent = format;
+  $('part-picker').hidden = true;
   showError(null);
   const view = $('view');
+  current = null;
+  $('tokens-view').replaceChildren(el('p', { class: 'muted' }, 'Pick a candidate in the cost panel to see its tokens.'));
   if (!text.trim() && !droppedBytes) {
     view.replaceChildren(el('p', { class: 'muted' }, 'Nothing to inspect yet: paste, drop a file, or pick a sample.'));
     $('conversions').replaceChildren();
     return;
   }
+  /**
+   * What compact.json gets: `text`, or for a decoded payload `value` (stringified after the
+   * first paint: 10 MB of rows take a while).
+   * @type {{ text: string, value?: unknown, gcx1?: string, source: string, graph: boolean, isError?: boolean, decoded?: boolean } | null}
+   */
+  let target = null;
   try {
-    let data;
     if (format === 'gcx1') {
-      const r = renderGcx(text);
+      // Large payloads: the first pages now, the whole decode in the worker.
+      const pages = text.length > LARGE_INPUT ? renderGcxPages(text) : null;
+      const r = pages ?? renderGcx(text);
       view.replaceChildren(...r.view);
-      data = r;
+      // The tool the payload names, unless one was typed: its GCX1 layout is a candidate.
+      if (r.tools.length === 1 && ['', 'result'].includes($('tool').value.trim())) $('tool').value = r.tools[0];
+      target = pages ? { text: '', gcx1: text, source: 'the GCX1 rows, as JSON.stringify of their value', decoded: true, graph: false } : { ...stringified(/** @type {any} */ (r).json, 'the GCX1 rows'), graph: false };
     } else if (format === 'gcf') {
       const payload = gcf.decode(text);
       view.replaceChildren(...renderGraph(payload, 'GCF v1.1'));
-      data = { json: payload, gcfText: text };
+      target = { ...stringified(payload, 'the GCF graph'), graph: true };
     } else if (format === 'gcb1') {
-      const bytes = droppedBytes ?? hexToBytes(text);
-      const payload = gcb.decode(bytes);
+      const payload = gcb.decode(droppedBytes ?? hexToBytes(text));
       view.replaceChildren(...renderGraph(payload, 'GCB1'));
-      data = { json: payload, gcbBytes: bytes };
+      target = { ...stringified(payload, 'the GCB1 graph'), graph: true };
     } else if (format === 'events') {
       const r = renderEvents(text);
       view.replaceChildren(...r.view);
-      data = { json: r.json, jsonl: text };
+      target = { ...stringified(r.json, 'the events'), graph: false };
     } else {
-      const value = JSON.parse(text);
-      view.replaceChildren(el('h2', {}, 'JSON'), el('pre', {}, JSON.stringify(value, null, 2).slice(0, 200_000)));
-      data = { json: value };
+      let value;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw jsonError(text, error);
+      }
+      const mcp = mcpResult(value);
+      if (mcp && mcp.parts.length > 0) {
+        const index = pickPart(mcp);
+        const part = mcp.parts[index];
+        const partValue = part.json ? JSON.parse(part.text) : undefined;
+        view.replaceChildren(...(part.json ? renderJson(partValue, `${part.label}`) : [el('h2', {}, part.label), el('pre', { class: 'json' }, part.text.slice(0, 200_000))]));
+        const what = `${part.label} of the pasted ${mcp.envelope}${part.label.endsWith('structuredContent') ? ' (JSON.stringify of it)' : ''}`;
+        $('used-part').textContent = `Using ${part.label}${mcp.isError ? ' (isError: true)' : ''}`;
+        target = { text: part.text, source: what, graph: looksLikeGraph(partValue), isError: mcp.isError };
+      } else {
+        view.replaceChildren(...renderJson(value, 'JSON'));
+        target = { text, source: 'the input text, as pasted', graph: looksLikeGraph(value) };
+      }
     }
-    $('conversions').replaceChildren(el('p', { class: 'muted' }, 'Counting tokens…'));
-    renderCosts(representations(format, data), token);
   } catch (error) {
     view.replaceChildren(el('p', { class: 'muted' }, `Could not read this as ${format}.`));
     $('conversions').replaceChildren();
-    showError(error instanceof SyntaxError ? { message: `JSON: ${error.message}` } : error);
+    showError(error);
+    return;
+  }
+  // The first render: measured after the browser has painted it.
+  requestAnimationFrame(() => {
+    if (token === analysis) timings.firstRender = performance.now() - started;
+  });
+  $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'muted', testid: 'counting' }, 'Counting tokens in every candidate…'));
+  // After the first paint: stringifying and handing megabytes to the worker take a while.
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  if (token !== analysis) return;
+  if (target.decoded && target.gcx1 === undefined) target.text = JSON.stringify(target.value);
+  await costs(target, token, started);
+}
+
+/** Which part of an MCP result to inspect: the picker's choice, or agentwire-mcp's first. */
+function pickPart(mcp) {
+  const picker = $('part');
+  const labels = mcp.parts.map((p) => p.label);
+  const same = picker.options.length === labels.length && [...picker.options].every((o, i) => o.value === labels[i]);
+  if (!same) picker.replaceChildren(...mcp.parts.map((p) => el('option', { value: p.label }, `${p.label}${p.json ? '' : ' (not JSON)'}`)));
+  if (!same || picker.selectedIndex < 0) picker.selectedIndex = pendingPart ?? defaultPart(mcp);
+  pendingPart = null;
+  $('part-picker').hidden = false;
+  return picker.selectedIndex;
+}
+/** The part a share link asked for, applied once the result's parts are known. */
+let pendingPart = /** @type {number | null} */ (null);
+
+async function costs(target, token, started) {
+  const encoding = $('encoding').value;
+  const minSavings = Number($('min-savings').value);
+  const tool = $('tool').value.trim() || 'result';
+  let reply;
+  try {
+    // A large GCX1 payload goes as it is: the worker decodes it and sends back its JSON.
+    reply = await worker.request('compact', target.gcx1 ?? target.text, { tool, encoding, minSavings, graph: target.graph, fromGcx1: target.gcx1 !== undefined });
+  } catch (error) {
+    if (error instanceof Superseded || token !== analysis) return;
+    if (target.gcx1 !== undefined) showError(error);
+    $('conversions').replaceChildren(el('h2', {}, 'Cost'), el('p', { class: 'error' }, `${error.code ?? 'error'}: ${error.message}`));
+    return;
+  }
+  if (token !== analysis) return;
+  timings.costs = performance.now() - started;
+  const { result, extras } = reply;
+  if (reply.inputText !== undefined) target.text = reply.inputText;
+  // The token view opens on what agentwire-mcp sends (the input, when it keeps it).
+  const selected = target.isError ? 'input' : result.format;
+  current = { target, result, extras, encoding, minSavings, selected, token };
+  showCosts();
+  await showTokens(selected);
+  if (token === analysis) timings.completed += 1;
+}
+
+function showCosts() {
+  const { target, result, extras, encoding, minSavings, selected } = current;
+  $('conversions').replaceChildren(
+    ...renderCost({
+      result,
+      extras,
+      encoding,
+      minSavings,
+      source: target.source,
+      inputText: target.text,
+      inputLabel: target.decoded ? 'JSON of the decoded value' : undefined,
+      inputBytes: byteLength(target.text),
+      isError: target.isError === true,
+      selected,
+      onSelect: (format) => {
+        showTab('tokens');
+        showTokens(format);
+      },
+    }),
+  );
+}
+
+/** The token view of one candidate (`input`: the text compacted). */
+async function showTokens(format) {
+  if (!current) return;
+  const state = current;
+  state.selected = format;
+  showCosts();
+  const candidate = format === 'input' ? { text: state.target.text } : [...state.result.candidates, ...state.extras].find((c) => c.format === format);
+  const box = $('tokens-view');
+  if (candidate?.text === undefined) {
+    box.replaceChildren(el('p', { class: 'muted' }, 'This candidate has no text to show.'));
+    return;
+  }
+  box.replaceChildren(el('p', { class: 'muted' }, 'Splitting into tokens…'));
+  let reply;
+  try {
+    reply = await worker.request('tokens', candidate.text, { encoding: state.encoding, format });
+  } catch (error) {
+    if (!(error instanceof Superseded)) box.replaceChildren(el('p', { class: 'error' }, String(error.message)));
+    return;
+  }
+  if (current !== state || state.selected !== format) return;
+  box.replaceChildren(...renderTokens({ format, text: candidate.text, ids: reply.ids, lengths: reply.lengths, columns: reply.columns, encoding: state.encoding }));
+}
+
+function showTab(name) {
+  for (const tab of document.querySelectorAll('[role=tab]')) {
+    const on = /** @type {HTMLElement} */ (tab).dataset.tab === name;
+    tab.setAttribute('aria-selected', String(on));
+    const panel = $(/** @type {HTMLElement} */ (tab).getAttribute('aria-controls'));
+    panel.hidden = !on;
   }
 }
 
-let timer = 0;
+// ---- share links ----------------------------------------------------------------------------
+
+function viewState() {
+  return {
+    text: inputText(),
+    tool: $('tool').value,
+    format: $('format-override').value,
+    encoding: $('encoding').value,
+    minSavings: $('min-savings').value,
+    part: $('part-picker').hidden ? null : $('part').selectedIndex,
+  };
+}
+
+async function share() {
+  const out = $('share-link');
+  const message = $('share-message');
+  if (droppedBytes && droppedBytes.length > 65536) {
+    message.textContent = 'A dropped binary file is shared as its hex, which is cut at 64 KiB: it cannot be shared as a link.';
+    out.hidden = true;
+    return;
+  }
+  let encoded;
+  try {
+    encoded = await encodeShare(viewState());
+  } catch (error) {
+    // CompressionStream('deflate-raw') is missing before Chromium 103, Firefox 113, Safari 16.4.
+    message.textContent = `This browser cannot make a share link: ${error.message}`;
+    out.hidden = true;
+    return;
+  }
+  if ('refused' in encoded) {
+    message.textContent = encoded.refused;
+    out.hidden = true;
+    return;
+  }
+  const url = new URL(location.href);
+  url.hash = encoded.fragment;
+  history.replaceState(null, '', url);
+  out.value = url.href;
+  out.hidden = false;
+  message.textContent = `A link of ${url.href.length.toLocaleString('en')} characters; the payload is in its fragment, which browsers do not send to the server.`;
+  out.select();
+}
+
+async function openShared() {
+  if (!location.hash) return false;
+  let state;
+  try {
+    state = await decodeShare(location.hash);
+  } catch (error) {
+    showError({ message: `This share link is damaged: ${error.message}` });
+    return false;
+  }
+  if (!state) return false;
+  setInput(state.text ?? '');
+  $('tool').value = state.tool ?? 'result';
+  $('format-override').value = state.format ?? 'auto';
+  $('encoding').value = state.encoding ?? 'cl100k_base';
+  $('min-savings').value = state.minSavings ?? '0.1';
+  pendingPart = state.part ?? null;
+  return true;
+}
+
+// ---- wiring ---------------------------------------------------------------------------------
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
 const scheduled = () => {
   clearTimeout(timer);
   timer = setTimeout(analyze, 150);
@@ -357,16 +410,40 @@ $('sample').addEventListener('change', async () => {
   if (!sample) return;
   droppedBytes = null;
   $('format-override').value = 'auto';
-  if (sample.tool) $('tool').value = sample.tool;
-  $('input').value = sample.fromGcf ? toHex(gcb.encode(gcf.decode(SAMPLES.gcf.text))) : sample.text;
+  $('tool').value = sample.tool ?? 'result';
+  $('part').replaceChildren();
+  setInput(sample.fromGcf ? toHex(gcb.encode(gcf.decode(SAMPLES.gcf.text))) : sample.text);
   await analyze();
 });
-$('input').addEventListener('input', () => {
+$('input').addEventListener('paste', (/** @type {ClipboardEvent} */ event) => {
+  const text = event.clipboardData?.getData('text/plain') ?? '';
+  if (text.length <= LARGE_INPUT) return; // the textarea takes it (an 'input' event follows)
+  event.preventDefault();
   droppedBytes = null;
-  scheduled();
+  $('part').replaceChildren();
+  setInput(text);
+  analyze();
+});
+$('clear-input').addEventListener('click', () => {
+  setInput('');
+  droppedBytes = null;
+  analyze();
+});
+$('input').addEventListener('input', (/** @type {InputEvent} */ event) => {
+  droppedBytes = null;
+  largeText = null;
+  $('part').replaceChildren();
+  // A paste is one change: analyse at once; typing waits for a pause.
+  if (event.inputType === 'insertFromPaste' || event.inputType === 'insertFromDrop') analyze();
+  else scheduled();
 });
 $('format-override').addEventListener('change', analyze);
+$('encoding').addEventListener('change', analyze);
+$('min-savings').addEventListener('change', analyze);
+$('part').addEventListener('change', analyze);
 $('tool').addEventListener('input', scheduled);
+$('share').addEventListener('click', share);
+for (const tab of document.querySelectorAll('[role=tab]')) tab.addEventListener('click', () => showTab(/** @type {HTMLElement} */ (tab).dataset.tab));
 const input = $('input');
 input.addEventListener('dragover', (e) => {
   e.preventDefault();
@@ -381,9 +458,14 @@ input.addEventListener('drop', async (e) => {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const isGcb = bytes.length >= 4 && String.fromCharCode(...bytes.slice(0, 4)) === 'GCB1';
   droppedBytes = isGcb ? bytes : null;
-  input.value = isGcb ? toHex(bytes.slice(0, 65536)) : new TextDecoder().decode(bytes);
+  setInput(isGcb ? toHex(bytes.slice(0, 65536)) : new TextDecoder().decode(bytes));
   await analyze();
 });
 
+await openShared();
 await analyze();
-window.agentwireInspector = { analyze, ready: true };
+window.addEventListener('hashchange', async () => {
+  if (await openShared()) await analyze();
+});
+/** For the browser test: analysis on demand, the timings, and the state of the latest one. */
+Object.assign(window, { agentwireInspector: { analyze, timings, current: () => current, ready: true } });

@@ -41,6 +41,11 @@ export async function withChromiumPage(serverOptions, path, fn, { viewport } = {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
     });
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+    // Nothing but the served files: a request anywhere else is a problem (data: and blob: URLs stay in the page).
+    const origin = `http://127.0.0.1:${server.address().port}/`;
+    page.on('request', (r) => {
+      if (!r.url().startsWith(origin) && !/^(data|blob):/.test(r.url())) problems.push(`request to another origin: ${r.url()}`);
+    });
     page.on('response', (r) => {
       if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
     });
