@@ -22,7 +22,7 @@ COMMA := ,
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-tokens setup-python tokens-tables test-no-std test-doc \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
-        test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-memory bench-mcp fuzz-smoke clean
+        test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-memory bench-inspector bench-mcp fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -213,7 +213,7 @@ test-gcf-diff:
 # comes with the min-max of its rounds. Quiet machines give stable numbers. The Rust rounds
 # take about 1 minute and the Node suites about 3 on a quiet machine (1.8 and 4.5 while others
 # compile), plus the builds, memory and mcp runs.
-bench: setup npm-build bench-rust bench-npm bench-memory bench-mcp
+bench: setup npm-build bench-rust bench-npm bench-memory bench-mcp bench-inspector
 	node bench/report.mjs
 
 # The Rust core against serde_json and the gcf crate on the generated corpus (bench/corpus/)
@@ -252,6 +252,11 @@ bench-mcp: setup-mcp
 	cd $(MCP_DIR) && node bench/latency.mjs --out ../bench/results/mcp.json
 	@echo "== bench: agentwire-mcp under load (sessions, saturation, soak)"
 	cd $(MCP_DIR) && node bench/load.mjs --out ../bench/results/mcp-load.json
+
+# The inspector's first render of the 10 MB corpus in headless Chromium, five pastes per input.
+bench-inspector: bench-corpus setup-chromium
+	@echo "== bench: the inspector in Chromium (10 MB paste)"
+	cd $(NPM_DIR) && node scripts/bench-inspector.mjs
 
 # Peak RSS of the CLI streaming a 100 MB payload (needs GNU time).
 bench-memory: bench-corpus

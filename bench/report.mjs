@@ -188,6 +188,18 @@ ratio('node_native_gcf_v1_decode_vs_json_parse', speedup(node('native', 'graph-5
 ratio('cli_stream_decode_100mb_peak_rss_mib', memory.peak_rss_bytes / 2 ** 20, 64, `Peak RSS of \`agentwire gcx decode\` streaming a ${(memory.payload_bytes / 1e6).toFixed(0)} MB payload, MiB`, 'max');
 ratio('wasm_default_gzip_kb', wasmGzip / 1000, 150, 'Default wasm module (npm/wasm/agentwire_core_bg.wasm) after wasm-opt, gzip -9, KB (1000 bytes: the stricter reading of the budget)', 'max');
 
+// The inspector in headless Chromium (npm/scripts/bench-inspector.mjs): five pastes per input.
+const inspectorPath = join(results, 'inspector.json');
+if (existsSync(inspectorPath)) {
+  const inspector = readJson(inspectorPath);
+  for (const [key, label] of [['json', 'pretty JSON, 13.6 MB'], ['gcx1', 'GCX1, 10.5 MB']]) {
+    const runs = inspector[key];
+    ratio(`browser_inspector_10mb_${key}_first_render_ms`, runs.map((r) => r.firstRenderMs), 1000, `Inspector in Chromium: paste of the 10 MB corpus (${label}) to its first rows painted, ms`, 'max');
+    ratio(`browser_inspector_10mb_${key}_longest_task_ms`, runs.map((r) => r.longestMainThreadTaskMs), 0, `Inspector in Chromium: the longest main-thread task after that paste (${label}), ms (for information)`, 'none');
+    ratio(`browser_inspector_10mb_${key}_candidates_ms`, runs.map((r) => r.costsMs), 0, `Inspector in Chromium: every candidate built and counted in the worker (${label}), ms (for information)`, 'none');
+  }
+}
+
 Object.assign(ratios, mcp.ratios, mcpLoad.ratios);
 
 const report = {
@@ -215,7 +227,14 @@ const README_HEADLINES = [
   'node_wasm_gcf3_generic_graph500_decode_vs_blackwell_gcf',
   'cli_stream_decode_100mb_peak_rss_mib',
   'wasm_default_gzip_kb',
+  'rust_tokens_cl100k_json_mb_per_s',
+  'rust_tokens_count_vs_tiktoken_rs_cl100k_json',
+  'rust_tokens_count_vs_bpe_openai_cl100k_json',
+  'node_native_tokens_count_vs_gpt_tokenizer_cl100k_json',
+  'node_wasm_tokens_count_vs_gpt_tokenizer_cl100k_json',
+  'compact_106kb_ms',
   'mcp_added_p50_ms_1kb',
+  'mcp_added_p50_ms_64kb',
 ];
 const fmtTime = (ns) => (ns < 1e3 ? `${ns.toFixed(0)} ns` : ns < 1e6 ? `${(ns / 1e3).toFixed(1)} µs` : `${(ns / 1e6).toFixed(2)} ms`);
 /** How far the farther end of a row's spread lies from its value, as a fraction. */

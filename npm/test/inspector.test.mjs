@@ -2,15 +2,15 @@
 // writes (a plain static server, no package around it). Checked against the Node package on the
 // same input: compact.json's candidates and winner (what agentwire-mcp sends), token counts and
 // ids, the column costs' sum; plus a pasted CallToolResult and JSON-RPC response, the share-link
-// round trip, the error cases, and the 10 MB corpus's time to first render.
+// round trip, the error cases, and what a 10 MB paste shows (its speed is measured by make bench).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compact, gcb, gcf, gcx, tokens } from 'agentwire';
 import { withChromiumPage } from './chromium.mjs';
+import { largeCorpus, measureLargePaste } from './inspector-large.mjs';
 import { SAMPLES } from '../inspector/samples.js';
 import { buildInspector } from '../scripts/inspector-build.mjs';
 import { packageDir } from './helpers.mjs';
@@ -291,57 +291,11 @@ test('cells wrap only at natural break points, and long cells are clipped with t
   }, { viewport: { width: 640, height: 900 } });
 });
 
-/** Pastes `corpus` into a fresh page, and measures the first render and how busy the page is after. */
-async function measureLargePaste(page, corpus, name) {
-  // The corpus goes into the page first (a 13 MB argument takes Chromium a while to receive),
-  // then the paste is timed: from the paste event to the first rows painted.
-  await page.evaluate((text) => {
-    window.corpus = text;
-  }, corpus);
-  await page.evaluate(() => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
-  });
-  const firstRender = await page.evaluate(async () => {
-    const started = performance.now();
-    // A paste as the browser delivers it: a paste event with the text in clipboardData.
-    const clipboardData = new DataTransfer();
-    clipboardData.setData('text/plain', window.corpus);
-    document.querySelector('[data-testid="input"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
-    await new Promise((resolve) => {
-      const check = () => (document.querySelector('[data-testid="row"]') ? requestAnimationFrame(() => resolve()) : setTimeout(check, 5));
-      check();
-    });
-    return performance.now() - started;
-  });
-  const rows = await count(page, 'row');
-  assert.match(await page.textContent('#large-input-text'), /^1\d\.\d MB payload: the box shows its first 16 KiB/);
-  // While the worker counts the candidates (tens of MB), the page answers at once.
-  const answer = [];
-  for (let i = 0; i < 5; i += 1) {
-    const t = Date.now();
-    await page.evaluate(() => document.querySelectorAll('[data-testid="row"]').length);
-    answer.push(Date.now() - t);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await page.waitForFunction(() => window.agentwireInspector.timings.completed > 0 && document.querySelector('[data-testid="candidate"]'), null, { timeout: 300_000, polling: 500 });
-  const costs = await page.evaluate(() => window.agentwireInspector.timings.costs);
-  const longest = await page.evaluate(() => Math.max(0, ...window.longTasks));
-  const record = { input: name, bytes: Buffer.byteLength(corpus), firstRenderMs: Math.round(firstRender), firstPageRows: rows, costsMs: Math.round(costs), longestMainThreadTaskMs: Math.round(longest), evaluateRoundTripsMs: answer };
-  console.log(`inspector, 10 MB corpus: ${JSON.stringify(record)}`);
-  assert.ok(firstRender < 1000, `${name}: first render took ${Math.round(firstRender)} ms`);
-  assert.ok(rows > 0 && rows <= 9 * 50, `${name}: ${rows} rows: the first page of each table only`);
-  assert.ok(Math.max(...answer) < 250, `${name}: the page answered in ${answer.join(', ')} ms`);
-  assert.ok(longest < 1000, `${name}: the main thread was busy for ${Math.round(longest)} ms at a stretch`);
-  return record;
-}
 
-test('the 10 MB corpus, as JSON and as GCX1, renders its first rows in under 1 s and the page stays responsive', { timeout: 600_000 }, async () => {
-  execFileSync(process.execPath, [join(packageDir, '..', 'bench', 'corpus', 'generate.mjs')], { stdio: 'ignore' });
-  const out = join(packageDir, '..', 'bench', 'corpus', 'out');
-  const json = readFileSync(join(out, 'gcx-10mb.json'), 'utf8');
-  const gcx1 = gcx.encode(JSON.parse(readFileSync(join(out, 'gcx-10mb.sections.json'), 'utf8')));
-  assert.ok(json.length > 10 << 20 && gcx1.length > 10 << 20, `${json.length} and ${gcx1.length} bytes`);
+// How fast is measured by `make bench` (bench-inspector: the first render under 1 s is a target
+// there, not a timed assertion here); this checks what a large paste shows.
+test('the 10 MB corpus, as JSON and as GCX1: a preview in the box, the first page of each table, every candidate', { timeout: 600_000 }, async () => {
+  const { json, gcx1 } = largeCorpus();
   const records = [];
   await withPage(async (page) => {
     records.push(await measureLargePaste(page, json, 'gcx-10mb.json'));
@@ -352,8 +306,7 @@ test('the 10 MB corpus, as JSON and as GCX1, renders its first rows in under 1 s
     records.push(await measureLargePaste(page, gcx1, 'gcx-10mb.sections.json as GCX1'));
     assert.equal(await page.textContent('[data-testid="format"]'), 'gcx1');
   });
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'inspector-10mb.json'), `${JSON.stringify(records, null, 2)}\n`);
+  for (const record of records) console.log(`inspector, 10 MB corpus: ${JSON.stringify(record)}`);
 });
 
 test('a GCX1 payload over 1 MiB: pages decoded when shown, candidates from the worker\'s decode, errors with their line', { timeout: 300_000 }, async () => {
