@@ -43,6 +43,15 @@ pub use numbers::numbers_fit;
 pub use read::{js_equal, stringify};
 
 /// What a compacted text is.
+///
+/// ```
+/// use agentwire::compact::{compact_json, Format, Options};
+/// let bytes = |text: &str| text.len();
+/// let options = Options { min_savings: 0.0, ..Default::default() };
+/// let out = compact_json("{\n  \"ok\": true\n}", &options, &bytes)?;
+/// assert_eq!((out.format, out.text.as_str()), (Format::JsonMin, r#"{"ok":true}"#));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     /// The input, unchanged.
@@ -102,6 +111,18 @@ impl Default for Options<'_> {
 }
 
 /// One candidate: its text, whether it decodes back to the input, and its tokens.
+///
+/// ```
+/// use agentwire::compact::{compact_json, Format, Options};
+/// let bytes = |text: &str| text.len();
+/// let input = r#"[{"id":1,"name":"a"},{"id":2,"name":"b"},{"id":3,"name":"c"}]"#;
+/// let options = Options { exact_counts: true, ..Default::default() };
+/// let out = compact_json(input, &options, &bytes)?;
+/// let json = out.candidates.iter().find(|c| c.format == Format::JsonMin).unwrap();
+/// assert!(json.lossless && json.tokens_exact);
+/// assert_eq!(json.tokens, Some(input.len()));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
     /// Which form it is.
@@ -121,6 +142,15 @@ pub struct Candidate {
 }
 
 /// What [`compact_json`] chose, with every candidate it weighed.
+///
+/// ```
+/// use agentwire::compact::{compact_json, Format, Options};
+/// let bytes = |text: &str| text.len();
+/// // Nothing saves 10 % of a short minified input: it is kept.
+/// let out = compact_json(r#"{"a":1}"#, &Options::default(), &bytes)?;
+/// assert_eq!((out.format, out.tokens, out.input_tokens), (Format::Input, 7, 7));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Compacted {
     /// The chosen form ([`Format::Input`] when nothing saved enough).

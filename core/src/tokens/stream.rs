@@ -17,6 +17,16 @@ use crate::{Error, ErrorKind, Position, Result};
 const WINDOW: usize = 4096;
 
 /// An exact token counter fed in chunks ([`Tokenizer::count_stream`]).
+///
+/// ```
+/// let cl100k = agentwire::tokens::Tokenizer::cl100k_base();
+/// let mut stream = cl100k.count_stream();
+/// for chunk in [&b"hello wo"[..], b"rld, \xE2\x82", b"\xAC5"] {
+///     stream.push(chunk)?; // a character may be split between chunks
+/// }
+/// assert_eq!(stream.finish()?, cl100k.count("hello world, €5"));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct CountStream<'t> {
     tokenizer: &'t Tokenizer,
