@@ -11,7 +11,7 @@ import { Mismatch, deepEqual, fail, newReport, same, sameText, show } from './co
 /** The generic encoder in the version of these fixtures. */
 const V3_5_3 = { version: '3.5.3' };
 
-/** The fixture directories of conformance/, each holding `*.json` fixtures. */
+/** The fixture directories of tests/, each holding `*.json` fixtures. */
 export const GCF_DIRECTORIES = [
   'arrays', 'attachments', 'containers', 'decode', 'errors-v2', 'flatten', 'generic-delta',
   'generic-delta-session', 'generic-pack-root', 'graph-decode', 'graph-delta', 'graph-encode',

@@ -265,12 +265,12 @@ fn gcx1(cases: &mut Vec<Case>) {
     ));
 }
 
-/// The 20 bench responses (conformance/fixtures/gcx1/bench-inputs): GCX1 encode of each JSON text
+/// The 20 bench responses (tests/fixtures/gcx1/bench-inputs): GCX1 encode of each JSON text
 /// (tool layout or generic fallback, as the scorecard does) and decode of the result, against
 /// serde_json reading and writing the same JSON. Throughput counts each format's own bytes.
 fn bench_inputs(cases: &mut Vec<Case>) {
     let fixtures =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let inputs: &[(String, String)] = keep(
@@ -496,7 +496,7 @@ fn gcf3_graph(cases: &mut Vec<Case>) {
 /// shapes). Throughput counts compact JSON bytes.
 fn gcf_generic(cases: &mut Vec<Case>) {
     let fixtures =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../conformance/fixtures/gcx1");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let responses: Vec<J> = vectors["vectors"]
