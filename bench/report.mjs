@@ -231,6 +231,7 @@ const README_HEADLINES = [
   'rust_tokens_count_vs_tiktoken_rs_cl100k_json',
   'rust_tokens_count_vs_bpe_openai_cl100k_json',
   'node_native_tokens_count_vs_gpt_tokenizer_cl100k_json',
+  'node_native_tokens_count_vs_tiktoken_wasm_cl100k_json',
   'node_wasm_tokens_count_vs_gpt_tokenizer_cl100k_json',
   'compact_106kb_ms',
   'mcp_added_p50_ms_1kb',
