@@ -22,7 +22,7 @@ COMMA := ,
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-tokens setup-python tokens-tables test-no-std test-doc \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
-        test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-memory bench-inspector bench-mcp fuzz-smoke clean
+        test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-browser bench-wasm-serde bench-memory bench-inspector bench-mcp fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -88,22 +88,26 @@ build-cli:
 # agentwire-tokens (npm/packages/tokens) with the two vocabularies (core/src/tokens/data, loaded
 # at run time by this module and by the addon), the JSON Schema validator (2 MB) to the optional
 # package agentwire-schema (npm/packages/schema), the rest to the main package (npm/wasm).
+# The default module (core) is built for size (profile wasm: its budget is 150 KB gzipped),
+# the modules in WASM_SPEED_MODULES for speed (profile wasm-speed, opt-level 3; wasm-opt -O3).
 WASM_MODULES := core gcf gateway events schema tokens
+WASM_SPEED_MODULES := gcf gateway events
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
-WASM_CRATE_OUT := $(TARGET_DIR)/$(WASM_TARGET)/wasm/agentwire_wasm.wasm
 TOKENS_PKG := $(NPM_DIR)/packages/tokens
 SCHEMA_PKG := $(NPM_DIR)/packages/schema
 
 build-wasm: setup-rust setup-wasm-bindgen setup-npm
-	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz)"
+	@echo "== build: wasm modules (wasm-bindgen web target, wasm-opt -Oz or -O3)"
 	@mkdir -p $(NPM_DIR)/wasm $(TOKENS_PKG)/wasm $(SCHEMA_PKG)/wasm
 	@cp core/src/tokens/data/cl100k_base.bin core/src/tokens/data/o200k_base.bin $(TOKENS_PKG)/
 	@for module in $(WASM_MODULES); do \
 	  case $$module in tokens) out=$(TOKENS_PKG)/wasm;; schema) out=$(SCHEMA_PKG)/wasm;; *) out=$(NPM_DIR)/wasm;; esac; \
-	  $(CARGO) build -q -p agentwire-bindings-wasm --lib --target $(WASM_TARGET) --profile wasm \
+	  case " $(WASM_SPEED_MODULES) " in *" $$module "*) profile=wasm-speed; level=-O3;; *) profile=wasm; level=-Oz;; esac; \
+	  $(CARGO) build -q -p agentwire-bindings-wasm --lib --target $(WASM_TARGET) --profile $$profile \
 	    --features $$module; \
-	  wasm-bindgen --target web --out-dir $$out --out-name agentwire_$$module $(WASM_CRATE_OUT); \
-	  $(WASM_OPT) --merge-similar-functions -Oz --converge --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+	  wasm-bindgen --target web --out-dir $$out --out-name agentwire_$$module \
+	    $(TARGET_DIR)/$(WASM_TARGET)/$$profile/agentwire_wasm.wasm; \
+	  $(WASM_OPT) --merge-similar-functions $$level --converge --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
 	    $$out/agentwire_$${module}_bg.wasm -o $$out/agentwire_$${module}_bg.wasm; \
 	  printf "%-14s wasm: %9s bytes, %8s gzipped (zlib -9, as the size budget measures it)\n" $$module \
@@ -213,7 +217,7 @@ test-gcf-diff:
 # comes with the min-max of its rounds. Quiet machines give stable numbers. The Rust rounds
 # take about 1 minute and the Node suites about 3 on a quiet machine (1.8 and 4.5 while others
 # compile), plus the builds, memory and mcp runs.
-bench: setup npm-build bench-rust bench-npm bench-memory bench-mcp bench-inspector
+bench: setup npm-build bench-rust bench-npm bench-browser bench-memory bench-mcp bench-inspector
 	node bench/report.mjs
 
 # The Rust core against serde_json and the gcf crate on the generated corpus (bench/corpus/)
@@ -244,6 +248,24 @@ setup-bench-node:
 bench-npm: bench-corpus setup-bench-node
 	@echo "== bench: node native and wasm vs the pure-JS peers"
 	cd bench/node && node run.mjs --out ../results/npm.json $(BENCH_NPM_FLAGS)
+
+# The browser_wasm_* rows: the wasm build in headless Chromium against the pure-JS peers in the
+# same page (bench/browser), in interleaved rounds.
+bench-browser: bench-corpus setup-bench-node setup-chromium
+	@echo "== bench: wasm in headless Chromium vs the pure-JS peers"
+	node bench/browser/run.mjs --out bench/results/browser.json
+
+# Bench only: the serde-wasm-bindgen path (bench/wasm-serde) beside the transfer tape, on GCX1
+# decode and GCF generic decode/encode, in the same profile as the gcf module.
+bench-wasm-serde: setup-rust setup-wasm-bindgen
+	@echo "== bench: serde-wasm-bindgen path vs the transfer tape (wasm, Node)"
+	$(CARGO) build -q -p agentwire-bench-wasm-serde --lib --target $(WASM_TARGET) --profile wasm-speed
+	wasm-bindgen --target web --out-dir bench/wasm-serde/pkg \
+	  $(TARGET_DIR)/$(WASM_TARGET)/wasm-speed/agentwire_bench_wasm_serde.wasm
+	$(WASM_OPT) -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+	  --enable-mutable-globals --enable-reference-types --enable-multivalue \
+	  bench/wasm-serde/pkg/agentwire_bench_wasm_serde_bg.wasm -o bench/wasm-serde/pkg/agentwire_bench_wasm_serde_bg.wasm
+	cd bench/node && node serde-wasm.mjs $(BENCH_NPM_FLAGS)
 
 # Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results); then
 # load: 1/16/64 sessions over HTTP and stdio, the ramp to saturation, the 1,000-session soak.

@@ -49,6 +49,10 @@ records.push(...mcp.records);
 const mcpLoadPath = join(results, 'mcp-load.json');
 const mcpLoad = existsSync(mcpLoadPath) ? readJson(mcpLoadPath) : { records: [], ratios: {} };
 records.push(...mcpLoad.records);
+// The browser rows (bench/browser/run.mjs, `make bench-browser`), if that run exists.
+const browserPath = join(results, 'browser.json');
+const browser = existsSync(browserPath) ? readJson(browserPath) : { records: [] };
+records.push(...browser.records);
 const memory = readJson(memoryPath);
 const wasmGzip = gzipSync(readFileSync(join(root, 'npm/wasm/agentwire_core_bg.wasm')), { level: 9 }).length;
 
@@ -197,6 +201,21 @@ if (existsSync(inspectorPath)) {
     ratio(`browser_inspector_10mb_${key}_first_render_ms`, runs.map((r) => r.firstRenderMs), 1000, `Inspector in Chromium: paste of the 10 MB corpus (${label}) to its first rows painted, ms`, 'max');
     ratio(`browser_inspector_10mb_${key}_longest_task_ms`, runs.map((r) => r.longestMainThreadTaskMs), 0, `Inspector in Chromium: the longest main-thread task after that paste (${label}), ms (for information)`, 'none');
     ratio(`browser_inspector_10mb_${key}_candidates_ms`, runs.map((r) => r.costsMs), 0, `Inspector in Chromium: every candidate built and counted in the worker (${label}), ms (for information)`, 'none');
+  }
+}
+
+// The same ratios in headless Chromium (bench/browser: the inspector's runtime).
+if (browser.records.length > 0) {
+  const inBrowser = (runtime, bench, op, impl = 'agentwire') => `${bench}/${op}/browser-${runtime}/${impl}`;
+  for (const op of ['encode', 'decode']) {
+    ratio(`browser_wasm_gcf3_graph_${op}_vs_blackwell_gcf`, speedup(inBrowser('wasm', 'gcf3-graph-500', op), inBrowser('js', 'gcf3-graph-500', op, peer)), 1, `Chromium wasm GCF 3.5.3 graph ${op} vs ${peer} (${browser.userAgent.match(/HeadlessChrome\/[\d.]+/)?.[0] ?? 'Chromium'})`);
+    for (const set of ['graph-500', '1kb', '10kb']) {
+      const bench = `gcf3-generic-${set}`;
+      ratio(`browser_wasm_gcf3_generic_${set.replace('-', '')}_${op}_vs_blackwell_gcf`, speedup(inBrowser('wasm', bench, op), inBrowser('js', bench, op, peer)), 1, `Chromium wasm GCF 3.5.3 generic ${op} vs ${peer} (${set})`);
+    }
+  }
+  for (const set of ['1kb', '10kb']) {
+    ratio(`browser_wasm_gcx1_${set}_decode_vs_json_parse`, speedup(inBrowser('wasm', `gcx1-${set}`, 'decode'), inBrowser('js', `gcx1-${set}`, 'decode', 'JSON')), 0.5, `Chromium wasm gcx.decode vs JSON.parse (${set})`);
   }
 }
 

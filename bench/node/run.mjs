@@ -13,6 +13,8 @@
 // timed in (node-large, node-small).
 // --quick: fewer, shorter rounds, for smoke tests (the numbers mean little).
 // --filter: only the tasks whose name matches (a ratio needs both of its tasks).
+// --wasm-only: agentwire's wasm build alone (where the addon is not built).
+// --suites: only the suites whose function name matches (gcf3Graph, gcxSingle, …).
 //
 // Inputs: bench/corpus/out/ (node bench/corpus/generate.mjs, then the CLI's `gcx encode` of the
 // sections document, as `make bench-corpus` does) and tests/fixtures/gcx1/bench-inputs/.
@@ -27,6 +29,8 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     quick: { type: 'boolean', default: false },
     filter: { type: 'string', default: '' },
+    'wasm-only': { type: 'boolean', default: false },
+    suites: { type: 'string', default: '' },
   },
 });
 
@@ -107,11 +111,11 @@ function printTable(rows) {
 }
 
 const started = performance.now();
-const builds = agentwireBuilds();
+const builds = agentwireBuilds({ wasmOnly: args['wasm-only'] });
 const filter = new RegExp(args.filter);
 log(`agentwire ${builds[0][1].coreVersion()}, node ${process.version}${args.quick ? ', --quick' : ''}`);
 const schedules = { large: [], small: [] };
-for (const makeSuite of SUITES) {
+for (const makeSuite of SUITES.filter((s) => new RegExp(args.suites).test(s.name))) {
   log(`== ${makeSuite.name}: loading and checking round trips`);
   const suite = makeSuite(builds);
   const tasks = suite.tasks.filter((t) => filter.test(t.name));

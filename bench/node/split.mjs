@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node bench/node/split.mjs [--filter REGEX] [--ms N]   (after make setup-bench-node, npm-build, bench-corpus)
+// node bench/node/split.mjs [--filter REGEX] [--ms N] [--suites REGEX] [--wasm-only]   (after make setup-bench-node, npm-build, bench-corpus)
 //
 // Where the time of each agentwire task of the benchmark suites goes, from V8's sampling
 // profiler: the Rust work (native addon or wasm frames, including copying across the boundary),
@@ -13,7 +13,12 @@ import { parseArgs } from 'node:util';
 import { SUITES, agentwireBuilds } from './suites.mjs';
 
 const { values: args } = parseArgs({
-  options: { filter: { type: 'string', default: '' }, ms: { type: 'string', default: '400' } },
+  options: {
+    filter: { type: 'string', default: '' },
+    ms: { type: 'string', default: '400' },
+    'wasm-only': { type: 'boolean', default: false },
+    suites: { type: 'string', default: '' },
+  },
 });
 const filter = new RegExp(args.filter);
 const budgetMs = Number(args.ms);
@@ -65,10 +70,10 @@ session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.setSamplingInterval', { interval: 50 });
 
-const builds = agentwireBuilds();
+const builds = agentwireBuilds({ wasmOnly: args['wasm-only'] });
 const pct = (x) => `${(100 * x).toFixed(0)}%`.padStart(5);
 console.log(`${'task'.padEnd(52)} ${'ms/op'.padStart(8)} ${PARTS.map((k) => k.padStart(8)).join(' ')}`);
-for (const suite of SUITES) {
+for (const suite of SUITES.filter((s) => new RegExp(args.suites).test(s.name))) {
   for (const t of (await suite(builds)).tasks.filter((t) => t.impl === 'agentwire' && filter.test(t.name))) {
     const { share, perRunMs } = await profile(session, t.fn);
     console.log(`${t.name.padEnd(52)} ${perRunMs.toFixed(3).padStart(8)} ${PARTS.map((k) => pct(share[k]).padStart(8)).join(' ')}`);

@@ -47,12 +47,16 @@ const task = (bench, runtime, impl, op, bytes, fn, group = bench) => ({
   fn,
 });
 
-/** Both agentwire builds; fails instead of silently measuring the wasm fallback twice. */
-export function agentwireBuilds() {
+/**
+ * Both agentwire builds; fails instead of silently measuring the wasm fallback twice.
+ * `wasmOnly` (run.mjs --wasm-only): the wasm build alone, where the addon is not built.
+ */
+export function agentwireBuilds({ wasmOnly = false } = {}) {
+  assert.equal(wasm.backend, 'wasm');
+  if (wasmOnly) return [['node-wasm', wasm]];
   if (native.backend !== 'native') {
     throw new Error(`the native addon did not load (${native.nativeLoadError?.message}); run \`npm run build\``);
   }
-  assert.equal(wasm.backend, 'wasm');
   return [
     ['node-native', native],
     ['node-wasm', wasm],

@@ -30,8 +30,8 @@ fn error_value(error: &agentwire::Error) -> JsValue {
     object.into()
 }
 
-/// The caller's `{counter, validator}` functions (the gateway calls both, `compact.json` the
-/// counter).
+/// The caller's `{counter, validator}` functions (the gateway, and compaction's counter in the
+/// gcf and tokens modules).
 struct WasmHooks {
     counter: Option<Function>,
     validator: Option<Function>,
@@ -90,14 +90,11 @@ impl Hooks for WasmHooks {
 #[derive(Debug)]
 struct Args<'a> {
     session: f64,
-    text_in: Option<String>,
-    bytes_in: Option<Vec<u8>>,
+    main: Main<'a>,
     ops: &'a [u32],
     doubles: &'a [f64],
     text: &'a str,
-    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     counter: Option<Function>,
-    #[cfg_attr(not(feature = "gateway"), allow(dead_code))]
     validator: Option<Function>,
 }
 
@@ -106,11 +103,7 @@ fn with_call<T>(
     args: Args<'_>,
     f: &mut dyn FnMut(&mut Call<'_>) -> agentwire::Result<T>,
 ) -> Result<T, JsValue> {
-    let main = match (&args.text_in, &args.bytes_in) {
-        (Some(text), _) => Main::Text(text),
-        (None, Some(bytes)) => Main::Bytes(bytes),
-        (None, None) => Main::None,
-    };
+    let main = args.main;
     let hooks = (args.counter.is_some() || args.validator.is_some()).then(|| WasmHooks {
         counter: args.counter,
         validator: args.validator,
@@ -130,6 +123,113 @@ std::thread_local! {
     /// The words of the last value result; JS reads them from memory (`tapePointer`,
     /// `tapeLength`) before its next call.
     static TAPE: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    /// The argument tape's ops, written by JS into memory (`argOps`) before a call.
+    static ARG_OPS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    /// The argument tape's doubles (`argDoubles`).
+    static ARG_DOUBLES: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    /// The main input (UTF-8 or bytes) and then the argument text (UTF-8), written by JS with
+    /// `TextEncoder.encodeInto` straight into memory (`argBytes`): no copy in JS glue.
+    static ARG_BYTES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Past this many bytes an argument buffer goes back to the allocator after the call.
+const KEEP_ARG_BYTES: usize = 4 << 20;
+
+/// Where `len` items of `buffer` start in memory, the buffer grown to hold them (what it held
+/// before is kept).
+fn reserve<T: Copy + Default>(
+    buffer: &'static std::thread::LocalKey<RefCell<Vec<T>>>,
+    len: u32,
+) -> u32 {
+    buffer.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < len as usize {
+            b.resize(len as usize, T::default());
+        }
+        b.as_ptr() as usize as u32
+    })
+}
+
+/// Where JS writes the next call's `len` ops (u32 words).
+#[wasm_bindgen(js_name = argOps)]
+pub fn arg_ops(len: u32) -> u32 {
+    reserve(&ARG_OPS, len)
+}
+
+/// Where JS writes the next call's `len` doubles.
+#[wasm_bindgen(js_name = argDoubles)]
+pub fn arg_doubles(len: u32) -> u32 {
+    reserve(&ARG_DOUBLES, len)
+}
+
+/// Where JS writes the next call's main input and argument text: room for `len` bytes, the
+/// bytes written before kept (JS grows it when a string's UTF-8 is longer than guessed).
+#[wasm_bindgen(js_name = argBytes)]
+pub fn arg_bytes(len: u32) -> u32 {
+    reserve(&ARG_BYTES, len)
+}
+
+/// What the main input of a call is (`main` of [`call`]).
+const MAIN_NONE: u32 = 0;
+const MAIN_TEXT: u32 = 1;
+
+/// The error of argument buffers that do not hold what JS said (not from our JS).
+fn bad_buffers() -> JsValue {
+    error_value(&agentwire_bindings::call::invalid(
+        "the argument buffers do not hold the call's arguments",
+    ))
+}
+
+/// `len` items of `buffer` from `from`.
+fn slice<T>(buffer: &[T], from: usize, len: u32) -> Result<&[T], JsValue> {
+    buffer
+        .get(from..from.saturating_add(len as usize))
+        .ok_or_else(bad_buffers)
+}
+
+/// Bytes JS wrote with `TextEncoder.encodeInto` (always UTF-8) as text.
+fn utf8(bytes: &[u8]) -> Result<&str, JsValue> {
+    core::str::from_utf8(bytes).map_err(|_| bad_buffers())
+}
+
+/// Runs `f` over the arguments JS wrote into the argument buffers: the main input (`main`:
+/// 0 none, 1 text, 2 bytes) is the first `main_len` bytes, the argument text the `text_len`
+/// after it. The buffers are taken out for the call (a call made inside it gets buffers of its
+/// own) and put back after.
+fn with_buffers<T>(
+    session: f64,
+    (main, main_len, ops_len, doubles_len, text_len): (u32, u32, u32, u32, u32),
+    counter: Option<Function>,
+    validator: Option<Function>,
+    f: &mut dyn FnMut(&mut Call<'_>) -> agentwire::Result<T>,
+) -> Result<T, JsValue> {
+    let ops = ARG_OPS.with(|b| core::mem::take(&mut *b.borrow_mut()));
+    let doubles = ARG_DOUBLES.with(|b| core::mem::take(&mut *b.borrow_mut()));
+    let bytes = ARG_BYTES.with(|b| core::mem::take(&mut *b.borrow_mut()));
+    let result = (|| {
+        let main_bytes = slice(&bytes, 0, main_len)?;
+        let main = match main {
+            MAIN_NONE => Main::None,
+            MAIN_TEXT => Main::Text(utf8(main_bytes)?),
+            _ => Main::Bytes(main_bytes),
+        };
+        let args = Args {
+            session,
+            main,
+            ops: slice(&ops, 0, ops_len)?,
+            doubles: slice(&doubles, 0, doubles_len)?,
+            text: utf8(slice(&bytes, main_len as usize, text_len)?)?,
+            counter,
+            validator,
+        };
+        with_call(args, f)
+    })();
+    ARG_OPS.with(|b| *b.borrow_mut() = ops);
+    ARG_DOUBLES.with(|b| *b.borrow_mut() = doubles);
+    if bytes.capacity() <= KEEP_ARG_BYTES {
+        ARG_BYTES.with(|b| *b.borrow_mut() = bytes);
+    }
+    result
 }
 
 /// Where the last value result's words are in memory (a `u32` index into it).
@@ -162,31 +262,30 @@ fn js_value(out: Out) -> JsValue {
     }
 }
 
-/// Calls the function `id` of the export table.
+/// Calls the function `id` of the export table on the arguments JS wrote into the argument
+/// buffers (`argOps`, `argDoubles`, `argBytes`): `main` is 0 (none), 1 (text) or 2 (bytes),
+/// its `main_len` bytes first, then `text_len` bytes of argument text.
 #[wasm_bindgen(js_name = call)]
 #[allow(clippy::too_many_arguments)]
 pub fn call(
     id: u32,
     session: f64,
-    text_in: Option<String>,
-    bytes_in: Option<Vec<u8>>,
-    ops: &[u32],
-    doubles: &[f64],
-    text: &str,
+    main: u32,
+    main_len: u32,
+    ops_len: u32,
+    doubles_len: u32,
+    text_len: u32,
     counter: Option<Function>,
     validator: Option<Function>,
 ) -> JsValue {
-    let args = Args {
+    let lengths = (main, main_len, ops_len, doubles_len, text_len);
+    settle(with_buffers(
         session,
-        text_in,
-        bytes_in,
-        ops,
-        doubles,
-        text,
+        lengths,
         counter,
         validator,
-    };
-    settle(with_call(args, &mut |call| run_function(id, call)))
+        &mut |call| run_function(id, call),
+    ))
 }
 
 /// The output, or the error as a value: the JS layer throws an `Error` it is given. (Returning
@@ -217,29 +316,23 @@ impl Instance {
         Instance(None)
     }
 
-    /// Runs the constructor `id`: undefined, or the error.
+    /// Runs the constructor `id` on the arguments in the argument buffers (as [`call`]):
+    /// undefined, or the error.
     #[allow(clippy::too_many_arguments)]
     pub fn init(
         &mut self,
         id: u32,
         session: f64,
-        text_in: Option<String>,
-        bytes_in: Option<Vec<u8>>,
-        ops: &[u32],
-        doubles: &[f64],
-        text: &str,
+        main: u32,
+        main_len: u32,
+        ops_len: u32,
+        doubles_len: u32,
+        text_len: u32,
     ) -> JsValue {
-        let args = Args {
-            session,
-            text_in,
-            bytes_in,
-            ops,
-            doubles,
-            text,
-            counter: None,
-            validator: None,
-        };
-        match with_call(args, &mut |call| run_constructor(id, call)) {
+        let lengths = (main, main_len, ops_len, doubles_len, text_len);
+        match with_buffers(session, lengths, None, None, &mut |call| {
+            run_constructor(id, call)
+        }) {
             Ok(state) => {
                 self.0 = Some(state);
                 JsValue::UNDEFINED
@@ -248,33 +341,28 @@ impl Instance {
         }
     }
 
-    /// Calls the method `id` on this instance.
+    /// Calls the method `id` on this instance (arguments as for [`call`]).
     #[wasm_bindgen(js_name = call)]
     #[allow(clippy::too_many_arguments)]
     pub fn call(
         &mut self,
         id: u32,
         session: f64,
-        text_in: Option<String>,
-        bytes_in: Option<Vec<u8>>,
-        ops: &[u32],
-        doubles: &[f64],
-        text: &str,
+        main: u32,
+        main_len: u32,
+        ops_len: u32,
+        doubles_len: u32,
+        text_len: u32,
         counter: Option<Function>,
         validator: Option<Function>,
     ) -> JsValue {
-        let args = Args {
+        let lengths = (main, main_len, ops_len, doubles_len, text_len);
+        settle(with_buffers(
             session,
-            text_in,
-            bytes_in,
-            ops,
-            doubles,
-            text,
+            lengths,
             counter,
             validator,
-        };
-        settle(with_call(args, &mut |call| {
-            run_method(id, self.0.as_deref_mut(), call)
-        }))
+            &mut |call| run_method(id, self.0.as_deref_mut(), call),
+        ))
     }
 }

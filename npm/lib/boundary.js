@@ -21,6 +21,63 @@ const EMPTY_DOUBLES = new Float64Array(0);
 // Ids every module has (bindings/src/exports.rs lists them first).
 const EXPORT_TABLE = 0;
 
+const encoder = new TextEncoder();
+// Strings up to this many UTF-16 units get room for their longest UTF-8 (3 bytes a unit) at
+// once; longer ones get a byte a unit first, and the rest when they are not ASCII.
+const SMALL_STRING = 1 << 16;
+
+/**
+ * Writes a string's UTF-8 into a wasm module's argument bytes at `at` (TextEncoder.encodeInto,
+ * straight into its memory); returns where it ends.
+ */
+function putText(module, memory, s, at) {
+  let need = at + (s.length <= SMALL_STRING ? 3 * s.length : s.length);
+  let ptr = module.argBytes(need);
+  let { read, written } = encoder.encodeInto(s, new Uint8Array(memory.buffer, ptr + at, need - at));
+  // encodeInto stops before a code point that does not fit: the rest goes in a second pass.
+  while (read < s.length) {
+    const end = at + written;
+    need = end + 3 * (s.length - read);
+    ptr = module.argBytes(need);
+    const more = encoder.encodeInto(s.substring(read), new Uint8Array(memory.buffer, ptr + end, need - end));
+    read += more.read;
+    written += more.written;
+  }
+  return at + written;
+}
+
+/**
+ * Writes one call's arguments into a wasm module's argument buffers (bindings-wasm/src/lib.rs:
+ * `argOps`, `argDoubles`, `argBytes`): the ops and doubles as they are, the main input (a
+ * string as UTF-8, or bytes) and then the argument text as UTF-8. Returns what `call` takes
+ * after the session: [main (0 none, 1 text, 2 bytes), mainLength, opsLength, doublesLength,
+ * textLength].
+ */
+function putArgs(module, memory, textIn, bytesIn, ops, doubles, text) {
+  // Each buffer is asked for before `memory.buffer` is read: growing the memory detaches it.
+  if (ops.length > 0) {
+    const at = module.argOps(ops.length);
+    new Uint32Array(memory.buffer, at, ops.length).set(ops);
+  }
+  if (doubles.length > 0) {
+    const at = module.argDoubles(doubles.length);
+    new Float64Array(memory.buffer, at, doubles.length).set(doubles);
+  }
+  let kind = 0;
+  let mainLength = 0;
+  if (textIn !== undefined) {
+    kind = 1;
+    mainLength = putText(module, memory, textIn, 0);
+  } else if (bytesIn !== undefined) {
+    kind = 2;
+    mainLength = bytesIn.length;
+    const at = module.argBytes(mainLength);
+    new Uint8Array(memory.buffer, at, mainLength).set(bytesIn);
+  }
+  const textLength = text.length === 0 ? 0 : putText(module, memory, text, mainLength) - mainLength;
+  return [kind, mainLength, ops.length, doubles.length, textLength];
+}
+
 /** @typedef {ReturnType<typeof makeBoundary>} Boundary */
 
 /**
@@ -98,11 +155,12 @@ export function makeBoundary(getRaw, wasmOf = undefined) {
           }
         : undefined;
 
-  // The addon takes `scratch` for value results; a wasm module keeps them in its memory.
+  // The addon takes `scratch` for value results; a wasm module keeps them in its memory, and
+  // takes its arguments there too (`putArgs`: the lengths it wrote).
   const invoke = (target, id, s, textIn, bytesIn, ops, doubles, text, words, counter, validator) =>
     wasmOf === undefined
       ? target.call(id, s, textIn, bytesIn, ops, doubles, text, words, counter, validator)
-      : target.call(id, s, textIn, bytesIn, ops, doubles, text, counter, validator);
+      : target.call(id, s, ...putArgs(raw(), wasmOf().memory, textIn, bytesIn, ops, doubles, text), counter, validator);
 
   /** Calls `send(ops, doubles, text, words)` with the values as its tape; reads the result. */
   function run(kind, main, values, module, send) {
@@ -171,7 +229,10 @@ export function makeBoundary(getRaw, wasmOf = undefined) {
       const { id } = lookup(module, `${className}.new`);
       const [textIn, bytesIn] = split(main);
       const instance = new module.Instance();
-      run('class', main, values, module, (s, ops, doubles, text) => instance.init(id, s, textIn, bytesIn, ops, doubles, text));
+      run('class', main, values, module, (s, ops, doubles, text) =>
+        wasmOf === undefined
+          ? instance.init(id, s, textIn, bytesIn, ops, doubles, text)
+          : instance.init(id, s, ...putArgs(module, wasmOf().memory, textIn, bytesIn, ops, doubles, text)));
       return instance;
     },
     /** Calls `Class.method` on an instance. */

@@ -169,3 +169,38 @@ test('codes raised by the JS layer are core codes', () => {
     assert.ok(codes.includes(code), code);
   }
 });
+
+// A wasm module takes its strings as UTF-8 written by TextEncoder.encodeInto into its memory
+// (lib/boundary.js putArgs): a string longer than 64 Ki units that is not ASCII takes a second
+// pass, lone surrogates become U+FFFD as before, and the argument buffers are reused across
+// calls of every size.
+test('wasm arguments in memory: long non-ASCII strings, lone surrogates, reused buffers', () => {
+  const long = 'é€😀a'.repeat(40_000); // 200k units, 1-4 bytes each, longer than one pass
+  const values = [
+    { s: long, t: 'ascii' },
+    { s: 'lone \ud800 high', t: 'lone \udc00 low' },
+    { s: 'x'.repeat(70_000) + 'ü', t: '' },
+    { s: 'short', t: 'ok' },
+  ];
+  for (const value of values) {
+    const fromNative = native.gcf.encodeGeneric(value, { version: '3.5.3' });
+    assert.equal(wasm.gcf.encodeGeneric(value, { version: '3.5.3' }), fromNative);
+    assert.deepEqual(wasm.gcf.decodeGeneric(fromNative), native.gcf.decodeGeneric(fromNative));
+    const payload = native.gcx.encodeGeneric('t', [value]);
+    assert.equal(wasm.gcx.encodeGeneric('t', [value]), payload);
+    assert.deepEqual(wasm.gcx.decode(payload), native.gcx.decode(payload));
+  }
+  // The main input as bytes, after a long string grew the buffers.
+  const bytes = native.gcb.encode({ tool: 't', symbols: [], edges: [] });
+  assert.deepEqual(wasm.gcb.decode(bytes), native.gcb.decode(bytes));
+});
+
+test('wasm argument buffers that do not hold what the lengths say are INVALID_ARGUMENT', async () => {
+  const glue = await import('../wasm/agentwire_core.js');
+  // Export 1 is `version`; the main input's length past the buffers.
+  const tooLong = glue.call(1, 0, 1, 1 << 30, 0, 0, 0);
+  assert.ok(tooLong instanceof Error);
+  assert.equal(tooLong.code, 'INVALID_ARGUMENT');
+  // Still working afterwards.
+  assert.equal(wasm.coreVersion(), native.coreVersion());
+});

@@ -7,17 +7,14 @@
 //! ids in the same order JS learns them. A registry that does not match what JS knows (a tape
 //! JS never read, an evicted registry) starts over, and the tape tells JS to start over too.
 //! Token 0 is a call that keeps no shapes (a call made inside another: its ids are its own).
-//! The wasm modules keep none either (each tape defines its shapes, and tells JS to start
-//! over): the registry costs more module size than a page's calls would save.
+//! The wasm modules keep registries too (a wasm instance runs on one thread): a 1 KB result
+//! then sends no keys, as from the addon.
 
-#[cfg(not(target_arch = "wasm32"))]
 use std::cell::RefCell;
 
 /// The most shapes one registry keeps: past it, the next call starts over.
-#[cfg(not(target_arch = "wasm32"))]
 const MAX_SHAPES: usize = 4096;
 /// The most registries one thread keeps (the least recently used goes first).
-#[cfg(not(target_arch = "wasm32"))]
 const MAX_REGISTRIES: usize = 8;
 
 /// The shapes one JS boundary knows, in id order.
@@ -30,7 +27,6 @@ pub struct ShapeRegistry {
     recent: [u32; 4],
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 fn hash<K: AsRef<str>>(keys: &[K]) -> u64 {
     // FNV-1a over each key and its length; a collision only costs a comparison.
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -64,25 +60,7 @@ impl ShapeRegistry {
         })
     }
 
-    /// The id of `keys`, and whether it was added now. The wasm modules look among the last
-    /// few shapes only (a shape seen earlier is defined again: smaller code, same tapes for
-    /// what results repeat).
-    #[cfg(target_arch = "wasm32")]
-    pub fn find_or_add<K: AsRef<str>>(&mut self, keys: &[K]) -> (u32, bool) {
-        let n = self.keys.len() as u32;
-        if let Some(id) = (n.saturating_sub(16)..n)
-            .rev()
-            .find(|&id| self.same(id, keys))
-        {
-            return (id, false);
-        }
-        self.keys
-            .push(keys.iter().map(|k| Box::from(k.as_ref())).collect());
-        (n, true)
-    }
-
     /// The id of `keys`, and whether it was added now.
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn find_or_add<K: AsRef<str>>(&mut self, keys: &[K]) -> (u32, bool) {
         if let Some(&id) = self.recent.iter().find(|&&id| self.same(id, keys)) {
             return (id, false);
@@ -116,27 +94,12 @@ impl ShapeRegistry {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 std::thread_local! {
     static REGISTRIES: RefCell<Vec<(u32, ShapeRegistry)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The registry for a call by a boundary that knows `known` shapes: a fresh one, and whether JS
-/// must forget what it knows first.
-#[cfg(target_arch = "wasm32")]
-pub fn take(_token: u32, known: u32) -> (ShapeRegistry, bool) {
-    let mut registry = ShapeRegistry::default();
-    registry.clear();
-    (registry, known != 0)
-}
-
-/// Keeps nothing (see [`take`]).
-#[cfg(target_arch = "wasm32")]
-pub fn put_back(_token: u32, _registry: ShapeRegistry) {}
-
 /// The registry of `token` for a call by a boundary that knows `known` shapes, taken out for the
 /// call (a nested call cannot reach it), and whether JS must forget what it knows first.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn take(token: u32, known: u32) -> (ShapeRegistry, bool) {
     let fresh = || {
         let mut registry = ShapeRegistry::default();
@@ -165,7 +128,6 @@ pub fn take(token: u32, known: u32) -> (ShapeRegistry, bool) {
 }
 
 /// Puts the registry of `token` back, most recently used first.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn put_back(token: u32, registry: ShapeRegistry) {
     if token == 0 {
         return;

@@ -323,30 +323,17 @@ impl Drop for TapeWriter<'_> {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 std::thread_local! {
     /// Tape buffers given back after JS read them, so a call allocates none once warm.
     static BUFFERS: core::cell::RefCell<Vec<(Vec<u32>, String)>> = const { core::cell::RefCell::new(Vec::new()) };
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 fn pooled() -> (Vec<u32>, String) {
     BUFFERS.with(|b| b.borrow_mut().pop()).unwrap_or_default()
 }
 
-/// The wasm modules pool nothing (module size first).
-#[cfg(target_arch = "wasm32")]
-fn pooled() -> (Vec<u32>, String) {
-    (Vec::new(), String::new())
-}
-
-/// Pools nothing in wasm (see [`pooled`]).
-#[cfg(target_arch = "wasm32")]
-pub fn recycle(_words: Vec<u32>, _side: String) {}
-
 /// Gives a tape's buffers back for the next calls (small ones only: a huge result's memory
 /// goes back to the allocator).
-#[cfg(not(target_arch = "wasm32"))]
 pub fn recycle(mut words: Vec<u32>, mut side: String) {
     if words.capacity() <= 1 << 20 && side.capacity() <= 1 << 22 {
         words.clear();

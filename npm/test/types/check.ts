@@ -64,13 +64,22 @@ interface RawNative {
   };
 }
 
+/**
+ * A wasm module takes its arguments in its own memory: lib/boundary.js asks for room
+ * (`argOps`, `argDoubles`, `argBytes`: where to write n items), writes the ops, the doubles, the
+ * main input and the argument text there (strings as UTF-8, by TextEncoder.encodeInto), and
+ * passes their lengths; `main` is 0 (none), 1 (text) or 2 (bytes).
+ */
 interface RawWasm {
-  call(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, counter: Count, validator: Validate): unknown;
+  call(id: number, session: number, main: number, mainLength: number, opsLength: number, doublesLength: number, textLength: number, counter: Count, validator: Validate): unknown;
   Instance: new () => {
-    init(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string): unknown;
-    call(id: number, session: number, text: Main, bytes: Bytes, ops: Uint32Array, doubles: Float64Array, argText: string, counter: Count, validator: Validate): unknown;
+    init(id: number, session: number, main: number, mainLength: number, opsLength: number, doublesLength: number, textLength: number): unknown;
+    call(id: number, session: number, main: number, mainLength: number, opsLength: number, doublesLength: number, textLength: number, counter: Count, validator: Validate): unknown;
     free(): void;
   };
+  argOps(length: number): number;
+  argDoubles(length: number): number;
+  argBytes(length: number): number;
   tapePointer(): number;
   tapeLength(): number;
 }
