@@ -269,8 +269,7 @@ fn gcx1(cases: &mut Vec<Case>) {
 /// (tool layout or generic fallback, as the scorecard does) and decode of the result, against
 /// serde_json reading and writing the same JSON. Throughput counts each format's own bytes.
 fn bench_inputs(cases: &mut Vec<Case>) {
-    let fixtures =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/gcx1");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let inputs: &[(String, String)] = keep(
@@ -495,8 +494,7 @@ fn gcf3_graph(cases: &mut Vec<Case>) {
 /// 500-symbol graph as plain JSON (tables) and the 20 bench responses as one array (mixed
 /// shapes). Throughput counts compact JSON bytes.
 fn gcf_generic(cases: &mut Vec<Case>) {
-    let fixtures =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/gcx1");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/gcx1");
     let vectors: J =
         serde_json::from_slice(&std::fs::read(fixtures.join("bench.json")).unwrap()).unwrap();
     let responses: Vec<J> = vectors["vectors"]
