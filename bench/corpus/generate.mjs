@@ -8,20 +8,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { xorshift } from './random.mjs';
 
 const out = join(dirname(fileURLToPath(import.meta.url)), 'out');
 mkdirSync(out, { recursive: true });
 
-let state = 0x2545f491;
-const next = () => {
-  state ^= state << 13;
-  state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  state >>>= 0;
-  return state;
-};
-const pick = (list) => list[next() % list.length];
+const { next, pick } = xorshift(0x2545f491);
 const words = ['server', 'client', 'handler', 'config', 'auth', 'cache', 'router', 'store', 'index', 'parse', 'encode', 'stream'];
 const kinds = ['function', 'method', 'type', 'interface', 'const', 'var'];
 const ident = () => `${pick(words)}${pick(words)[0].toUpperCase()}${pick(words).slice(1)}${next() % 1000}`;

@@ -5,17 +5,9 @@
 // `compact_106kb_ms` (make bench) compacts it; so does agentwire-mcp's latency bench.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { xorshift } from './random.mjs';
 
-let state = 0x9e3779b9;
-const next = () => {
-  state ^= state << 13;
-  state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  state >>>= 0;
-  return state;
-};
-const pick = (list) => list[next() % list.length];
+const { next, pick } = xorshift(0x9e3779b9);
 
 const first = ['Ada', 'Grace', 'Alan', 'Barbara', 'Edsger', 'Frances', 'Donald', 'Margaret', 'Ken', 'Radia', 'Leslie', 'Tim'];
 const last = ['Lovelace', 'Hopper', 'Turing', 'Liskov', 'Dijkstra', 'Allen', 'Knuth', 'Hamilton', 'Thompson', 'Perlman', 'Lamport', 'Berners-Lee'];
