@@ -154,7 +154,7 @@ for (const bench of ['gcx1-10mb', 'gcx1-bench20', 'gcx1-1kb', 'gcx1-10kb']) {
   const key = bench.replace('gcx1-', '');
   ratio(`node_native_gcx1_${key}_decode_vs_json_parse`, speedup(node('native', bench, 'decode'), js(bench, 'decode', 'JSON')), 0.8, `Node native gcx.decode vs JSON.parse of the equivalent JSON (${label})`);
   ratio(`node_native_gcx1_${key}_encode_vs_json_stringify`, speedup(node('native', bench, 'encode'), js(bench, 'encode', 'JSON')), 0.5, `Node native GCX1 encode vs JSON.stringify of the same rows (${label})`);
-  ratio(`node_wasm_gcx1_${key}_decode_vs_json_parse`, speedup(node('wasm', bench, 'decode'), js(bench, 'decode', 'JSON')), 0, `Node wasm gcx.decode vs JSON.parse (${label}, for information)`, 'none');
+  ratio(`node_wasm_gcx1_${key}_decode_vs_json_parse`, speedup(node('wasm', bench, 'decode'), js(bench, 'decode', 'JSON')), 0.5, `Node wasm gcx.decode vs JSON.parse of the equivalent JSON (${label})`);
 }
 for (const [runtime, target] of [['native', { encode: 4, decode: 3 }], ['wasm', { encode: 1.5, decode: 1.5 }]]) {
   for (const op of ['encode', 'decode']) {

@@ -445,10 +445,9 @@ impl<'a> Call<'a> {
         self.args.value()
     }
 
-    /// The next argument, its strings borrowed from the argument text (the hot paths that read
-    /// a shape straight from it).
-    pub fn arg(&mut self) -> Result<agentwire::json::BorrowedValue<'a>> {
-        self.args.arg()
+    /// The argument tape, for a typed reader of the next argument (no value tree between).
+    pub fn args(&mut self) -> &mut TapeReader<'a> {
+        &mut self.args
     }
 
     /// The next argument, with nesting limited to `max_depth` (`JSON_DEPTH` beyond, as the JSON

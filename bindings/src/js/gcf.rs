@@ -63,13 +63,13 @@ pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
 
 /// `gcf.encodeGraph(payload, options)`.
 pub fn encode_graph(call: &mut Call<'_>) -> Result<String> {
-    let payload = Payload::from_borrowed(&call.arg()?)?;
+    let payload = Payload::from_reader(call.args())?;
     shapes::encode_payload(&payload, &call.value()?)
 }
 
 /// `gcf.encodeGraphDelta(delta)`.
 pub fn encode_graph_delta(call: &mut Call<'_>) -> Result<String> {
-    v3::graph::encode_delta(&DeltaPayload::from_borrowed(&call.arg()?)?)
+    v3::graph::encode_delta(&DeltaPayload::from_reader(call.args())?)
 }
 
 /// `gcf.graphPackRoot(snapshot)`.
@@ -118,7 +118,7 @@ pub fn graph_session_new(_: &mut Call<'_>) -> Result<v3::GraphSession> {
 
 /// `session.encode(payload)`.
 pub fn graph_session_encode(session: &mut v3::GraphSession, call: &mut Call<'_>) -> Result<String> {
-    session.encode(&Payload::from_borrowed(&call.arg()?)?)
+    session.encode(&Payload::from_reader(call.args())?)
 }
 
 /// `session.size()`.

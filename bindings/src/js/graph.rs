@@ -12,7 +12,7 @@ use crate::shapes;
 pub(crate) fn payload(call: &mut Call<'_>) -> Result<Payload> {
     match call.main() {
         Main::Text(json) => Payload::from_value(&json::parse(json)?),
-        _ => Payload::from_borrowed(&call.arg()?),
+        _ => Payload::from_reader(call.args()),
     }
 }
 
@@ -51,7 +51,7 @@ pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
 pub fn encode_delta(call: &mut Call<'_>) -> Result<String> {
     let delta = match call.main() {
         Main::Text(json) => DeltaPayload::from_value(&json::parse(json)?)?,
-        _ => DeltaPayload::from_borrowed(&call.arg()?)?,
+        _ => DeltaPayload::from_reader(call.args())?,
     };
     Ok(gcf::v1::encode_delta(&delta))
 }
@@ -103,7 +103,7 @@ pub fn codecs_list(call: &mut Call<'_>) -> Result<Tape> {
 /// `codecs.encode(name, payload)`: the bytes (the JS layer makes text of a text codec's).
 pub fn codec_encode(call: &mut Call<'_>) -> Result<Bytes> {
     let name = call.string("name")?;
-    let payload = Payload::from_borrowed(&call.arg()?)?;
+    let payload = Payload::from_reader(call.args())?;
     Ok(Bytes(Registry::builtin().encode_with(&name, &payload)?))
 }
 

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use agentwire::json::{BorrowedValue, Map, Number, Value};
+use agentwire::json::{BorrowedValue, Kind, Map, Number, Value, ValueReader};
 use agentwire::{Error, ErrorKind, Result};
 
 use crate::shapes::number;
@@ -54,6 +54,8 @@ pub struct TapeReader<'a> {
     /// next string starts with the pair's second half (a lone surrogate in JS).
     split_pair: bool,
     last_keys: Vec<Cow<'a, str>>,
+    /// Emptied key lists, reused (an object with keys of its own needs one).
+    spare_keys: Vec<Vec<Cow<'a, str>>>,
     depth: usize,
     max_depth: usize,
 }
@@ -80,6 +82,7 @@ impl<'a> TapeReader<'a> {
             at: 0,
             split_pair: false,
             last_keys: Vec::new(),
+            spare_keys: Vec::new(),
             depth: 0,
             max_depth: DEFAULT_DEPTH,
         }
@@ -206,8 +209,8 @@ impl<'a> TapeReader<'a> {
             }
             tag::OBJECT => {
                 self.enter()?;
-                let mut keys = Vec::with_capacity(arg.min(self.ops.len() - self.op));
-                let mut members = Vec::with_capacity(keys.capacity());
+                let mut keys = self.key_list();
+                let mut members = Vec::with_capacity(arg.min(self.ops.len() - self.op));
                 for _ in 0..arg {
                     let (tag, units) = self.next_op()?;
                     if tag != tag::STRING {
@@ -219,7 +222,7 @@ impl<'a> TapeReader<'a> {
                     let value = self.read::<B>()?;
                     members.push((member_key, value));
                 }
-                self.last_keys = keys;
+                self.set_last_keys(keys);
                 self.depth -= 1;
                 B::object(members)
             }
@@ -236,12 +239,38 @@ impl<'a> TapeReader<'a> {
                     members.push((B::key(key), value));
                 }
                 // A nested object with its own keys may have replaced them; these stay current.
-                self.last_keys = keys;
+                self.set_last_keys(keys);
                 self.depth -= 1;
                 B::object(members)
             }
             _ => return Err(malformed()),
         })
+    }
+
+    /// The tag of the next op, not consumed; NULL past the last argument.
+    #[inline]
+    fn next_tag(&self) -> Result<u32> {
+        if self.depth == 0 && self.op == self.ops.len() {
+            return Ok(tag::NULL);
+        }
+        let word = *self.ops.get(self.op).ok_or_else(malformed)?;
+        if word & 15 == tag::LONG {
+            return Ok(*self.ops.get(self.op + 2).ok_or_else(malformed)? & 15);
+        }
+        Ok(word & 15)
+    }
+
+    fn key_list(&mut self) -> Vec<Cow<'a, str>> {
+        self.spare_keys.pop().unwrap_or_default()
+    }
+
+    /// The keys a SAME_KEYS op refers to from now on; the list they replace is kept for reuse.
+    fn set_last_keys(&mut self, keys: Vec<Cow<'a, str>>) {
+        let mut old = core::mem::replace(&mut self.last_keys, keys);
+        if self.spare_keys.len() < 16 {
+            old.clear();
+            self.spare_keys.push(old);
+        }
     }
 
     fn enter(&mut self) -> Result<()> {
@@ -252,6 +281,91 @@ impl<'a> TapeReader<'a> {
             ));
         }
         self.depth += 1;
+        Ok(())
+    }
+}
+
+/// Typed readers (the GCF graph payload) read the tape in order, without a value tree, with
+/// the same grammar, limits and errors as [`TapeReader::value`].
+impl<'a> ValueReader<'a> for TapeReader<'a> {
+    #[inline]
+    fn kind(&mut self) -> Result<Kind> {
+        Ok(match self.next_tag()? {
+            tag::NULL => Kind::Null,
+            tag::FALSE | tag::TRUE => Kind::Bool,
+            tag::NUMBER | tag::BIGINT => Kind::Number,
+            tag::STRING => Kind::String,
+            tag::ARRAY => Kind::Array,
+            tag::OBJECT | tag::SAME_KEYS => Kind::Object,
+            _ => return Err(malformed()),
+        })
+    }
+
+    fn skip(&mut self) -> Result<()> {
+        self.read::<BorrowedValue<'a>>().map(drop)
+    }
+
+    fn string(&mut self) -> Result<Option<Cow<'a, str>>> {
+        if self.next_tag()? != tag::STRING {
+            return self.skip().map(|()| None);
+        }
+        let (_, units) = self.next_op()?;
+        self.string(units).map(Some)
+    }
+
+    fn number(&mut self) -> Result<Option<Number>> {
+        if self.kind()? != Kind::Number {
+            return self.skip().map(|()| None);
+        }
+        match self.read::<BorrowedValue<'a>>()? {
+            BorrowedValue::Number(n) => Ok(Some(n)),
+            _ => Err(malformed()),
+        }
+    }
+
+    fn array(&mut self, item: &mut dyn FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
+        if self.kind()? != Kind::Array {
+            return self.skip();
+        }
+        let (_, len) = self.next_op()?;
+        self.enter()?;
+        for i in 0..len {
+            item(self, i)?;
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn object(&mut self, member: &mut dyn FnMut(&mut Self, &str) -> Result<()>) -> Result<()> {
+        if self.kind()? != Kind::Object {
+            return self.skip();
+        }
+        let (tag, len) = self.next_op()?;
+        self.enter()?;
+        if tag == tag::OBJECT {
+            let mut keys = self.key_list();
+            for _ in 0..len {
+                let (tag, units) = self.next_op()?;
+                if tag != tag::STRING {
+                    return Err(malformed());
+                }
+                let key = self.string(units)?;
+                member(self, &key)?;
+                keys.push(key);
+            }
+            self.set_last_keys(keys);
+        } else {
+            let keys = core::mem::take(&mut self.last_keys);
+            for key in &keys {
+                if self.ops.get(self.op) == Some(&tag::ABSENT) {
+                    self.op += 1;
+                    continue;
+                }
+                member(self, key)?;
+            }
+            self.set_last_keys(keys);
+        }
+        self.depth -= 1;
         Ok(())
     }
 }
@@ -369,5 +483,147 @@ mod tests {
         let short = &ops[..ops.len() - 3];
         assert!(TapeReader::new(short, &doubles, text).value().is_err());
         assert!(TapeReader::new(short, &doubles, text).arg().is_err());
+    }
+
+    /// The tape npm/lib/transfer.js writes for `value`: SAME_KEYS for an object with the keys
+    /// of the object written last (its keys are set after its members), numbers as doubles.
+    fn argument_tape(value: &Value) -> (Vec<u32>, Vec<f64>, String) {
+        fn write(v: &Value, t: &mut (Vec<u32>, Vec<f64>, String), last: &mut Vec<String>) {
+            let string = |t: &mut (Vec<u32>, Vec<f64>, String), s: &str| {
+                t.0.push(op(tag::STRING, s.encode_utf16().count() as u32));
+                t.2.push_str(s);
+            };
+            match v {
+                Value::Null => t.0.push(tag::NULL),
+                Value::Bool(b) => t.0.push(if *b { tag::TRUE } else { tag::FALSE }),
+                Value::Number(n) => {
+                    t.0.push(tag::NUMBER);
+                    t.1.push(n.as_f64());
+                }
+                Value::String(s) => string(t, s),
+                Value::Array(items) => {
+                    t.0.push(op(tag::ARRAY, items.len() as u32));
+                    items.iter().for_each(|item| write(item, t, last));
+                }
+                Value::Object(map) => {
+                    let keys: Vec<String> = map.keys().map(String::from).collect();
+                    if keys == *last {
+                        t.0.push(tag::SAME_KEYS);
+                        map.iter().for_each(|(_, item)| write(item, t, last));
+                    } else {
+                        t.0.push(op(tag::OBJECT, keys.len() as u32));
+                        for (key, item) in map.iter() {
+                            string(t, key);
+                            write(item, t, last);
+                        }
+                    }
+                    *last = keys;
+                }
+            }
+        }
+        let mut t = (Vec::new(), Vec::new(), String::new());
+        write(value, &mut t, &mut Vec::new());
+        t
+    }
+
+    /// Replaces one value (chosen by `pick`) of `value` with `with`, or adds an unknown key.
+    fn mutate(value: &mut Value, pick: &mut u64, with: &Value) -> bool {
+        *pick = pick.wrapping_sub(1);
+        if *pick == 0 {
+            *value = with.clone();
+            return true;
+        }
+        match value {
+            Value::Array(items) => items.iter_mut().any(|item| mutate(item, pick, with)),
+            Value::Object(map) => {
+                if *pick == 1 && map.get("extra").is_none() {
+                    map.insert("extra".into(), with.clone());
+                    return true;
+                }
+                map.values_mut().any(|item| mutate(item, pick, with))
+            }
+            _ => false,
+        }
+    }
+
+    /// The graph payload read straight from a tape and read from the value tree of the same
+    /// tape agree, value or error, on valid payloads and on thousands of broken ones.
+    #[test]
+    fn the_typed_tape_reader_agrees_with_the_tree_reader() {
+        use agentwire::gcf::{DeltaPayload, Payload};
+        let base = agentwire::json::parse(
+            r#"{"tool":"t","tokenBudget":100,"tokensUsed":7,"packRoot":"r",
+            "symbols":[{"qualifiedName":"a.B","kind":"type","score":0.25,"provenance":"ast","distance":1,
+              "signature":"s","components":{"blastRadius":0.5,"confidence":1,"recency":0,"distance":1}},
+              {"qualifiedName":"a.C","kind":"function","score":0.5,"provenance":"lsp","distance":0,
+              "signature":"","components":{"blastRadius":0,"confidence":0,"recency":0,"distance":0}},
+              {"qualifiedName":"é😀","kind":"method","score":1,"provenance":"lsp","distance":2}],
+            "edges":[{"source":"a.B","target":"a.C","edgeType":"calls","status":"added"},
+              {"source":"a.C","target":"a.B","edgeType":"implements"}]}"#,
+        )
+        .unwrap();
+        let delta = agentwire::json::parse(
+            r#"{"tool":"t","baseRoot":"a","newRoot":"b","removed":[{"qualifiedName":"x"}],
+            "added":[{"qualifiedName":"y","kind":"type","distance":3}],"removedEdges":[],
+            "addedEdges":[{"source":"y","target":"x"}],"deltaTokens":4,"fullTokens":9}"#,
+        )
+        .unwrap();
+        let replacements = agentwire::json::parse(
+            r#"[null, true, 1.5, -3, 1e300, "", "x", [], [1, "a"], {}, {"k": 1}, {"qualifiedName": 2}]"#,
+        )
+        .unwrap();
+        let replacements = replacements.as_array().unwrap();
+        let outcome = |r: Result<String>| match r {
+            Ok(text) => text,
+            Err(e) => format!("error {} {}", e.code(), e.message()),
+        };
+        let (mut state, mut cases, mut failures) = (0x9e37_79b9_7f4a_7c15_u64, 0, 0);
+        for round in 0..4000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let delta_form = round % 4 == 3;
+            let mut value = if delta_form {
+                delta.clone()
+            } else {
+                base.clone()
+            };
+            // Up to three changes; the first rounds keep the valid value.
+            for change in 0..(round % 4) {
+                let with = &replacements[(state >> (8 * change)) as usize % replacements.len()];
+                let mut pick = 1 + (state >> (16 + 8 * change)) % 48;
+                mutate(&mut value, &mut pick, with);
+            }
+            let (ops, doubles, text) = argument_tape(&value);
+            let tree = TapeReader::new(&ops, &doubles, &text).value().unwrap();
+            let mut reader = TapeReader::new(&ops, &doubles, &text);
+            let (direct, via_tree) = if delta_form {
+                let show = |d: Result<DeltaPayload>| outcome(d.map(|d| format!("{d:?}")));
+                (
+                    show(DeltaPayload::from_reader(&mut reader)),
+                    show(DeltaPayload::from_value(&tree)),
+                )
+            } else {
+                let show = |p: Result<Payload>| outcome(p.map(|p| format!("{p:?}")));
+                (
+                    show(Payload::from_reader(&mut reader)),
+                    show(Payload::from_value(&tree)),
+                )
+            };
+            assert_eq!(
+                direct,
+                via_tree,
+                "{}",
+                agentwire::json::to_string(&value, agentwire::json::WriteOptions::PLAIN).unwrap()
+            );
+            assert_eq!(reader.op, ops.len(), "the whole value is read");
+            cases += 1;
+            failures += usize::from(direct.starts_with("error"));
+        }
+        // Both kinds of case were met (the mutations break about half).
+        assert!(
+            failures > 1000 && cases - failures > 1000,
+            "{failures} of {cases} failed"
+        );
     }
 }

@@ -7,8 +7,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::gcf::v3::GraphDelta;
-use crate::gcf::{Components, DecodeOptions, DeltaPayload, Edge, Payload, Symbol};
-use crate::json::{BorrowedValue, Map, Number, Value};
+use crate::gcf::{DecodeOptions, DeltaPayload, Edge, Payload, Symbol};
+use crate::json::{BorrowedValue, Kind, Map, Number, TreeReader, Value, ValueReader};
 use crate::{Error, ErrorKind, Result};
 
 fn invalid(message: impl Into<String>) -> Error {
@@ -57,86 +57,205 @@ impl DecodeOptions {
     }
 }
 
-/// Reads an object's members, refusing keys outside `allowed`.
-struct Reader<'v, 'a> {
-    members: &'v [(alloc::borrow::Cow<'a, str>, BorrowedValue<'a>)],
+/// What a JSON-form reader returns: `Err` when the input cannot be read on (a malformed JS
+/// argument tape, nesting too deep), `Ok(Err)` for a value of the wrong shape. A wrong shape
+/// waits until its object has been read, so that errors come out in the order the fields are
+/// checked: not an object, then the first unknown key, then the fields by rank.
+type Read<T> = Result<Result<T>>;
+
+/// One object of a JSON form: its name in messages, its keys, and the rank of each key's check
+/// (errors of a lower rank are reported first).
+struct Form {
     what: &'static str,
+    keys: &'static [&'static str],
+    ranks: &'static [u8],
 }
 
-impl<'v, 'a> Reader<'v, 'a> {
-    fn new(
-        value: &'v BorrowedValue<'a>,
-        what: &'static str,
-        allowed: &[&str],
-    ) -> Result<Reader<'v, 'a>> {
-        let BorrowedValue::Object(members) = value else {
-            return Err(invalid(format!(
-                "{what}: expected an object, got {}",
-                value.type_name()
-            )));
-        };
-        if let Some((key, _)) = members.iter().find(|(k, _)| !allowed.contains(&&**k)) {
-            return Err(invalid(format!(
-                "{what}: unknown key \"{key}\" (expected {})",
-                allowed.join(", ")
-            )));
+const PAYLOAD: Form = Form {
+    what: "payload",
+    keys: &[
+        "tool",
+        "tokenBudget",
+        "tokensUsed",
+        "packRoot",
+        "symbols",
+        "edges",
+    ],
+    ranks: &[0, 1, 2, 3, 4, 5],
+};
+
+const SYMBOL: Form = Form {
+    what: "symbol",
+    keys: &[
+        "qualifiedName",
+        "kind",
+        "score",
+        "provenance",
+        "distance",
+        "signature",
+        "components",
+    ],
+    // The components are checked first.
+    ranks: &[1, 2, 3, 4, 5, 6, 0],
+};
+
+const COMPONENTS: Form = Form {
+    what: "components",
+    keys: &["blastRadius", "confidence", "recency", "distance"],
+    ranks: &[0, 1, 2, 3],
+};
+
+const EDGE: Form = Form {
+    what: "edge",
+    keys: &["source", "target", "edgeType", "status"],
+    ranks: &[0, 1, 2, 3],
+};
+
+const DELTA: Form = Form {
+    what: "delta",
+    keys: &[
+        "tool",
+        "baseRoot",
+        "newRoot",
+        "removed",
+        "added",
+        "removedEdges",
+        "addedEdges",
+        "deltaTokens",
+        "fullTokens",
+    ],
+    ranks: &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+};
+
+/// A member of a [`Form`] being read: its key's index, and the kind of its value.
+#[derive(Clone, Copy)]
+struct Member {
+    index: usize,
+    kind: Kind,
+}
+
+impl Form {
+    /// Reads an object of this form: `field(reader, key index)` reads the value of each known
+    /// member that is not null (null is absent, as a missing member).
+    fn read<'a, R: ValueReader<'a>>(
+        &self,
+        r: &mut R,
+        field: &mut dyn FnMut(&mut R, Member) -> Read<()>,
+    ) -> Read<()> {
+        let kind = r.kind()?;
+        if kind != Kind::Object {
+            r.skip()?;
+            return Ok(Err(invalid(format!(
+                "{}: expected an object, got {}",
+                self.what,
+                kind.name()
+            ))));
         }
-        Ok(Reader { members, what })
-    }
-
-    fn get(&self, key: &str) -> Option<&'v BorrowedValue<'a>> {
-        self.members
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-            .filter(|v| !matches!(v, BorrowedValue::Null))
-    }
-
-    fn string(&self, key: &str) -> Result<String> {
-        match self.get(key) {
-            None => Ok(String::new()),
-            Some(BorrowedValue::String(s)) => Ok(String::from(&**s)),
-            Some(other) => Err(self.wrong(key, "a string", other)),
-        }
-    }
-
-    fn float(&self, key: &str) -> Result<f64> {
-        match self.get(key) {
-            None => Ok(0.0),
-            Some(BorrowedValue::Number(n)) => Ok(n.as_f64()),
-            Some(other) => Err(self.wrong(key, "a number", other)),
-        }
-    }
-
-    fn integer(&self, key: &str) -> Result<i64> {
-        match self.get(key) {
-            None => Ok(0),
-            Some(v) => match v {
-                BorrowedValue::Number(n) => n.as_i64(),
-                _ => None,
+        let mut unknown = None;
+        let mut first: Option<(u8, Error)> = None;
+        r.object(&mut |r, key| {
+            let Some(index) = self.keys.iter().position(|k| *k == key) else {
+                if unknown.is_none() {
+                    unknown = Some(invalid(format!(
+                        "{}: unknown key \"{key}\" (expected {})",
+                        self.what,
+                        self.keys.join(", ")
+                    )));
+                }
+                return r.skip();
+            };
+            let kind = r.kind()?;
+            if kind == Kind::Null {
+                return r.skip();
             }
-            .ok_or_else(|| self.wrong(key, "an integer", v)),
-        }
+            if let Err(e) = field(r, Member { index, kind })? {
+                let rank = self.ranks[index];
+                if first.as_ref().is_none_or(|(known, _)| rank < *known) {
+                    first = Some((rank, e));
+                }
+            }
+            Ok(())
+        })?;
+        Ok(match unknown.or(first.map(|(_, e)| e)) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        })
     }
 
-    fn list<T>(&self, key: &str, read: fn(&BorrowedValue<'a>) -> Result<T>) -> Result<Vec<T>> {
-        match self.get(key) {
-            None => Ok(Vec::new()),
-            Some(BorrowedValue::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| read(v).map_err(|e| e.context(format!("{key}[{i}]"))))
-                .collect(),
-            Some(other) => Err(self.wrong(key, "an array", other)),
-        }
-    }
-
-    fn wrong(&self, key: &str, expected: &str, got: &BorrowedValue<'_>) -> Error {
-        let what = self.what;
+    fn wrong(&self, member: Member, expected: &str) -> Error {
         invalid(format!(
-            "{what}.{key}: expected {expected}, got {}",
-            got.type_name()
+            "{}.{}: expected {expected}, got {}",
+            self.what,
+            self.keys[member.index],
+            member.kind.name()
         ))
+    }
+
+    fn string<'a, R: ValueReader<'a>>(
+        &self,
+        r: &mut R,
+        member: Member,
+        into: &mut String,
+    ) -> Read<()> {
+        Ok(match r.string()? {
+            Some(s) => {
+                *into = s.into_owned();
+                Ok(())
+            }
+            None => Err(self.wrong(member, "a string")),
+        })
+    }
+
+    fn float<'a, R: ValueReader<'a>>(&self, r: &mut R, member: Member, into: &mut f64) -> Read<()> {
+        Ok(match r.number()? {
+            Some(n) => {
+                *into = n.as_f64();
+                Ok(())
+            }
+            None => Err(self.wrong(member, "a number")),
+        })
+    }
+
+    fn integer<'a, R: ValueReader<'a>>(
+        &self,
+        r: &mut R,
+        member: Member,
+        into: &mut i64,
+    ) -> Read<()> {
+        Ok(match r.number()?.and_then(|n| n.as_i64()) {
+            Some(v) => {
+                *into = v;
+                Ok(())
+            }
+            None => Err(self.wrong(member, "an integer")),
+        })
+    }
+
+    /// An array of `item`s; an item's error names its index (`symbols[3]: …`), and the first
+    /// one stands.
+    fn list<'a, R: ValueReader<'a>, T>(
+        &self,
+        r: &mut R,
+        member: Member,
+        into: &mut Vec<T>,
+        item: fn(&mut R) -> Read<T>,
+    ) -> Read<()> {
+        if member.kind != Kind::Array {
+            r.skip()?;
+            return Ok(Err(self.wrong(member, "an array")));
+        }
+        let mut failed = None;
+        r.array(&mut |r, i| {
+            if failed.is_some() {
+                return r.skip();
+            }
+            match item(r)? {
+                Ok(value) => into.push(value),
+                Err(e) => failed = Some(e.context(format!("{}[{i}]", self.keys[member.index]))),
+            }
+            Ok(())
+        })?;
+        Ok(failed.map_or(Ok(()), Err))
     }
 }
 
@@ -150,45 +269,29 @@ fn int_value(v: i64) -> Value {
 
 /// Reads `{"qualifiedName", "kind", "score", "provenance", "distance", "signature"?,
 /// "components"?: {"blastRadius", "confidence", "recency", "distance"}}`.
-fn symbol(value: &BorrowedValue<'_>) -> Result<Symbol> {
-    let r = Reader::new(
-        value,
-        "symbol",
-        &[
-            "qualifiedName",
-            "kind",
-            "score",
-            "provenance",
-            "distance",
-            "signature",
-            "components",
-        ],
-    )?;
-    let components = match r.get("components") {
-        None => Components::default(),
-        Some(c) => {
-            let c = Reader::new(
-                c,
-                "components",
-                &["blastRadius", "confidence", "recency", "distance"],
-            )?;
-            Components {
-                blast_radius: c.float("blastRadius")?,
-                confidence: c.float("confidence")?,
-                recency: c.float("recency")?,
-                distance: c.float("distance")?,
-            }
+fn symbol<'a, R: ValueReader<'a>>(r: &mut R) -> Read<Symbol> {
+    let mut s = Symbol::default();
+    let done = SYMBOL.read(r, &mut |r, field| match field.index {
+        0 => SYMBOL.string(r, field, &mut s.qualified_name),
+        1 => SYMBOL.string(r, field, &mut s.kind),
+        2 => SYMBOL.float(r, field, &mut s.score),
+        3 => SYMBOL.string(r, field, &mut s.provenance),
+        4 => SYMBOL.integer(r, field, &mut s.distance),
+        5 => SYMBOL.string(r, field, &mut s.signature),
+        _ => {
+            let c = &mut s.components;
+            COMPONENTS.read(r, &mut |r, field| {
+                let into = match field.index {
+                    0 => &mut c.blast_radius,
+                    1 => &mut c.confidence,
+                    2 => &mut c.recency,
+                    _ => &mut c.distance,
+                };
+                COMPONENTS.float(r, field, into)
+            })
         }
-    };
-    Ok(Symbol {
-        qualified_name: r.string("qualifiedName")?,
-        kind: r.string("kind")?,
-        score: r.float("score")?,
-        provenance: r.string("provenance")?,
-        distance: r.integer("distance")?,
-        signature: r.string("signature")?,
-        components,
-    })
+    })?;
+    Ok(done.map(|()| s))
 }
 
 /// A symbol's JSON form (every field).
@@ -214,14 +317,18 @@ fn symbol_value(symbol: &Symbol) -> Value {
 }
 
 /// Reads `{"source", "target", "edgeType", "status"?}`.
-fn edge(value: &BorrowedValue<'_>) -> Result<Edge> {
-    let r = Reader::new(value, "edge", &["source", "target", "edgeType", "status"])?;
-    Ok(Edge {
-        source: r.string("source")?,
-        target: r.string("target")?,
-        edge_type: r.string("edgeType")?,
-        status: r.string("status")?,
-    })
+fn edge<'a, R: ValueReader<'a>>(r: &mut R) -> Read<Edge> {
+    let mut e = Edge::default();
+    let done = EDGE.read(r, &mut |r, field| {
+        let into = match field.index {
+            0 => &mut e.source,
+            1 => &mut e.target,
+            2 => &mut e.edge_type,
+            _ => &mut e.status,
+        };
+        EDGE.string(r, field, into)
+    })?;
+    Ok(done.map(|()| e))
 }
 
 fn edge_value(edge: &Edge) -> Value {
@@ -266,26 +373,31 @@ impl Payload {
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn from_borrowed(value: &BorrowedValue<'_>) -> Result<Payload> {
-        let r = Reader::new(
-            value,
-            "payload",
-            &[
-                "tool",
-                "tokenBudget",
-                "tokensUsed",
-                "packRoot",
-                "symbols",
-                "edges",
-            ],
-        )?;
-        Ok(Payload {
-            tool: r.string("tool")?,
-            token_budget: r.integer("tokenBudget")?,
-            tokens_used: r.integer("tokensUsed")?,
-            pack_root: r.string("packRoot")?,
-            symbols: r.list("symbols", symbol)?,
-            edges: r.list("edges", edge)?,
-        })
+        Payload::from_reader(&mut TreeReader::new(value))
+    }
+
+    /// [`Payload::from_value`] of the next value of a [`ValueReader`], read in order without a
+    /// tree (agentwire-bindings reads a JS argument this way).
+    ///
+    /// ```
+    /// use agentwire::gcf::Payload;
+    /// use agentwire::json::{self, BorrowedValue, TreeReader};
+    /// let value = json::parse(r#"{"tool":"t","edges":[{"source":"a","target":"b"}]}"#)?;
+    /// let view = BorrowedValue::of(&value);
+    /// assert_eq!(Payload::from_reader(&mut TreeReader::new(&view))?.edges[0].target, "b");
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
+    pub fn from_reader<'a, R: ValueReader<'a>>(reader: &mut R) -> Result<Payload> {
+        let mut p = Payload::default();
+        PAYLOAD.read(reader, &mut |r, field| match field.index {
+            0 => PAYLOAD.string(r, field, &mut p.tool),
+            1 => PAYLOAD.integer(r, field, &mut p.token_budget),
+            2 => PAYLOAD.integer(r, field, &mut p.tokens_used),
+            3 => PAYLOAD.string(r, field, &mut p.pack_root),
+            4 => PAYLOAD.list(r, field, &mut p.symbols, symbol),
+            _ => PAYLOAD.list(r, field, &mut p.edges, edge),
+        })??;
+        Ok(p)
     }
 
     /// The JSON form (every field), as [`Payload::from_value`] reads it.
@@ -334,32 +446,34 @@ impl DeltaPayload {
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn from_borrowed(value: &BorrowedValue<'_>) -> Result<DeltaPayload> {
-        let r = Reader::new(
-            value,
-            "delta",
-            &[
-                "tool",
-                "baseRoot",
-                "newRoot",
-                "removed",
-                "added",
-                "removedEdges",
-                "addedEdges",
-                "deltaTokens",
-                "fullTokens",
-            ],
-        )?;
-        Ok(DeltaPayload {
-            tool: r.string("tool")?,
-            base_root: r.string("baseRoot")?,
-            new_root: r.string("newRoot")?,
-            removed: r.list("removed", symbol)?,
-            added: r.list("added", symbol)?,
-            removed_edges: r.list("removedEdges", edge)?,
-            added_edges: r.list("addedEdges", edge)?,
-            delta_tokens: r.integer("deltaTokens")?,
-            full_tokens: r.integer("fullTokens")?,
-        })
+        DeltaPayload::from_reader(&mut TreeReader::new(value))
+    }
+
+    /// [`DeltaPayload::from_value`] of the next value of a [`ValueReader`], read in order
+    /// without a tree.
+    ///
+    /// ```
+    /// use agentwire::gcf::DeltaPayload;
+    /// use agentwire::json::{self, BorrowedValue, TreeReader};
+    /// let value = json::parse(r#"{"newRoot":"r2","fullTokens":9}"#)?;
+    /// let view = BorrowedValue::of(&value);
+    /// assert_eq!(DeltaPayload::from_reader(&mut TreeReader::new(&view))?.full_tokens, 9);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
+    pub fn from_reader<'a, R: ValueReader<'a>>(reader: &mut R) -> Result<DeltaPayload> {
+        let mut d = DeltaPayload::default();
+        DELTA.read(reader, &mut |r, field| match field.index {
+            0 => DELTA.string(r, field, &mut d.tool),
+            1 => DELTA.string(r, field, &mut d.base_root),
+            2 => DELTA.string(r, field, &mut d.new_root),
+            3 => DELTA.list(r, field, &mut d.removed, symbol),
+            4 => DELTA.list(r, field, &mut d.added, symbol),
+            5 => DELTA.list(r, field, &mut d.removed_edges, edge),
+            6 => DELTA.list(r, field, &mut d.added_edges, edge),
+            7 => DELTA.integer(r, field, &mut d.delta_tokens),
+            _ => DELTA.integer(r, field, &mut d.full_tokens),
+        })??;
+        Ok(d)
     }
 }
 

@@ -16,6 +16,7 @@
 
 mod borrowed;
 mod parse;
+mod reader;
 #[cfg(feature = "serde")]
 mod serde;
 mod value;
@@ -25,6 +26,7 @@ pub use borrowed::BorrowedValue;
 pub use parse::{
     DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, ParseOptions, parse, parse_bytes, parse_with,
 };
+pub use reader::{Kind, TreeReader, ValueReader};
 pub use value::{Map, Number, Value};
 pub(crate) use write::write_row_escaped;
 pub use write::{WriteOptions, string_len, to_string, write, write_ecmascript, write_string};
