@@ -107,7 +107,7 @@ build-wasm: setup-rust setup-wasm-bindgen setup-npm
 	    --features $$module; \
 	  wasm-bindgen --target web --out-dir $$out --out-name agentwire_$$module \
 	    $(TARGET_DIR)/$(WASM_TARGET)/$$profile/agentwire_wasm.wasm; \
-	  $(WASM_OPT) --merge-similar-functions $$level --converge --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+	  $(WASM_OPT) --merge-similar-functions $$level --converge --strip-producers --strip-target-features --low-memory-unused --zero-filled-memory --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	    --enable-mutable-globals --enable-reference-types --enable-multivalue \
 	    $$out/agentwire_$${module}_bg.wasm -o $$out/agentwire_$${module}_bg.wasm; \
 	  printf "%-14s wasm: %9s bytes, %8s gzipped (zlib -9, as the size budget measures it)\n" $$module \

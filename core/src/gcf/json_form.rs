@@ -153,8 +153,14 @@ impl Form {
         }
         let mut unknown = None;
         let mut first: Option<(u8, Error)> = None;
+        // Members mostly come in the form's order: the key after the last one is tried first.
+        let mut next = 0;
         r.object(&mut |r, key| {
-            let Some(index) = self.keys.iter().position(|k| *k == key) else {
+            let index = match self.keys.get(next) {
+                Some(k) if *k == key => Some(next),
+                _ => self.keys.iter().position(|k| *k == key),
+            };
+            let Some(index) = index else {
                 if unknown.is_none() {
                     unknown = Some(invalid(format!(
                         "{}: unknown key \"{key}\" (expected {})",
@@ -164,6 +170,7 @@ impl Form {
                 }
                 return r.skip();
             };
+            next = index + 1;
             let kind = r.kind()?;
             if kind == Kind::Null {
                 return r.skip();

@@ -8,6 +8,14 @@ use super::{BorrowedValue, Number};
 use crate::{Error, ErrorKind, Result};
 
 /// The type of a JSON value.
+///
+/// ```
+/// use agentwire::json::{self, BorrowedValue, Kind, TreeReader, ValueReader};
+/// let value = json::parse("[1]")?;
+/// let view = BorrowedValue::of(&value);
+/// assert_eq!(TreeReader::new(&view).kind()?, Kind::Array);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// `null`.
@@ -68,27 +76,99 @@ impl Kind {
 /// ```
 pub trait ValueReader<'a>: Sized {
     /// The type of the next value, which stays unread.
+    ///
+    /// ```
+    /// use agentwire::json::{self, BorrowedValue, Kind, TreeReader, ValueReader};
+    /// let value = json::parse("null")?;
+    /// let view = BorrowedValue::of(&value);
+    /// let mut reader = TreeReader::new(&view);
+    /// assert_eq!(reader.kind()?, Kind::Null);
+    /// assert_eq!(reader.kind()?, Kind::Null); // still unread
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     fn kind(&mut self) -> Result<Kind>;
 
     /// Consumes the next value, whatever it is.
+    ///
+    /// ```
+    /// use agentwire::json::{self, BorrowedValue, TreeReader, ValueReader};
+    /// let value = json::parse(r#"{"skipped": [1, 2], "kept": "k"}"#)?;
+    /// let view = BorrowedValue::of(&value);
+    /// let mut kept = None;
+    /// TreeReader::new(&view).object(&mut |r, key| {
+    ///     if key == "kept" { kept = r.string()?.map(|s| s.into_owned()); Ok(()) } else { r.skip() }
+    /// })?;
+    /// assert_eq!(kept.as_deref(), Some("k"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     fn skip(&mut self) -> Result<()>;
 
     /// Consumes the next value: `Some` for a string, `None` (and skipped) for any other value.
+    ///
+    /// ```
+    /// use agentwire::json::{self, BorrowedValue, TreeReader, ValueReader};
+    /// let value = json::parse(r#""text""#)?;
+    /// let view = BorrowedValue::of(&value);
+    /// assert_eq!(TreeReader::new(&view).string()?.as_deref(), Some("text"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     fn string(&mut self) -> Result<Option<Cow<'a, str>>>;
 
     /// Consumes the next value: `Some` for a number, `None` (and skipped) for any other value.
+    ///
+    /// ```
+    /// use agentwire::json::{self, BorrowedValue, TreeReader, ValueReader};
+    /// let value = json::parse("true")?;
+    /// let view = BorrowedValue::of(&value);
+    /// assert_eq!(TreeReader::new(&view).number()?, None); // a boolean, consumed
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     fn number(&mut self) -> Result<Option<Number>>;
 
     /// Consumes the next value, an array: `item` reads each item, with its index. Anything
     /// else is skipped without a call.
+    ///
+    /// ```
+    /// use agentwire::json::{self, BorrowedValue, TreeReader, ValueReader};
+    /// let value = json::parse(r#"["a", 7, "b"]"#)?;
+    /// let view = BorrowedValue::of(&value);
+    /// let mut strings = Vec::new();
+    /// TreeReader::new(&view).array(&mut |r, _| {
+    ///     strings.extend(r.string()?.map(|s| s.into_owned()));
+    ///     Ok(())
+    /// })?;
+    /// assert_eq!(strings, ["a", "b"]);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     fn array(&mut self, item: &mut dyn FnMut(&mut Self, usize) -> Result<()>) -> Result<()>;
 
     /// Consumes the next value, an object: `member` reads each member's value, with its key, in
     /// order. Anything else is skipped without a call.
+    ///
+    /// ```
+    /// use agentwire::json::{self, BorrowedValue, TreeReader, ValueReader};
+    /// let value = json::parse(r#"{"b": 1, "a": 2}"#)?;
+    /// let view = BorrowedValue::of(&value);
+    /// let mut keys = Vec::new();
+    /// TreeReader::new(&view).object(&mut |r, key| {
+    ///     keys.push(key.to_string());
+    ///     r.skip()
+    /// })?;
+    /// assert_eq!(keys, ["b", "a"]); // in order
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     fn object(&mut self, member: &mut dyn FnMut(&mut Self, &str) -> Result<()>) -> Result<()>;
 }
 
 /// A [`ValueReader`] over a [`BorrowedValue`] tree.
+///
+/// ```
+/// use agentwire::json::{self, BorrowedValue, TreeReader, ValueReader};
+/// let value = json::parse("2.5")?;
+/// let view = BorrowedValue::of(&value);
+/// assert_eq!(TreeReader::new(&view).number()?.map(|n| n.as_f64()), Some(2.5));
+/// # Ok::<(), agentwire::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct TreeReader<'v, 'a> {
     next: Option<&'v BorrowedValue<'a>>,
@@ -96,6 +176,14 @@ pub struct TreeReader<'v, 'a> {
 
 impl<'v, 'a> TreeReader<'v, 'a> {
     /// A reader of `value`.
+    ///
+    /// ```
+    /// use agentwire::json::{self, BorrowedValue, Kind, TreeReader, ValueReader};
+    /// let value = json::parse("{}")?;
+    /// let view = BorrowedValue::of(&value);
+    /// assert_eq!(TreeReader::new(&view).kind()?, Kind::Object);
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
     pub fn new(value: &'v BorrowedValue<'a>) -> TreeReader<'v, 'a> {
         TreeReader { next: Some(value) }
     }
