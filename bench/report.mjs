@@ -283,7 +283,7 @@ const table = [
   '',
   '| benchmark | runtime | impl | bytes | time/op | rounds | MB/s |',
   '| --- | --- | --- | ---: | ---: | ---: | ---: |',
-  ...records.map((r) => `| ${r.name.split('/').slice(0, 2).join(' ')} | ${r.runtime} | ${r.impl} | ${r.bytes.toLocaleString('en-US')} | ${fmtTime(r.ns_per_op)} | ${roundsOf(r)} | ${r.mb_per_s.toFixed(1)} |`),
+  ...records.map((r) => `| ${r.name.split('/').slice(0, 2).join(' ')} | ${r.runtime} | ${r.impl} | ${r.bytes?.toLocaleString('en-US') ?? '—'} | ${fmtTime(r.ns_per_op)} | ${roundsOf(r)} | ${r.mb_per_s?.toFixed(1) ?? '—'} |`),
 ].join('\n');
 const heading = `Machine: ${report.machine}. Command: \`make bench\` (${report.date.slice(0, 10)}).`;
 writeFileSync(join(results, 'latest.md'), `# agentwire benchmarks\n\n${heading}\n\n## Targets\n\n${summary}\n\n## Every benchmark\n\n${table}\n`);
