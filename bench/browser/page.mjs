@@ -4,6 +4,7 @@
 // (graph-500, 1 KB, 10 KB) and gcx.decode of 1 KB and 10 KB. Outputs are checked equal first.
 import * as agentwire from 'agentwire';
 import * as blackwell from '@blackwell-systems/gcf';
+import { rowsUpTo } from '/bench/node/rows.mjs';
 import { timeInRounds } from '/bench/node/rounds.mjs';
 
 const { gcf, gcx } = agentwire;
@@ -18,14 +19,7 @@ try {
   await gcf.load();
   const graph = await json('/bench/corpus/out/graph-500.json');
   const data = await json('/bench/corpus/out/gcx-10mb.json');
-  const single = (target) => {
-    const rows = [];
-    for (const row of data[0].rows) {
-      rows.push(row);
-      if (JSON.stringify(rows).length >= target) break;
-    }
-    return rows;
-  };
+  const single = (target) => rowsUpTo(data[0].rows, target);
   const tasks = [];
   const task = (bench, runtime, impl, op, fn) => tasks.push({ name: `${bench}/${op}/${runtime}/${impl}`, fn });
   const peer = '@blackwell-systems/gcf';

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import * as wasm from 'agentwire/wasm';
 import assert from 'node:assert/strict';
 import { median, timeInRounds } from './rounds.mjs';
+import { rowsUpTo } from './rows.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,14 +28,7 @@ const glue = await import(join(serdeDir, 'agentwire_bench_wasm_serde.js'));
 glue.initSync({ module: readFileSync(join(serdeDir, 'agentwire_bench_wasm_serde_bg.wasm')) });
 
 const data = JSON.parse(read('bench/corpus/out/gcx-10mb.json'));
-const single = (target) => {
-  const rows = [];
-  for (const row of data[0].rows) {
-    rows.push(row);
-    if (JSON.stringify(rows).length >= target) break;
-  }
-  return rows;
-};
+const single = (target) => rowsUpTo(data[0].rows, target);
 const dir = 'tests/fixtures/gcx1/bench-inputs';
 const tools = new Map(JSON.parse(read('tests/fixtures/gcx1/bench.json')).vectors.map((v) => [v.name, v.input.tool]));
 const bench20 = readdirSync(join(ROOT, dir))

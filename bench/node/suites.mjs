@@ -19,6 +19,7 @@ import { get_encoding as tiktokenEncoding } from 'tiktoken';
 import * as native from 'agentwire';
 import * as wasm from 'agentwire/wasm';
 import { assert, assertGcxRows, assertGraph, genericRows } from './check.mjs';
+import { rowsUpTo } from './rows.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CORPUS_HELP =
@@ -155,11 +156,7 @@ function gcxSingle(builds) {
   const tasks = [];
   for (const [label, target] of [['1kb', 1000], ['10kb', 10000]]) {
     const { tool } = data[0];
-    const rows = [];
-    for (const row of data[0].rows) {
-      rows.push(row);
-      if (JSON.stringify(rows).length >= target) break;
-    }
+    const rows = rowsUpTo(data[0].rows, target);
     const jsonText = JSON.stringify(rows);
     const bench = `gcx1-${label}`;
     for (const [runtime, { gcx }] of builds) {
@@ -248,14 +245,7 @@ function gcf3Generic(builds) {
     .sort()
     .map((file) => JSON.parse(read(`${dir}/${file}`)));
   const data = JSON.parse(read('bench/corpus/out/gcx-10mb.json'));
-  const single = (target) => {
-    const rows = [];
-    for (const row of data[0].rows) {
-      rows.push(row);
-      if (JSON.stringify(rows).length >= target) break;
-    }
-    return [rows];
-  };
+  const single = (target) => [rowsUpTo(data[0].rows, target)];
   const sets = [
     ['gcf3-generic-graph-500', [JSON.parse(read('bench/corpus/out/graph-500.json'))]],
     ['gcf3-generic-bench20', inputs],

@@ -14,14 +14,7 @@ use crate::transfer::to_js::TapeWriter;
 /// The payload as [`Payload::to_value`] shapes it, written straight to a JS result tape (the
 /// decode hot path: no value tree; a test in `js::graph` checks that both agree).
 pub fn write_payload(writer: &mut TapeWriter<'_>, payload: &Payload) {
-    let top = writer.shape(&[
-        "tool",
-        "tokenBudget",
-        "tokensUsed",
-        "packRoot",
-        "symbols",
-        "edges",
-    ]);
+    let top = writer.shape(&gcf::PAYLOAD_KEYS);
     writer.object(top);
     writer.str(&payload.tool);
     writer.i64(payload.token_budget);
@@ -38,15 +31,7 @@ pub fn write_payload(writer: &mut TapeWriter<'_>, payload: &Payload) {
 }
 
 fn write_symbol(writer: &mut TapeWriter<'_>, symbol: &Symbol) {
-    let shape = writer.shape(&[
-        "qualifiedName",
-        "kind",
-        "score",
-        "provenance",
-        "distance",
-        "signature",
-        "components",
-    ]);
+    let shape = writer.shape(&gcf::SYMBOL_KEYS);
     writer.object(shape);
     writer.str(&symbol.qualified_name);
     writer.str(&symbol.kind);
@@ -54,7 +39,7 @@ fn write_symbol(writer: &mut TapeWriter<'_>, symbol: &Symbol) {
     writer.str(&symbol.provenance);
     writer.i64(symbol.distance);
     writer.str(&symbol.signature);
-    let components = writer.shape(&["blastRadius", "confidence", "recency", "distance"]);
+    let components = writer.shape(&gcf::COMPONENTS_KEYS);
     writer.object(components);
     let c = &symbol.components;
     for v in [c.blast_radius, c.confidence, c.recency, c.distance] {
@@ -63,7 +48,7 @@ fn write_symbol(writer: &mut TapeWriter<'_>, symbol: &Symbol) {
 }
 
 fn write_edge(writer: &mut TapeWriter<'_>, edge: &Edge) {
-    let shape = writer.shape(&["source", "target", "edgeType", "status"]);
+    let shape = writer.shape(&gcf::EDGE_KEYS);
     writer.object(shape);
     writer.str(&edge.source);
     writer.str(&edge.target);

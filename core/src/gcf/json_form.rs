@@ -71,43 +71,56 @@ struct Form {
     ranks: &'static [u8],
 }
 
+/// The keys of the graph payload's JSON form, in the order [`Payload::to_value`] writes them
+/// (also the order of the JS objects the bindings build).
+pub const PAYLOAD_KEYS: [&str; 6] = [
+    "tool",
+    "tokenBudget",
+    "tokensUsed",
+    "packRoot",
+    "symbols",
+    "edges",
+];
+
+/// The keys of a symbol's JSON form, in written order.
+pub const SYMBOL_KEYS: [&str; 7] = [
+    "qualifiedName",
+    "kind",
+    "score",
+    "provenance",
+    "distance",
+    "signature",
+    "components",
+];
+
+/// The keys of a symbol's `components` object, in written order.
+pub const COMPONENTS_KEYS: [&str; 4] = ["blastRadius", "confidence", "recency", "distance"];
+
+/// The keys of an edge's JSON form, in written order.
+pub const EDGE_KEYS: [&str; 4] = ["source", "target", "edgeType", "status"];
+
 const PAYLOAD: Form = Form {
     what: "payload",
-    keys: &[
-        "tool",
-        "tokenBudget",
-        "tokensUsed",
-        "packRoot",
-        "symbols",
-        "edges",
-    ],
+    keys: &PAYLOAD_KEYS,
     ranks: &[0, 1, 2, 3, 4, 5],
 };
 
 const SYMBOL: Form = Form {
     what: "symbol",
-    keys: &[
-        "qualifiedName",
-        "kind",
-        "score",
-        "provenance",
-        "distance",
-        "signature",
-        "components",
-    ],
+    keys: &SYMBOL_KEYS,
     // The components are checked first.
     ranks: &[1, 2, 3, 4, 5, 6, 0],
 };
 
 const COMPONENTS: Form = Form {
     what: "components",
-    keys: &["blastRadius", "confidence", "recency", "distance"],
+    keys: &COMPONENTS_KEYS,
     ranks: &[0, 1, 2, 3],
 };
 
 const EDGE: Form = Form {
     what: "edge",
-    keys: &["source", "target", "edgeType", "status"],
+    keys: &EDGE_KEYS,
     ranks: &[0, 1, 2, 3],
 };
 
