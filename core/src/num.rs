@@ -354,6 +354,146 @@ pub fn write_json_f64(out: &mut String, v: f64) -> Result<()> {
     Ok(())
 }
 
+/// Whether a reader that holds JSON numbers as doubles (JavaScript's `JSON.parse`, Python's
+/// `float`) gives `numeral` back unchanged: the double nearest to it prints, as the shortest
+/// round trip (`JSON.stringify`), the same decimal value. `1.50`, `1E2` and
+/// `18446744073709552000` are held; `9007199254740993`, `0.12345678901234567890`, `1e400`
+/// (Infinity), `1e-400` (0) and `-0` (printed `0`) are not. Text that is not one JSON number is
+/// not held.
+///
+/// ```
+/// use agentwire::num::double_holds;
+/// assert!(double_holds("9007199254740992") && double_holds("1.50") && double_holds("0.1"));
+/// assert!(!double_holds("9007199254740993"));
+/// assert!(!double_holds("0.12345678901234567890"));
+/// assert!(!double_holds("1e400") && !double_holds("-0") && !double_holds("3ab"));
+/// ```
+pub fn double_holds(numeral: &str) -> bool {
+    crate::json::is_json_number(numeral) && numeral_held(numeral)
+}
+
+/// [`double_holds`] of text the JSON grammar already accepted.
+pub(crate) fn numeral_held(numeral: &str) -> bool {
+    let Some(decimal) = Decimal::parse(numeral.as_bytes()) else {
+        return false;
+    };
+    let Ok(v) = numeral.parse::<f64>() else {
+        return false;
+    };
+    if !v.is_finite() {
+        return false;
+    }
+    if v == 0.0 || decimal.len == 0 {
+        // Only a zero numeral reads as 0, and `-0` prints as `0`.
+        return v == 0.0 && decimal.len == 0 && !decimal.negative;
+    }
+    let printed = shortest_f64(v);
+    decimal.negative == printed.negative
+        && decimal.point == i64::from(printed.point)
+        && decimal.digits() == printed.digits()
+}
+
+/// A JSON numeral as significant digits: value = 0.d1…dn × 10^point, no leading or trailing
+/// zero digit. More significant digits than any shortest double has (17) do not fit.
+struct Decimal {
+    negative: bool,
+    buf: [u8; 24],
+    len: usize,
+    point: i64,
+}
+
+impl Decimal {
+    /// `None` for text that is not one JSON number, or with more than 24 significant digits
+    /// (no double prints that many, so such a numeral is never held).
+    fn parse(text: &[u8]) -> Option<Decimal> {
+        let mut d = Decimal {
+            negative: false,
+            buf: [0; 24],
+            len: 0,
+            point: 0,
+        };
+        let mut i = 0;
+        if text.first() == Some(&b'-') {
+            d.negative = true;
+            i = 1;
+        }
+        let digits_start = i;
+        // Digits after the first non-zero one, trailing zeros included.
+        let mut significant = 0usize;
+        let mut seen_point = false;
+        let mut integer_digits: i64 = 0;
+        let mut leading_zeros: i64 = 0;
+        while let Some(&b) = text.get(i) {
+            match b {
+                b'0'..=b'9' => {
+                    if !seen_point {
+                        integer_digits += 1;
+                    }
+                    if significant == 0 && b == b'0' {
+                        leading_zeros += 1;
+                    } else {
+                        if b != b'0' {
+                            if significant >= d.buf.len() {
+                                return None;
+                            }
+                            // Zeros between non-zero digits are significant.
+                            for slot in &mut d.buf[d.len..significant] {
+                                *slot = b'0';
+                            }
+                            d.buf[significant] = b;
+                            d.len = significant + 1;
+                        }
+                        significant += 1;
+                    }
+                }
+                b'.' if !seen_point && i > digits_start => seen_point = true,
+                b'e' | b'E' => break,
+                _ => return None,
+            }
+            i += 1;
+        }
+        if i == digits_start {
+            return None;
+        }
+        let mut exponent: i64 = 0;
+        if i < text.len() {
+            i += 1;
+            let negative_exponent = match text.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let start = i;
+            while let Some(&b) = text.get(i) {
+                if !b.is_ascii_digit() {
+                    return None;
+                }
+                // Saturates far beyond any double's range: such a numeral is 0 or Infinity.
+                exponent = (exponent * 10 + i64::from(b - b'0')).min(1 << 40);
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+            if negative_exponent {
+                exponent = -exponent;
+            }
+        }
+        d.point = integer_digits - leading_zeros + exponent;
+        Some(d)
+    }
+
+    fn digits(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
 /// Appends the decimal text of `v`.
 ///
 /// ```
@@ -525,6 +665,81 @@ fn is_decimal_float(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The shortest form of a double, however it is written, reads back unchanged; one
+        /// more significant digit than any double prints does not.
+        #[test]
+        fn double_holds_every_spelling_of_a_shortest_form(bits: u64, zeros in 0usize..30, shift in -30i32..30) {
+            let v = f64::from_bits(bits);
+            proptest::prop_assume!(v.is_finite() && v != 0.0);
+            let shortest = alloc::format!("{v:e}"); // 1.2345e-7: Rust's shortest round trip
+            let (mantissa, exponent) = shortest.split_once('e').unwrap();
+            let exponent: i32 = exponent.parse().unwrap();
+            let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+            let sign = if v < 0.0 { "-" } else { "" };
+            let padded = alloc::format!("{digits}{}", "0".repeat(zeros));
+            // d1.d2d3…e(exponent): move the point `shift` places, compensating the exponent.
+            let point = 1 + shift.max(0) as usize;
+            let respelled = if point < padded.len() {
+                alloc::format!("{sign}{}.{}e{}", &padded[..point], &padded[point..], exponent - shift.max(0))
+            } else {
+                alloc::format!("{sign}{padded}e{}", exponent - (padded.len() as i32 - 1))
+            };
+            proptest::prop_assert!(double_holds(&respelled), "{} as {}", shortest, respelled);
+            let leading = alloc::format!("{sign}0.{}{digits}e{}", "0".repeat(zeros), exponent + 1 + zeros as i32);
+            proptest::prop_assert!(double_holds(&leading), "{} as {}", shortest, leading);
+            let longer = alloc::format!("{sign}{}.{}1e{exponent}", &digits[..1], alloc::format!("{}{}", &digits[1..], "0".repeat(17)));
+            proptest::prop_assert!(!double_holds(&longer), "{} as {}", shortest, longer);
+        }
+    }
+
+    #[test]
+    fn double_holds_numerals_readers_give_back() {
+        for held in [
+            "0",
+            "0.0",
+            "0e10",
+            "1",
+            "-1",
+            "1.50",
+            "1E2",
+            "1e+2",
+            "0.1",
+            "5e-324",
+            "1.7976931348623157e308",
+            "9007199254740992",
+            "-9007199254740992",
+            "18446744073709552000",
+            "100000000000000000000",
+            "12345678901234567000000000000e-28",
+        ] {
+            assert!(double_holds(held), "{held}");
+        }
+        for lost in [
+            "-0",
+            "-0.0",
+            "9007199254740993",
+            "12345678901234567890",
+            "0.12345678901234567890",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "2e-324",
+            "1.00000000000000000000000001",
+            "18446744073709551616",
+            "123456789012345678901234567890e-29",
+            "01",
+            "1.",
+            ".5",
+            "1e",
+            "+1",
+            "x",
+            "",
+        ] {
+            assert!(!double_holds(lost), "{lost}");
+        }
+    }
 
     #[test]
     fn go_g_matches_strconv() {

@@ -9,7 +9,10 @@
 //! the input only when it saves at least `min_savings` of the input's tokens.
 //!
 //! Numbers follow the JSON readers agents use (JavaScript, Python's `float`): when a numeral
-//! in the input is not exactly a double, nothing replaces the input.
+//! the parser reads is not exactly a double, nothing replaces the input (string contents are
+//! never taken for numerals: hashes and versions are text). The same holds for a repeated key
+//! and a lone surrogate escape, which no other form carries. Whenever the input is kept,
+//! [`Compacted::reason`] says why.
 //!
 //! ```
 //! use agentwire::compact::{compact_json, Format, Options};
@@ -34,13 +37,14 @@ use crate::json::{self, Value};
 use crate::tokens::TokenCounter;
 use crate::{Error, ErrorKind, Result};
 
-mod numbers;
+mod exact;
 mod read;
+mod reason;
 #[cfg(test)]
 mod tests;
 
-pub use numbers::numbers_fit;
 pub use read::{js_equal, stringify};
+pub use reason::Reason;
 
 /// What a compacted text is.
 ///
@@ -141,7 +145,8 @@ pub struct Candidate {
     pub lossy_reason: Option<String>,
 }
 
-/// What [`compact_json`] chose, with every candidate it weighed.
+/// What [`compact_json`] chose, with every candidate it weighed, and why it kept the input
+/// when it did.
 ///
 /// ```
 /// use agentwire::compact::{compact_json, Format, Options};
@@ -149,9 +154,10 @@ pub struct Candidate {
 /// // Nothing saves 10 % of a short minified input: it is kept.
 /// let out = compact_json(r#"{"a":1}"#, &Options::default(), &bytes)?;
 /// assert_eq!((out.format, out.tokens, out.input_tokens), (Format::Input, 7, 7));
+/// assert_eq!(out.reason.unwrap().code(), "BELOW_MIN_SAVINGS");
 /// # Ok::<(), agentwire::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Compacted {
     /// The chosen form ([`Format::Input`] when nothing saved enough).
     pub format: Format,
@@ -161,21 +167,25 @@ pub struct Compacted {
     pub tokens: usize,
     /// The input's tokens (exact).
     pub input_tokens: usize,
-    /// The candidates, in the order minified JSON, GCX1 generic, GCX1 layout, GCF generic (a
-    /// layout that fell back to generic, or a codec that refused the value, is not one).
+    /// The candidates, in the order of [`Format`] (a layout that fell back to generic is not
+    /// one; a codec that refused the value is one, lossy, with the refusal as its reason).
     pub candidates: Vec<Candidate>,
+    /// Why the input was kept (`None` when a candidate replaced it).
+    pub reason: Option<Reason>,
 }
 
 /// The fewest-token lossless form of JSON text (see the module docs). Text that is not JSON,
-/// or holds a numeral no double holds, is kept as it is.
+/// or that holds what only JSON text carries (an inexact numeral, a repeated key, a lone
+/// surrogate escape), is kept as it is, with the [`Reason`].
 ///
 /// ```
 /// use agentwire::compact::{compact_json, Format, Options};
 /// let bytes = |text: &str| text.len(); // any counter: here, bytes
 /// let kept = compact_json("not json", &Options::default(), &bytes)?;
 /// assert_eq!((kept.format, kept.tokens), (Format::Input, 8));
+/// assert_eq!(kept.reason.unwrap().code(), "NOT_JSON");
 /// let out = compact_json("{ \"a\": 1 }", &Options { min_savings: 0.0, ..Options::default() }, &bytes)?;
-/// assert_eq!((out.format, out.text.as_str()), (Format::JsonMin, r#"{"a":1}"#));
+/// assert_eq!((out.format, out.text.as_str(), out.reason), (Format::JsonMin, r#"{"a":1}"#, None));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn compact_json(
@@ -185,9 +195,15 @@ pub fn compact_json(
 ) -> Result<Compacted> {
     check(options)?;
     let input_tokens = counter.count_tokens(input);
-    let value = match json::parse(input) {
-        Ok(value) if numbers_fit(input) => value,
-        _ => return Ok(keep(input, input_tokens, Vec::new())),
+    let exact = json::ParseOptions {
+        exact_doubles: true,
+        ..json::ParseOptions::default()
+    };
+    let value = match json::parse_refusing(input, &exact) {
+        Ok(value) => value,
+        Err(refused) => {
+            return Ok(keep(input, input_tokens, Vec::new(), refusal(refused)));
+        }
     };
     Ok(choose(input, input_tokens, &value, options, counter))
 }
@@ -212,10 +228,42 @@ pub fn compact_value(
     check(options)?;
     let input = stringify(value)?;
     let input_tokens = counter.count_tokens(&input);
-    if !numbers_fit(&input) {
-        return Ok(keep(&input, input_tokens, Vec::new()));
+    if let Some((path, numeral)) = exact::first_inexact_number(value) {
+        let reason = Reason::InexactNumber {
+            path,
+            numeral,
+            position: None,
+        };
+        return Ok(keep(&input, input_tokens, Vec::new(), reason));
     }
     Ok(choose(&input, input_tokens, value, options, counter))
+}
+
+/// The reason for what the parser refused.
+fn refusal(refused: json::Refused) -> Reason {
+    let json::Refused { error, inexact } = refused;
+    let Some(json::Inexact { path, text }) = inexact else {
+        return Reason::NotJson(error);
+    };
+    let position = error.position();
+    match error.kind() {
+        ErrorKind::JsonInexactNumber => Reason::InexactNumber {
+            path,
+            numeral: text,
+            position,
+        },
+        ErrorKind::JsonDuplicateKey => Reason::DuplicateKey {
+            path,
+            key: text,
+            position,
+        },
+        ErrorKind::JsonLoneSurrogate => Reason::LoneSurrogate {
+            path,
+            escape: text,
+            position,
+        },
+        _ => Reason::NotJson(error),
+    }
 }
 
 fn check(options: &Options<'_>) -> Result<()> {
@@ -231,13 +279,14 @@ fn check(options: &Options<'_>) -> Result<()> {
     ))
 }
 
-fn keep(input: &str, input_tokens: usize, candidates: Vec<Candidate>) -> Compacted {
+fn keep(input: &str, input_tokens: usize, candidates: Vec<Candidate>, reason: Reason) -> Compacted {
     Compacted {
         format: Format::Input,
         text: String::from(input),
         tokens: input_tokens,
         input_tokens,
         candidates,
+        reason: Some(reason),
     }
 }
 
@@ -271,23 +320,48 @@ fn choose(
             None => candidate.tokens = Some(best + 1),
         }
     }
-    // The fewest exact tokens; on a tie, the earlier candidate.
+    // The fewest tokens (exact, or a lower bound past the input's); on a tie, the earlier
+    // candidate. Only an exact count can win.
     let winner = candidates
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.tokens_exact)
-        .min_by_key(|&(i, c)| (c.tokens, i))
+        .filter(|(_, c)| c.lossless)
+        .min_by_key(|&(i, c)| (c.tokens, !c.tokens_exact, i))
         .map(|(i, c)| (i, c.tokens.unwrap_or(usize::MAX)));
     match winner {
-        Some((i, tokens)) if saves_enough(input_tokens, tokens, options.min_savings) => Compacted {
-            format: candidates[i].format,
-            text: candidates[i].text.clone(),
-            tokens,
-            input_tokens,
-            candidates,
-        },
-        _ => keep(input, input_tokens, candidates),
+        Some((i, tokens))
+            if candidates[i].tokens_exact
+                && saves_enough(input_tokens, tokens, options.min_savings) =>
+        {
+            Compacted {
+                format: candidates[i].format,
+                text: candidates[i].text.clone(),
+                tokens,
+                input_tokens,
+                candidates,
+                reason: None,
+            }
+        }
+        Some((i, best_tokens)) => {
+            let reason = Reason::BelowMinSavings {
+                best: candidates[i].format,
+                best_tokens,
+                input_tokens,
+                savings: savings(input_tokens, best_tokens),
+                min_savings: options.min_savings,
+            };
+            keep(input, input_tokens, candidates, reason)
+        }
+        None => keep(input, input_tokens, candidates, Reason::NoLosslessCandidate),
     }
+}
+
+/// The share of the input's tokens a candidate saves (negative when it has more).
+fn savings(input_tokens: usize, tokens: usize) -> f64 {
+    if input_tokens == 0 {
+        return 0.0;
+    }
+    (input_tokens as f64 - tokens as f64) / input_tokens as f64
 }
 
 fn saves_enough(input_tokens: usize, tokens: usize, min_savings: f64) -> bool {
@@ -299,8 +373,24 @@ fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
     let mut candidates = Vec::new();
     let mut consider =
         |format: Format, text: Result<String>, read: &dyn Fn(&str) -> Result<Option<Value>>| {
-            let Ok(text) = text else {
-                return; // the codec refused this value (e.g. GCX_NOT_LOSSLESS): not a candidate
+            let text = match text {
+                Ok(text) => text,
+                Err(refusal) => {
+                    // The codec refused this value (e.g. GCX_NOT_LOSSLESS): shown, never chosen.
+                    candidates.push(Candidate {
+                        format,
+                        text: String::new(),
+                        lossless: false,
+                        tokens: None,
+                        tokens_exact: false,
+                        lossy_reason: Some(alloc::format!(
+                            "the encoder refused the value: {} {}",
+                            refusal.code(),
+                            refusal.message()
+                        )),
+                    });
+                    return;
+                }
             };
             if candidates.iter().any(|c: &Candidate| c.text == text) {
                 return; // a layout that fell back to generic

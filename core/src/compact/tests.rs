@@ -1,5 +1,5 @@
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::*;
@@ -92,27 +92,208 @@ fn cells_a_reader_would_misread_make_gcx1_lossy() {
 #[test]
 fn numbers_a_double_cannot_hold_keep_the_input() {
     let rows = pretty_rows(20);
-    for big in [
-        "12345678901234567890",
-        "0.12345678901234567890",
-        "9007199254740993",
+    for (big, printed) in [
+        ("12345678901234567890", "12345678901234567000"),
+        ("0.12345678901234567890", "0.12345678901234568"),
+        ("9007199254740993", "9007199254740992"),
+        ("1e400", "Infinity"),
+        ("-1e400", "-Infinity"),
+        ("1e-400", "0"),
+        ("-0", "0"),
+        ("-0.0e5", "0"),
     ] {
-        let text = format!("{{\"id\": {big}, \"rows\": {rows}}}");
+        let text = format!("{{\"rows\": {rows}, \"more\": {{\"ids\": [1, {big}]}}}}");
+        let out = compact_json(&text, &Options::default(), &bytes).unwrap();
         assert_eq!(
-            compact_json(&text, &Options::default(), &bytes)
-                .unwrap()
-                .format,
-            Format::Input,
-            "{big}"
+            (out.format, out.text.as_str()),
+            (Format::Input, text.as_str())
+        );
+        let Some(Reason::InexactNumber {
+            path,
+            numeral,
+            position,
+        }) = &out.reason
+        else {
+            panic!("{big}: {:?}", out.reason)
+        };
+        assert_eq!((path.as_str(), numeral.as_str()), ("$.more.ids[1]", big));
+        assert_eq!(position.unwrap().offset as usize, text.find(big).unwrap());
+        assert!(out.candidates.is_empty());
+        let message = out.reason.as_ref().unwrap().to_string();
+        assert!(
+            message.contains(big) && message.contains("$.more.ids[1]"),
+            "{message}"
+        );
+        // The parser's own message says what a reader would read.
+        let exact = json::ParseOptions {
+            exact_doubles: true,
+            ..json::ParseOptions::default()
+        };
+        let error = json::parse_with(&text, &exact).unwrap_err();
+        assert_eq!(error.code(), "JSON_INEXACT_NUMBER");
+        assert!(
+            error
+                .message()
+                .ends_with(&format!("gives back {printed} at $.more.ids[1]")),
+            "{}",
+            error.message()
         );
     }
-    let text = format!("{{\"id\": 9007199254740992, \"x\": 0.8401877171547095, \"rows\": {rows}}}");
-    assert_ne!(
-        compact_json(&text, &Options::default(), &bytes)
-            .unwrap()
-            .format,
-        Format::Input
+    let text = format!(
+        "{{\"id\": 9007199254740992, \"x\": 0.8401877171547095, \"y\": 1.50, \"z\": 1E2, \"big\": 18446744073709552000, \"rows\": {rows}}}"
     );
+    let out = compact_json(&text, &Options::default(), &bytes).unwrap();
+    assert_ne!(out.format, Format::Input);
+    assert_eq!(out.reason, None);
+}
+
+#[test]
+fn string_contents_are_never_numerals() {
+    // Real data: versions, integrity hashes and git SHAs full of digit runs with e, -, +, .
+    let rows: Vec<String> = (0..20)
+        .map(|i| {
+            format!(
+                "{{\"version\": \"0.0.0-experimental-3b814327e-2022101{i}\", \"sha\": \"90359e986641506914{i}\", \"tar\": \"3069344290341720e9178{i}\", \"n\": {i}}}"
+            )
+        })
+        .collect();
+    let text = format!("[\n  {}\n]", rows.join(",\n  "));
+    let out = compact_json(&text, &Options::default(), &bytes).unwrap();
+    assert_ne!(out.format, Format::Input, "{:?}", out.reason);
+    assert!(js_equal(
+        &decode(&out.text).unwrap().unwrap(),
+        &json::parse(&text).unwrap()
+    ));
+}
+
+#[test]
+fn what_only_json_text_carries_keeps_the_input() {
+    let rows = pretty_rows(10);
+    let duplicate = format!("{{\"rows\": {rows}, \"meta\": {{\"a\": 1, \"b\": 2, \"a\": 3}}}}");
+    let out = compact_json(&duplicate, &Options::default(), &bytes).unwrap();
+    assert_eq!(out.format, Format::Input);
+    let Some(Reason::DuplicateKey { path, key, .. }) = &out.reason else {
+        panic!("{:?}", out.reason)
+    };
+    assert_eq!((path.as_str(), key.as_str()), ("$.meta", "a"));
+    // Over 16 members the check sorts the keys.
+    let many: Vec<String> = (0..40).map(|i| format!("\"k{}\": {i}", i % 39)).collect();
+    let text = format!("{{\"rows\": {rows}, \"wide\": {{{}}}}}", many.join(","));
+    let out = compact_json(&text, &Options::default(), &bytes).unwrap();
+    assert!(
+        matches!(&out.reason, Some(Reason::DuplicateKey { path, key, .. }) if path == "$.wide" && key == "k0"),
+        "{:?}",
+        out.reason
+    );
+
+    for (text, path, escape) in [
+        (
+            format!("{{\"rows\": {rows}, \"s\": [\"ok\\ud83d\\ude00\", \"x\\ud800y\"]}}"),
+            "$.s[1]",
+            "\\ud800",
+        ),
+        (
+            format!("{{\"rows\": {rows}, \"o\": {{\"a\": 1, \"k\\udc00\": 2}}}}"),
+            "$.o",
+            "\\udc00",
+        ),
+        (
+            format!("{{\"rows\": {rows}, \"o\": {{\"k\\udc00\": 2}}}}"),
+            "$.o",
+            "\\udc00",
+        ),
+    ] {
+        let out = compact_json(&text, &Options::default(), &bytes).unwrap();
+        assert!(
+            matches!(&out.reason, Some(Reason::LoneSurrogate { path: p, escape: e, .. }) if p == path && e == escape),
+            "{text}: {:?}",
+            out.reason
+        );
+        assert_eq!(out.text, text);
+    }
+}
+
+#[test]
+fn unreadable_input_is_kept_with_the_parser_error() {
+    for (text, code, line, column) in [
+        ("Echo: {\"a\": 1}", "JSON_SYNTAX", 1, 1),
+        ("[1,\n  2,\n]", "JSON_SYNTAX", 3, 1),
+        ("", "JSON_SYNTAX", 1, 1),
+    ] {
+        let out = compact_json(text, &Options::default(), &bytes).unwrap();
+        let Some(Reason::NotJson(error)) = &out.reason else {
+            panic!("{text}: {:?}", out.reason)
+        };
+        assert_eq!(
+            (error.code(), error.line(), error.column()),
+            (code, Some(line), Some(column)),
+            "{text}"
+        );
+        assert_eq!(
+            (out.format, out.text.as_str(), out.tokens),
+            (Format::Input, text, text.len())
+        );
+    }
+    let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+    let out = compact_json(&deep, &Options::default(), &bytes).unwrap();
+    assert!(matches!(&out.reason, Some(Reason::NotJson(e)) if e.code() == "JSON_DEPTH"));
+    assert_eq!(out.text, deep);
+}
+
+#[test]
+fn too_small_a_saving_says_both_numbers() {
+    let pretty = "{\n  \"ok\": true\n}";
+    let strict = Options {
+        min_savings: 0.9,
+        ..Options::default()
+    };
+    let out = compact_json(pretty, &strict, &bytes).unwrap();
+    let Some(Reason::BelowMinSavings {
+        best,
+        best_tokens,
+        input_tokens,
+        savings,
+        min_savings,
+    }) = out.reason.clone()
+    else {
+        panic!("{:?}", out.reason)
+    };
+    assert_eq!((best, best_tokens, input_tokens), (Format::JsonMin, 11, 16));
+    assert_eq!((savings, min_savings), (5.0 / 16.0, 0.9));
+    assert_eq!(
+        out.reason.unwrap().to_string(),
+        "the best candidate, json-min with 11 tokens, saves 31.2 % of the input's 16: less than minSavings 90.0 %"
+    );
+    // Already minified: nothing is smaller, and it says so.
+    let out = compact_json(r#"{"ok":true}"#, &Options::default(), &bytes).unwrap();
+    assert_eq!(
+        out.reason.unwrap().to_string(),
+        "no candidate has fewer tokens than the input's 11 (the fewest: json-min with 11)"
+    );
+    assert_eq!(
+        Reason::NoLosslessCandidate.to_string(),
+        "no candidate decodes back to the input (see each candidate's reason)"
+    );
+}
+
+#[test]
+fn values_with_numbers_a_double_cannot_hold_are_kept() {
+    let mut map = json::Map::new();
+    map.insert("ok".into(), Value::Number(json::Number::from_u64(1 << 53)));
+    map.insert(
+        "id".into(),
+        Value::Number(json::Number::from_u64((1 << 53) + 1)),
+    );
+    let value = Value::Array(alloc::vec![Value::Object(map)]);
+    let out = compact_value(&value, &Options::default(), &bytes).unwrap();
+    assert!(
+        matches!(&out.reason, Some(Reason::InexactNumber { path, numeral, position: None }) if path == "$[0].id" && numeral == "9007199254740993"),
+        "{:?}",
+        out.reason
+    );
+    let negative_zero = Value::Array(alloc::vec![Value::Number(json::Number::from_f64(-0.0))]);
+    let out = compact_value(&negative_zero, &Options::default(), &bytes).unwrap();
+    assert_eq!(out.reason.unwrap().code(), "INEXACT_NUMBER");
 }
 
 #[test]
@@ -125,6 +306,7 @@ fn small_or_unparsable_inputs_are_kept() {
     );
     let kept = compact_json("Echo: {\"a\": 1}", &Options::default(), &bytes).unwrap();
     assert_eq!((kept.format, kept.candidates.len()), (Format::Input, 0));
+    assert_eq!(kept.reason.unwrap().code(), "NOT_JSON");
     let pretty = "{\n  \"ok\": true\n}";
     let min = Options {
         min_savings: 0.0,

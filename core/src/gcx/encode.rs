@@ -186,6 +186,7 @@ impl EncodeOptions {
         ParseOptions {
             max_depth: self.max_depth,
             literal_numbers: self.literal_numbers,
+            ..ParseOptions::default()
         }
     }
 }

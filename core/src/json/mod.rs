@@ -26,6 +26,7 @@ pub use borrowed::BorrowedValue;
 pub use parse::{
     DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, ParseOptions, parse, parse_bytes, parse_with,
 };
+pub(crate) use parse::{Inexact, Refused, is_json_number, parse_refusing, push_path_key};
 pub use reader::{Kind, TreeReader, ValueReader};
 pub use value::{Map, Number, Value};
 pub(crate) use write::write_row_escaped;

@@ -1,6 +1,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::value::duplicate_key;
 use super::{Map, Number, Value};
 use crate::text::{go_quote_char, has_byte, has_byte_below, skip_words};
 use crate::{Error, ErrorKind, Position, Result};
@@ -23,6 +24,13 @@ pub struct ParseOptions {
     /// `arbitrary_precision`) instead of the typed model. The GCX1 upstream benchmark
     /// measured with this mode.
     pub literal_numbers: bool,
+    /// Refuse what a reader that holds numbers as doubles (JavaScript's `JSON.parse`, Python's
+    /// `float`) would not give back unchanged, with the JSON path in the message: a numeral no
+    /// double holds ([`ErrorKind::JsonInexactNumber`], see [`crate::num::double_holds`]), a
+    /// repeated key ([`ErrorKind::JsonDuplicateKey`]) and a lone surrogate escape
+    /// ([`ErrorKind::JsonLoneSurrogate`]). Only what the parser reads counts: string contents
+    /// are never taken for numerals. Compaction parses this way.
+    pub exact_doubles: bool,
 }
 
 /// The default nesting limit of JSON input.
@@ -55,6 +63,7 @@ impl Default for ParseOptions {
         ParseOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             literal_numbers: false,
+            exact_doubles: false,
         }
     }
 }
@@ -111,14 +120,34 @@ pub fn parse_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Value> {
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn parse_with(text: &str, options: &ParseOptions) -> Result<Value> {
-    Parser {
-        bytes: text.as_bytes(),
-        text,
-        pos: 0,
-        max_depth: options.max_depth,
-        literal_numbers: options.literal_numbers,
-    }
-    .parse_document()
+    Parser::new(text, options)
+        .parse_document()
+        .map_err(|refused| refused.error)
+}
+
+/// What [`parse_refusing`] refused: the error, and for the refusals of
+/// [`ParseOptions::exact_doubles`] where they are.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    pub error: Error,
+    pub inexact: Option<Inexact>,
+}
+
+/// Where and what a reader holding doubles would change.
+#[derive(Debug)]
+pub(crate) struct Inexact {
+    /// JSONPath of the value (`$.items[3].id`); for a duplicate key, of its object.
+    pub path: String,
+    /// The numeral, the repeated key, or the lone surrogate escape (`\ud800`).
+    pub text: String,
+}
+
+/// [`parse_with`], keeping the path and text of an `exact_doubles` refusal apart.
+pub(crate) fn parse_refusing(
+    text: &str,
+    options: &ParseOptions,
+) -> core::result::Result<Value, Refused> {
+    Parser::new(text, options).parse_document()
 }
 
 enum Frame {
@@ -132,11 +161,48 @@ struct Parser<'a> {
     pos: usize,
     max_depth: usize,
     literal_numbers: bool,
+    exact_doubles: bool,
+    /// While reading an object key: how many frames lead to its object (where a lone
+    /// surrogate in the key is).
+    key_depth: Option<usize>,
+    /// An `exact_doubles` refusal: its text, and how many frames lead to where it is.
+    refused: Option<(String, usize)>,
 }
 
-impl Parser<'_> {
-    fn parse_document(&mut self) -> Result<Value> {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str, options: &ParseOptions) -> Parser<'a> {
+        Parser {
+            bytes: text.as_bytes(),
+            text,
+            pos: 0,
+            max_depth: options.max_depth,
+            literal_numbers: options.literal_numbers,
+            exact_doubles: options.exact_doubles,
+            key_depth: None,
+            refused: None,
+        }
+    }
+
+    fn parse_document(&mut self) -> core::result::Result<Value, Refused> {
         let mut stack: Vec<Frame> = Vec::new();
+        self.parse_values(&mut stack).map_err(|error| {
+            let inexact = self.refused.take().map(|(text, depth)| Inexact {
+                path: json_path(&stack[..depth.min(stack.len())]),
+                text,
+            });
+            let error = match &inexact {
+                Some(at) => Error::at(
+                    error.kind(),
+                    alloc::format!("{} at {}", error.message(), at.path),
+                    error.position().unwrap_or(self.position(self.pos)),
+                ),
+                None => error,
+            };
+            Refused { error, inexact }
+        })
+    }
+
+    fn parse_values(&mut self, stack: &mut Vec<Frame>) -> Result<Value> {
         'value: loop {
             self.skip_whitespace();
             let mut value = match self.peek() {
@@ -149,6 +215,7 @@ impl Parser<'_> {
                         self.pos += 1;
                         Value::Object(Map::new())
                     } else {
+                        self.key_depth = Some(stack.len());
                         let key = self.object_key("looking for beginning of object key string")?;
                         stack.push(Frame::Object(Vec::new(), key));
                         continue 'value;
@@ -170,11 +237,19 @@ impl Parser<'_> {
                 Some(b't') => self.literal("true", Value::Bool(true))?,
                 Some(b'f') => self.literal("false", Value::Bool(false))?,
                 Some(b'n') => self.literal("null", Value::Null)?,
-                Some(b'-' | b'0'..=b'9') => Value::Number(self.number()?),
+                Some(b'-' | b'0'..=b'9') => {
+                    let start = self.pos;
+                    let number = self.number()?;
+                    if self.exact_doubles && !self.held(&number, start) {
+                        return Err(self.inexact_number(start));
+                    }
+                    Value::Number(number)
+                }
                 Some(_) => return Err(self.unexpected("looking for beginning of value")),
             };
             // Attach the finished value to its parents, closing every container that ends here.
             loop {
+                let open = stack.len();
                 match stack.last_mut() {
                     None => {
                         self.skip_whitespace();
@@ -209,11 +284,18 @@ impl Parser<'_> {
                             Some(b',') => {
                                 self.pos += 1;
                                 self.skip_whitespace();
+                                self.key_depth = Some(open - 1);
                                 *key =
                                     self.object_key("looking for beginning of object key string")?;
                                 continue 'value;
                             }
                             Some(b'}') => {
+                                if self.exact_doubles
+                                    && let Some(key) = duplicate_key(members)
+                                {
+                                    let key = String::from(key);
+                                    return Err(self.duplicate(key, open - 1));
+                                }
                                 self.pos += 1;
                                 let Some(Frame::Object(members, _)) = stack.pop() else {
                                     unreachable!("top frame is an object")
@@ -240,6 +322,56 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// Whether a reader holding doubles gives the numeral at `start` back unchanged. The usual
+    /// numerals are decided without printing: integers within ±2^53, and decimals of at most
+    /// 15 significant digits without an exponent (each is the shortest form of its double).
+    fn held(&self, number: &Number, start: usize) -> bool {
+        const EXACT: u64 = 1 << 53;
+        let text = &self.text[start..self.pos];
+        let exact_integer = match (number.as_u64(), number.as_i64()) {
+            (Some(v), _) => v <= EXACT,
+            (None, Some(v)) => v.unsigned_abs() <= EXACT,
+            _ => false,
+        };
+        let short_decimal = text.len() <= 17
+            && text.bytes().filter(u8::is_ascii_digit).count() <= 15
+            && !text.bytes().any(|b| matches!(b, b'e' | b'E'))
+            && !(text.starts_with('-') && number.as_f64() == 0.0);
+        exact_integer || short_decimal || crate::num::numeral_held(text)
+    }
+
+    fn inexact_number(&mut self, start: usize) -> Error {
+        let text = &self.text[start..self.pos];
+        let read = match text.parse::<f64>() {
+            Ok(v) if v.is_finite() => {
+                let mut printed = String::new();
+                // -0 prints as 0, as JSON.stringify does.
+                let _ = crate::num::write_json_f64(&mut printed, if v == 0.0 { 0.0 } else { v });
+                printed
+            }
+            Ok(v) if v > 0.0 => String::from("Infinity"),
+            _ => String::from("-Infinity"),
+        };
+        let message = alloc::format!(
+            "the numeral {text} is not exactly a double: a reader that holds doubles gives back {read}"
+        );
+        self.refused = Some((String::from(text), usize::MAX));
+        Error::at(ErrorKind::JsonInexactNumber, message, self.position(start))
+    }
+
+    fn duplicate(&mut self, key: String, depth: usize) -> Error {
+        let message = alloc::format!(
+            "the key {} is repeated in this object: a reader keeps only its last value",
+            quoted(&key)
+        );
+        self.refused = Some((key, depth));
+        Error::at(
+            ErrorKind::JsonDuplicateKey,
+            message,
+            self.position(self.pos),
+        )
+    }
+
     /// Reads `"key"` and the `:` after it.
     fn object_key(&mut self, context: &str) -> Result<String> {
         match self.peek() {
@@ -248,6 +380,7 @@ impl Parser<'_> {
             Some(_) => return Err(self.unexpected(context)),
         }
         let key = self.string()?;
+        self.key_depth = None;
         self.skip_whitespace();
         match self.peek() {
             Some(b':') => self.pos += 1,
@@ -434,8 +567,10 @@ impl Parser<'_> {
         }
     }
 
-    /// After `\u`: four hex digits, combining a surrogate pair; a lone surrogate is U+FFFD.
+    /// After `\u`: four hex digits, combining a surrogate pair; a lone surrogate is U+FFFD
+    /// (refused with `exact_doubles`: text cannot carry it, so it would not read back).
     fn unicode_escape(&mut self) -> Result<char> {
+        let start = self.pos - 2;
         let first = self.hex4()?;
         if !(0xD800..0xE000).contains(&first) {
             return Ok(char::from_u32(first).unwrap_or('\u{fffd}'));
@@ -450,6 +585,18 @@ impl Parser<'_> {
             }
             // Not a low surrogate: the first is lone, the second is read on its own.
             self.pos = save;
+        }
+        if self.exact_doubles {
+            let escape = String::from(&self.text[start..start + 6]);
+            let message = alloc::format!(
+                "the escape {escape} is a lone surrogate, which UTF-8 text cannot carry"
+            );
+            self.refused = Some((escape, self.key_depth.unwrap_or(usize::MAX)));
+            return Err(Error::at(
+                ErrorKind::JsonLoneSurrogate,
+                message,
+                self.position(start),
+            ));
         }
         Ok('\u{fffd}')
     }
@@ -471,15 +618,51 @@ impl Parser<'_> {
     }
 }
 
+/// The JSONPath of the value the frames lead to: `$`, then `.key` or `["key"]`, `[index]`.
+fn json_path(frames: &[Frame]) -> String {
+    let mut path = String::from("$");
+    for frame in frames {
+        match frame {
+            Frame::Array(items) => {
+                path.push('[');
+                crate::num::write_u64(&mut path, items.len() as u64);
+                path.push(']');
+            }
+            Frame::Object(_, key) => push_path_key(&mut path, key),
+        }
+    }
+    path
+}
+
+/// Appends a member step to a JSONPath: `.key` for an identifier, else `["key"]`.
+pub(crate) fn push_path_key(path: &mut String, key: &str) {
+    let identifier = key
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    if identifier {
+        path.push('.');
+        path.push_str(key);
+    } else {
+        path.push('[');
+        super::write_string(path, key, false);
+        path.push(']');
+    }
+}
+
+/// A key in a message, as JSON.
+fn quoted(key: &str) -> String {
+    let mut out = String::new();
+    super::write_string(&mut out, key, false);
+    out
+}
+
 /// True when `text` is exactly one JSON number (RFC 8259 grammar).
 pub(crate) fn is_json_number(text: &str) -> bool {
-    let mut parser = Parser {
-        bytes: text.as_bytes(),
-        text,
-        pos: 0,
-        max_depth: 0,
-        literal_numbers: false,
-    };
+    let mut parser = Parser::new(text, &ParseOptions::default());
     matches!(parser.peek(), Some(b'-' | b'0'..=b'9'))
         && parser.number().is_ok()
         && parser.pos == text.len()
@@ -609,6 +792,69 @@ mod tests {
         assert_eq!(texts, ["1.0", "1e400", "-0", "0.10"]);
         assert!(Number::from_literal("01").is_none());
         assert!(Number::from_literal("1.5e-3").is_some());
+    }
+
+    #[test]
+    fn exact_doubles_refuses_what_readers_change_with_its_path() {
+        let exact = ParseOptions {
+            exact_doubles: true,
+            ..ParseOptions::default()
+        };
+        // String contents are text, whatever they look like.
+        let fine = r#"{"v": "327e-20221014", "h": "90359e986641506914", "n": [1.5, 2e3, -7]}"#;
+        assert_eq!(parse_with(fine, &exact).unwrap(), parse(fine).unwrap());
+        let cases = [
+            (
+                r#"{"a b": [0, {"é": 9007199254740993}]}"#,
+                "JSON_INEXACT_NUMBER",
+                r#"$["a b"][1].é"#,
+                "9007199254740993",
+            ),
+            (r#"[{"x": 1, "x": 2}]"#, "JSON_DUPLICATE_KEY", "$[0]", "x"),
+            (
+                r#"{"k": "\ud800"}"#,
+                "JSON_LONE_SURROGATE",
+                "$.k",
+                r"\ud800",
+            ),
+            (
+                r#"{"": {"\udfff": 1}}"#,
+                "JSON_LONE_SURROGATE",
+                r#"$[""]"#,
+                r"\udfff",
+            ),
+            (
+                r#"{"a": 1, "\udfff": 1}"#,
+                "JSON_LONE_SURROGATE",
+                "$",
+                r"\udfff",
+            ),
+        ];
+        for (text, code, path, what) in cases {
+            let refused = parse_refusing(text, &exact).unwrap_err();
+            assert_eq!(refused.error.code(), code, "{text}");
+            assert!(
+                refused
+                    .error
+                    .message()
+                    .ends_with(&alloc::format!(" at {path}")),
+                "{}",
+                refused.error.message()
+            );
+            let inexact = refused.inexact.unwrap();
+            assert_eq!(
+                (inexact.path.as_str(), inexact.text.as_str()),
+                (path, what),
+                "{text}"
+            );
+            // Without the option the same text parses.
+            assert!(parse(text).is_ok());
+        }
+        // A syntax error is not a refusal of exactness.
+        let refused = parse_refusing("[1, 9007199254740993", &exact).unwrap_err();
+        assert_eq!(refused.error.code(), "JSON_INEXACT_NUMBER");
+        let refused = parse_refusing("[1,", &exact).unwrap_err();
+        assert!(refused.inexact.is_none());
     }
 
     #[test]

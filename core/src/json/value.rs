@@ -515,20 +515,27 @@ impl Map {
 }
 
 fn has_duplicate_keys(entries: &[(String, Value)]) -> bool {
+    duplicate_key(entries).is_some()
+}
+
+/// A key that `entries` repeat.
+pub(super) fn duplicate_key(entries: &[(String, Value)]) -> Option<&str> {
     if entries.len() < 2 {
-        return false;
+        return None;
     }
     if entries.len() <= 16 {
         return entries
             .iter()
             .enumerate()
-            .any(|(i, (k, _))| entries[..i].iter().any(|(other, _)| other == k));
+            .find(|(i, (k, _))| entries[..*i].iter().any(|(other, _)| other == k))
+            .map(|(_, (k, _))| k.as_str());
     }
     let mut order = indices(entries.len());
     sort_by_text(&mut order, &|i| &entries[i].0);
     order
         .windows(2)
-        .any(|w| entries[w[0] as usize].0 == entries[w[1] as usize].0)
+        .find(|w| entries[w[0] as usize].0 == entries[w[1] as usize].0)
+        .map(|w| entries[w[0] as usize].0.as_str())
 }
 
 impl FromIterator<(String, Value)> for Map {
