@@ -79,10 +79,9 @@ async function memory() {
   const call = (label, name, args) =>
     s.tracked(label, "tools/call", () => s.client.callTool({ name, arguments: args }));
   save("mcp-memory-create-entities.json", textOf(await call("create_entities", "create_entities", { entities: seed.entities })));
-  save("mcp-memory-create-relations.json", textOf(await call("create_relations", "create_relations", { relations: seed.relations })));
+  await call("create_relations", "create_relations", { relations: seed.relations });
   await call("add_observations", "add_observations", { observations: seed.observations });
   save("mcp-memory-read-graph.json", textOf(await call("read_graph", "read_graph", {})));
-  save("mcp-memory-search-nodes-postgresql.json", textOf(await call("search_nodes", "search_nodes", { query: "PostgreSQL" })));
   save(
     "mcp-memory-open-nodes.json",
     textOf(await call("open_nodes", "open_nodes", { names: ["charge-api", "INC-2026-031", "Jürgen Weiß", "東京オフィス"] })),
@@ -97,21 +96,17 @@ async function filesystem() {
   // A real tree: the pinned @modelcontextprotocol/sdk package as npm installed it.
   const root = join(here, "node_modules", "@modelcontextprotocol", "sdk");
   const s = await connect("server-filesystem", [root], cleanEnv);
-  await s.tracked("tools/list", "tools/list", () => s.client.listTools());
   const call = (label, name, args) =>
     s.tracked(label, "tools/call", () => s.client.callTool({ name, arguments: args }));
   save("mcp-filesystem-directory-tree-sdk.json", textOf(await call("directory_tree", "directory_tree", { path: root })));
   await call("list_directory_with_sizes", "list_directory_with_sizes", { path: join(root, "dist", "esm", "server"), sortBy: "size" });
   const { responseLine } = await s.close();
-  save("mcp-filesystem-tools-list.json", responseLine("tools/list"));
   save("mcp-filesystem-list-directory-with-sizes-response.json", responseLine("list_directory_with_sizes"));
 }
 
 async function everything() {
   const s = await connect("server-everything", ["stdio"], cleanEnv);
   await s.tracked("tools/list", "tools/list", () => s.client.listTools());
-  await s.tracked("resources/list", "resources/list", () => s.client.listResources());
-  await s.tracked("prompts/list", "prompts/list", () => s.client.listPrompts());
   const call = (label, name, args) =>
     s.tracked(label, "tools/call", () => s.client.callTool({ name, arguments: args }));
   await call("get-structured-content", "get-structured-content", { location: "Chicago" });
@@ -119,8 +114,6 @@ async function everything() {
   const { responseLine } = await s.close();
   save("mcp-everything-initialize-response.json", responseLine("initialize"));
   save("mcp-everything-tools-list.json", responseLine("tools/list"));
-  save("mcp-everything-resources-list.json", responseLine("resources/list"));
-  save("mcp-everything-prompts-list.json", responseLine("prompts/list"));
   save("mcp-everything-get-structured-content-response.json", responseLine("get-structured-content"));
 }
 
