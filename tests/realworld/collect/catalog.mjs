@@ -389,7 +389,7 @@ export const catalog = [
     producer: "@surbowl/world-geo-json-zh 2.1.5, world.zh.json",
     command: "npm pack @surbowl/world-geo-json-zh@2.1.5; cp package/world.zh.json",
     licence: "Unlicense (@surbowl/world-geo-json-zh)",
-    note: "GeoJSON FeatureCollection, one feature per line, Chinese names, coordinates incl. 17-digit floats",
+    note: "GeoJSON FeatureCollection, one feature per CRLF-terminated line, Chinese names, coordinates incl. 17-digit floats",
   },
   {
     file: "cldr-numbers-modern-ar-numbers.json",

@@ -206,6 +206,7 @@ export function features(text, kind) {
   if (all.every((f) => f.innerWhitespace === 0)) out.add("minified");
   else if (docs.some((d) => /\n[ \t]+\S/.test(d.trimEnd()))) out.add("pretty");
   else out.add("spaced");
+  if (text.includes("\r\n")) out.add("crlf");
   if (kind === "jsonl") out.add("json-lines");
   return [...out];
 }
