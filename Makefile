@@ -22,7 +22,7 @@ COMMA := ,
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-tokens setup-python tokens-tables test-no-std test-doc \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
-        test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-browser bench-wasm-serde bench-memory bench-inspector bench-mcp fuzz-smoke clean
+        test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-tokens bench-browser bench-wasm-serde bench-memory bench-inspector bench-mcp fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -217,7 +217,7 @@ test-gcf-diff:
 # comes with the min-max of its rounds. Quiet machines give stable numbers. The Rust rounds
 # take about 1 minute and the Node suites about 3 on a quiet machine (1.8 and 4.5 while others
 # compile), plus the builds, memory and mcp runs.
-bench: setup npm-build bench-rust bench-npm bench-browser bench-memory bench-mcp bench-inspector
+bench: setup npm-build bench-rust bench-npm bench-browser bench-memory bench-mcp bench-inspector bench-tokens
 	node bench/report.mjs
 
 # The Rust core against serde_json and the gcf crate on the generated corpus (bench/corpus/)
@@ -248,6 +248,14 @@ setup-bench-node:
 bench-npm: bench-corpus setup-bench-node
 	@echo "== bench: node native and wasm vs the pure-JS peers"
 	cd bench/node && node run.mjs --out ../results/npm.json $(BENCH_NPM_FLAGS)
+
+# Tokens, not time: agentwire's choice against pretty and minified JSON, YAML, TOON (defaults and
+# tab) and CSV, exact o200k/cl100k counts from OpenAI's tiktoken (npm), on TOON's 8 benchmark
+# datasets (bench/data/toon; their published counts are checked first) and the real-world corpus
+# (tests/realworld), into bench/results/tokens.json (bench/node/tokens.mjs).
+bench-tokens: npm-build setup-bench-node
+	@echo "== bench: tokens of every format (TOON's datasets, the real-world corpus)"
+	cd bench/node && node tokens.mjs --out ../results/tokens.json
 
 # The browser_wasm_* rows: the wasm build in headless Chromium against the pure-JS peers in the
 # same page (bench/browser), in interleaved rounds.
@@ -335,9 +343,12 @@ test-npm:
 # tsconfigs, installs with and without the optional packages, an esbuild bundle in Chromium;
 # then `npm publish --dry-run` of each package: any npm warning fails it, except the image's
 # `nodedir` notice and the dry run's "requires you to be logged in" (no credentials here).
+# `npx agentwire` (test/pack/cli.test.mjs) is compared with the Rust CLI's debug build.
 test-pack: npm-pack setup-mcp
-	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild; agentwire-mcp installed by npm)"
-	cd $(NPM_DIR) && node --test --test-concurrency=1 test/pack/contents.test.mjs test/pack/types.test.mjs test/pack/esbuild.test.mjs
+	@echo "== test: npm packages (tarballs, publint, attw, tsc matrix, esbuild, npx agentwire vs the Rust CLI; agentwire-mcp installed by npm)"
+	$(CARGO) build -q -p agentwire-cli
+	cd $(NPM_DIR) && AGENTWIRE_CLI=$(abspath $(TARGET_DIR))/debug/agentwire node --test --test-concurrency=1 \
+	  test/pack/contents.test.mjs test/pack/types.test.mjs test/pack/esbuild.test.mjs test/pack/cli.test.mjs
 	cd $(MCP_DIR) && node --test test/pack/*.test.mjs
 	@for dir in target/npm-pack/*/; do \
 	  [ -f $$dir/package.json ] || continue; \

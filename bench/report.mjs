@@ -221,6 +221,29 @@ if (browser.records.length > 0) {
 
 Object.assign(ratios, mcp.ratios, mcpLoad.ratios);
 
+// Tokens (bench/node/tokens.mjs, `make bench-tokens`): agentwire's choice against pretty and
+// minified JSON, YAML, TOON and CSV, on TOON's 8 datasets and the real-world corpus. Counts are
+// exact (tiktoken), so each row is one measurement.
+const tokensPath = join(results, 'tokens.json');
+if (!existsSync(tokensPath)) throw new Error(`${tokensPath} is missing (run \`make bench-tokens\`; \`make bench\` runs every step)`);
+const tokenRun = readJson(tokensPath);
+const short = (encoding) => encoding.replace('_base', '');
+const sum = (rows, encoding, format) => rows.reduce((total, r) => total + (r.counts[encoding][format] ?? 0), 0);
+for (const encoding of tokenRun.encodings) {
+  const e = short(encoding);
+  ratio(`tokens_vs_toon_total_${e}`, sum(tokenRun.toon, encoding, 'agentwire') / sum(tokenRun.toon, encoding, 'toon'), 0.75, `Tokens (${encoding}): agentwire's choice over TOON (defaults), totals of TOON's 8 benchmark datasets`, 'max');
+  for (const row of tokenRun.toon) {
+    const c = row.counts[encoding];
+    const key = row.dataset.replaceAll('-', '_');
+    ratio(`tokens_vs_toon_${key}_${e}`, c.agentwire / c.toon, 1, `Tokens (${encoding}): agentwire's choice (${row.choice[encoding]}) over TOON (defaults) on ${row.dataset}`, 'max');
+    ratio(`tokens_vs_toon_tab_${key}_${e}`, c.agentwire / c['toon-tab'], 1, `Tokens (${encoding}): agentwire's choice over TOON (tab delimiter) on ${row.dataset}`, 'max');
+    if (c.csv !== undefined) ratio(`tokens_vs_csv_${key}_${e}`, c.agentwire / c.csv, 0, `Tokens (${encoding}): agentwire's choice over CSV on ${row.dataset} (for information)`, 'none');
+  }
+  ratio(`tokens_vs_json_min_realworld_${e}`, sum(tokenRun.realworld, encoding, 'agentwire') / sum(tokenRun.realworld, encoding, 'json-min'), 0, `Tokens (${encoding}): agentwire's choice (minSavings 0) over minified JSON, totals of the ${tokenRun.realworld.length} real-world documents (tests/realworld)`, 'none');
+}
+const silentKeeps = tokenRun.realworld.filter((r) => tokenRun.encodings.some((e) => r.choice[e] === 'input' && r.reason[e] === null)).length;
+ratio('compact_silent_keeps_realworld', silentKeeps, 0, 'Real-world documents compaction kept without saying why', 'max');
+
 const report = {
   machine: machine(),
   command: 'make bench',
@@ -249,6 +272,8 @@ const README_HEADLINES = [
   'node_native_tokens_count_vs_gpt_tokenizer_cl100k_json',
   'node_wasm_tokens_count_vs_gpt_tokenizer_cl100k_json',
   'compact_106kb_ms',
+  'tokens_vs_toon_total_o200k',
+  'tokens_vs_json_min_realworld_o200k',
   'mcp_added_p50_ms_64kb',
 ];
 const fmtTime = (ns) => (ns < 1e3 ? `${ns.toFixed(0)} ns` : ns < 1e6 ? `${(ns / 1e3).toFixed(1)} µs` : `${(ns / 1e6).toFixed(2)} ms`);
@@ -295,6 +320,54 @@ const end = '<!-- bench:end -->';
 if (readme.includes(begin) && readme.includes(end)) {
   const updated = `${readme.slice(0, readme.indexOf(begin) + begin.length)}\n${heading}\n\n${headlines}\n${readme.slice(readme.indexOf(end))}`;
   writeFileSync(readmePath, updated);
+}
+// The token tables: TOON's datasets (o200k in the README; both encodings in latest.md) and the
+// real-world corpus.
+const FORMATS = [['json-pretty', 'JSON'], ['json-min', 'JSON min'], ['yaml', 'YAML'], ['toon', 'TOON'], ['toon-tab', 'TOON tab'], ['csv', 'CSV']];
+const fewest = (c) => Math.min(...FORMATS.map(([f]) => c[f] ?? Infinity));
+const tokenTable = (rows, encoding, label) => {
+  const cell = (c, f) => (c[f] === undefined ? '–' : c[f] === fewest(c) && c[f] < c.agentwire ? `**${c[f].toLocaleString('en-US')}**` : c[f].toLocaleString('en-US'));
+  const lines = rows.map((r) => {
+    const c = r.counts[encoding];
+    const best = c.agentwire <= fewest(c) ? `**${c.agentwire.toLocaleString('en-US')}**` : c.agentwire.toLocaleString('en-US');
+    return `| ${r.dataset} | ${FORMATS.map(([f]) => cell(c, f)).join(' | ')} | ${best} ${r.choice[encoding]}${r.reason[encoding] ? ` (kept: ${r.reason[encoding]})` : ''} | ${(c.agentwire / c.toon).toFixed(3)} |`;
+  });
+  const total = (f) => rows.reduce((t, r) => t + (r.counts[encoding][f] ?? 0), 0).toLocaleString('en-US');
+  return [
+    `| ${label} | ${FORMATS.map(([, name]) => name).join(' | ')} | agentwire | vs TOON |`,
+    `| --- | ${FORMATS.map(() => '---:').join(' | ')} | ---: | ---: |`,
+    ...lines,
+    `| **total** | ${FORMATS.map(([f]) => (f === 'csv' ? '–' : total(f))).join(' | ')} | ${total('agentwire')} | ${(sum(rows, encoding, 'agentwire') / sum(rows, encoding, 'toon')).toFixed(3)} |`,
+  ].join('\n');
+};
+const notFewest = (rows, encoding) => rows.filter((r) => r.counts[encoding].agentwire > fewest(r.counts[encoding])).map((r) => {
+  const c = r.counts[encoding];
+  const [format] = FORMATS.find(([f]) => c[f] === fewest(c));
+  return `${r.dataset} (${format} ${fewest(c).toLocaleString('en-US')} < ${c.agentwire.toLocaleString('en-US')})`;
+});
+const tokenSummary = (encoding) => {
+  const toonMissed = notFewest(tokenRun.toon, encoding);
+  const realMissed = notFewest(tokenRun.realworld, encoding);
+  const rw = (f) => sum(tokenRun.realworld, encoding, f);
+  return [
+    `Exact ${encoding} tokens (OpenAI's tiktoken), \`make bench-tokens\`. Bold: the fewest of the row. agentwire is compact.json with minSavings 0; "kept" means it kept the input and says why.`,
+    '',
+    tokenTable(tokenRun.toon, encoding, "TOON's datasets"),
+    '',
+    `Where agentwire is not the fewest on TOON's datasets: ${toonMissed.length ? toonMissed.join('; ') : 'none'}.`,
+    '',
+    `Real-world corpus (${tokenRun.realworld.length} JSON documents from tests/realworld): agentwire ${rw('agentwire').toLocaleString('en-US')} tokens, minified JSON ${rw('json-min').toLocaleString('en-US')} (${(rw('agentwire') / rw('json-min')).toFixed(3)}), pretty JSON ${rw('json-pretty').toLocaleString('en-US')}, YAML ${rw('yaml').toLocaleString('en-US')}, TOON ${rw('toon').toLocaleString('en-US')} (${(rw('agentwire') / rw('toon')).toFixed(3)}), TOON tab ${rw('toon-tab').toLocaleString('en-US')}. Documents where another format has fewer tokens: ${realMissed.length ? realMissed.join('; ') : 'none'}.`,
+  ].join('\n');
+};
+const tokensMd = tokenRun.encodings
+  .map((encoding) => `### ${encoding}\n\n${tokenSummary(encoding)}\n\n${tokenTable(tokenRun.realworld, encoding, 'real-world document')}`)
+  .join('\n\n');
+writeFileSync(join(results, 'latest.md'), `${readFileSync(join(results, 'latest.md'), 'utf8')}\n## Tokens\n\n${tokensMd}\n`);
+const tokensBegin = '<!-- tokens:begin -->';
+const tokensEnd = '<!-- tokens:end -->';
+const readmeNow = readFileSync(readmePath, 'utf8');
+if (readmeNow.includes(tokensBegin) && readmeNow.includes(tokensEnd)) {
+  writeFileSync(readmePath, `${readmeNow.slice(0, readmeNow.indexOf(tokensBegin) + tokensBegin.length)}\n${tokenSummary('o200k_base')}\n${readmeNow.slice(readmeNow.indexOf(tokensEnd))}`);
 }
 const named = (rows) => `${rows.length}${rows.length ? `: ${rows.map(([n]) => n).join(', ')}` : ''}`;
 const missed = Object.entries(ratios).filter(([, r]) => r.met === false);

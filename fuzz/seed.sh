@@ -63,6 +63,8 @@ json_files=("$FIXTURES"/events/*.json "$FIXTURES"/events/*/*.json "${gcb1_json[@
 files events_push '\0\0' "${streams[@]}"
 files sse '' "${sse_files[@]}"
 files json_parse '' "${json_files[@]}" "${streams[@]}"
+# Compaction: the JSON fixtures and the real-world documents (those under the size limit).
+files compact '' "${json_files[@]}" tests/realworld/*.json tests/realworld/*.jsonl
 # The token counter: text of every kind, in chunks of 7 bytes.
 files tokens '\7' "${streams[@]}" "$FIXTURES"/gcx1/*.json tests/fixtures-local/tokens/edge-cases.json
 

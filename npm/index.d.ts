@@ -546,8 +546,11 @@ export declare const tokens: {
    * use anyway.
    */
   load(encoding?: TokenEncoding, input?: { wasm?: WasmInput; vocabulary?: string | URL | Response | Uint8Array | ArrayBuffer }): Promise<void>;
-  /** Exact token count of `text` (special-token text such as `<|endoftext|>` counts as text). */
-  count(text: string, encoding?: TokenEncoding): number;
+  /**
+   * Exact token count of `text` (special-token text such as `<|endoftext|>` counts as text).
+   * UTF-8 bytes are counted as their text; invalid UTF-8 throws `INVALID_UTF8` at its position.
+   */
+  count(text: string | Uint8Array, encoding?: TokenEncoding): number;
   /** The count if it is at most `limit`, else `null`: counting stops as soon as it passes. */
   countWithin(text: string, limit: number, encoding?: TokenEncoding): number | null;
   /** The token ids of `text`. */
@@ -840,8 +843,70 @@ export interface CompactCandidate {
   text?: string;
 }
 
+/** Why `compact.json` kept its input: a stable `code`, a `message`, and what the code has. */
+export type CompactReason =
+  | {
+      /** Not JSON, or nested deeper than the parser's limit: the parser's error and where. */
+      code: 'NOT_JSON';
+      message: string;
+      /** The parser's error code: `JSON_SYNTAX`, `JSON_DEPTH`, `INVALID_UTF8`. */
+      errorCode: string;
+      line?: number;
+      column?: number;
+      offset?: number;
+    }
+  | {
+      /** A numeral (outside strings) that no double holds: a reader would change it. */
+      code: 'INEXACT_NUMBER';
+      message: string;
+      /** JSONPath of the number (`$.items[3].id`). */
+      path: string;
+      /** The numeral as the input has it. */
+      numeral: string;
+      /** Where it starts (absent for a value input). */
+      line?: number;
+      column?: number;
+      offset?: number;
+    }
+  | {
+      /** A key repeated in one object: every other form keeps one value per key. */
+      code: 'DUPLICATE_KEY';
+      message: string;
+      /** JSONPath of the object. */
+      path: string;
+      key: string;
+      line?: number;
+      column?: number;
+      offset?: number;
+    }
+  | {
+      /** A `\u` escape of a lone surrogate, which UTF-8 text cannot carry. */
+      code: 'LONE_SURROGATE';
+      message: string;
+      path: string;
+      escape: string;
+      line?: number;
+      column?: number;
+      offset?: number;
+    }
+  | {
+      /** No candidate decodes back to the input: each candidate's `reason` says why. */
+      code: 'NO_LOSSLESS_CANDIDATE';
+      message: string;
+    }
+  | {
+      /** The fewest-token candidate saves less than `minSavings` of the input's tokens. */
+      code: 'BELOW_MIN_SAVINGS';
+      message: string;
+      best: CompactFormat;
+      bestTokens: number;
+      /** The share it saves (negative when it has more tokens than the input). */
+      savings: number;
+      minSavings: number;
+    };
+
 export interface CompactResult {
-  /** `input`: the input text is kept (nothing saved enough, or it is not JSON). */
+  /** `input`: the input text is kept; `reason` says why. */
   format: CompactFormat;
   /** The chosen text: never more tokens than the input. */
   text: string;
@@ -849,6 +914,8 @@ export interface CompactResult {
   inputTokens: number;
   /** Every candidate tried, in the order json-min, gcx1-generic, gcx1-layout, gcf-generic. */
   candidates: CompactCandidate[];
+  /** Why the input was kept; `null` when a candidate replaced it. */
+  reason: CompactReason | null;
 }
 
 /** The most compact lossless encoding of a JSON document, never worse than the input. */
@@ -856,9 +923,10 @@ export declare const compact: {
   /**
    * Tries GCX1 (the tool's layout and the generic encoder), GCF v3 generic (v3.6.0) and minified
    * JSON; keeps only candidates that decode back to the input; returns the one with the
-   * fewest tokens, or the input itself when none saves `minSavings`. `input` is JSON text or
-   * a value (measured as `JSON.stringify(value)`). One call into agentwire's Rust core
-   * (`agentwire::compact`), which parses, encodes, checks and counts.
+   * fewest tokens, or the input itself when none saves `minSavings` (`reason` says why it was
+   * kept). `input` is JSON text (a string, or UTF-8 bytes: invalid UTF-8 throws
+   * `INVALID_UTF8`) or a value (measured as `JSON.stringify(value)`). One call into
+   * agentwire's Rust core (`agentwire::compact`), which parses, encodes, checks and counts.
    */
   json(input: unknown, options?: CompactOptions): CompactResult;
   /** The JSON value of a text `json` chose (undefined for a GCX1 per-tool layout). */

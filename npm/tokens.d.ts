@@ -17,8 +17,11 @@ export declare function load(
   input?: { wasm?: WasmInput; vocabulary?: string | URL | Response | Uint8Array | ArrayBuffer },
 ): Promise<void>;
 
-/** Exact token count of `text` (ordinary encoding: special-token text counts as text). */
-export declare function count(text: string, encoding?: TokenEncoding): number;
+/**
+ * Exact token count of `text` (ordinary encoding: special-token text counts as text). UTF-8
+ * bytes are counted as their text; invalid UTF-8 throws `INVALID_UTF8` at its position.
+ */
+export declare function count(text: string | Uint8Array, encoding?: TokenEncoding): number;
 
 /** The count if it is at most `limit`, else `null`: counting stops as soon as it passes. */
 export declare function countWithin(text: string, limit: number, encoding?: TokenEncoding): number | null;

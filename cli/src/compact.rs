@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use agentwire::Error;
-use agentwire::compact::{Options, compact_json};
+use agentwire::compact::{Compacted, Options, Reason, compact_json};
 use agentwire::tokens::{Encoding, TokenCounter, Tokenizer};
 
 #[derive(clap::Args)]
@@ -20,7 +20,8 @@ pub struct Args {
     /// A candidate replaces the input only when it saves this share of the input's tokens.
     #[arg(long, default_value_t = 0.1)]
     min_savings: f64,
-    /// Print the report (every candidate, its bytes and tokens) on stderr.
+    /// Print the report on stderr: every candidate with its bytes and tokens, then the choice,
+    /// or why the input was kept (a code and a message).
     #[arg(long)]
     report: bool,
     /// The JSON document (default: stdin).
@@ -31,9 +32,10 @@ fn utf8_bytes(text: &str) -> usize {
     text.len()
 }
 
-/// Prints the chosen text on stdout (the input itself when nothing saves enough).
+/// Prints the chosen text on stdout (the input itself when nothing saves enough, with the
+/// reason in the report). Input that is not UTF-8 is written back unchanged.
 pub fn run(args: &Args) -> Result<ExitCode, Error> {
-    let input = crate::read_text(args.file.as_ref())?;
+    let bytes = crate::read_input(args.file.as_ref())?;
     let tokenizer;
     let counter: &dyn TokenCounter = if args.encoding == "bytes" {
         &utf8_bytes
@@ -46,35 +48,22 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         min_savings: args.min_savings,
         exact_counts: args.report,
     };
-    let out = compact_json(&input, &options, counter)?;
-    if args.report {
-        let mut err = std::io::stderr().lock();
-        writeln!(
-            err,
-            "input: {} tokens, {} bytes",
-            out.input_tokens,
-            input.len()
-        )?;
-        for c in &out.candidates {
-            let tokens = c.tokens.map_or_else(|| "-".to_string(), |t| t.to_string());
-            let state = c
-                .lossy_reason
-                .as_deref()
-                .map_or_else(|| "lossless".to_string(), |r| format!("lossy: {r}"));
-            writeln!(
-                err,
-                "{:<13} {:>9} tokens {:>10} bytes  {state}",
-                c.format.as_str(),
-                tokens,
-                c.text.len()
-            )?;
+    let input = match agentwire::json::utf8(&bytes) {
+        Ok(input) => input,
+        Err(error) => {
+            if args.report {
+                let mut err = std::io::stderr().lock();
+                let reason = Reason::unreadable(error);
+                writeln!(err, "input: {} bytes, not UTF-8", bytes.len())?;
+                writeln!(err, "kept: input (not counted): {} {reason}", reason.code())?;
+            }
+            crate::stdout().write_all(&bytes)?;
+            return Ok(ExitCode::SUCCESS);
         }
-        writeln!(
-            err,
-            "chosen: {} ({} tokens)",
-            out.format.as_str(),
-            out.tokens
-        )?;
+    };
+    let out = compact_json(input, &options, counter)?;
+    if args.report {
+        write_report(&mut std::io::stderr().lock(), input, &out)?;
     }
     let mut out_stream = crate::stdout();
     out_stream.write_all(out.text.as_bytes())?;
@@ -82,4 +71,42 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         out_stream.write_all(b"\n")?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every candidate with its tokens and bytes, then the choice, or why the input was kept.
+fn write_report(err: &mut impl Write, input: &str, out: &Compacted) -> std::io::Result<()> {
+    writeln!(
+        err,
+        "input: {} tokens, {} bytes",
+        out.input_tokens,
+        input.len()
+    )?;
+    for c in &out.candidates {
+        let tokens = c.tokens.map_or_else(|| "-".to_string(), |t| t.to_string());
+        let state = c
+            .lossy_reason
+            .as_deref()
+            .map_or_else(|| "lossless".to_string(), |r| format!("lossy: {r}"));
+        writeln!(
+            err,
+            "{:<13} {:>9} tokens {:>10} bytes  {state}",
+            c.format.as_str(),
+            tokens,
+            c.text.len()
+        )?;
+    }
+    match &out.reason {
+        None => writeln!(
+            err,
+            "chosen: {} ({} tokens)",
+            out.format.as_str(),
+            out.tokens
+        ),
+        Some(reason) => writeln!(
+            err,
+            "kept: input ({} tokens): {} {reason}",
+            out.tokens,
+            reason.code()
+        ),
+    }
 }

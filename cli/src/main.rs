@@ -201,7 +201,7 @@ fn open_input(file: Option<&PathBuf>) -> Result<Box<dyn Read>, Error> {
 }
 
 /// Reads all of FILE, or stdin when no file (or `-`) is given.
-fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, Error> {
+pub(crate) fn read_input(file: Option<&PathBuf>) -> Result<Vec<u8>, Error> {
     let mut bytes = Vec::new();
     match file {
         Some(path) if path.as_os_str() != "-" => {
@@ -223,7 +223,7 @@ fn read_text(file: Option<&PathBuf>) -> Result<String, Error> {
         let at = e.utf8_error().valid_up_to();
         Error::at(
             agentwire::ErrorKind::InvalidUtf8,
-            "input is not UTF-8",
+            "the text is not UTF-8",
             agentwire::Position::in_text(e.as_bytes(), at),
         )
     })

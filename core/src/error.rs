@@ -475,13 +475,13 @@ error_kinds! {
     JsonSyntax => "JSON_SYNTAX", Json;
     /// JSON nesting is deeper than the configured limit.
     JsonDepth => "JSON_DEPTH", Json;
-    /// JSON read for readers that hold doubles (`exact_doubles`): a numeral that no double
+    /// JSON read for readers that hold doubles (`json::parse_exact`): a numeral that no double
     /// holds, so such a reader would change it.
     JsonInexactNumber => "JSON_INEXACT_NUMBER", Json;
-    /// JSON read for readers that hold doubles (`exact_doubles`): a key repeated in one
+    /// JSON read for readers that hold doubles (`json::parse_exact`): a key repeated in one
     /// object, whose earlier values such a reader drops.
     JsonDuplicateKey => "JSON_DUPLICATE_KEY", Json;
-    /// JSON read for readers that hold doubles (`exact_doubles`): a `\u` escape of a lone
+    /// JSON read for readers that hold doubles (`json::parse_exact`): a `\u` escape of a lone
     /// surrogate, which UTF-8 text cannot carry.
     JsonLoneSurrogate => "JSON_LONE_SURROGATE", Json;
     /// NaN or ±Infinity where a JSON number is required.

@@ -49,6 +49,7 @@ pub const TARGETS: &[&str] = &[
     "events_push",
     "sse",
     "json_parse",
+    "compact",
 ];
 
 /// Runs the check of `target` (`None` for an unknown target).
@@ -67,6 +68,7 @@ pub fn run(target: &str, data: &[u8]) -> Option<String> {
         "events_push" => events_push(data),
         "sse" => sse(data),
         "json_parse" => json_parse(data),
+        "compact" => compact(data),
         _ => return None,
     })
 }
@@ -1427,5 +1429,48 @@ fn same_value(a: &Value, b: &Value) -> bool {
                     .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
         }
         _ => a == b,
+    }
+}
+
+/// `compact`: any text through compaction (UTF-8 bytes as the count, every saving accepted,
+/// every candidate counted). A winner reads back as the input's value and never has more
+/// tokens; a kept input comes back unchanged with its reason. Returns `kept CODE` or
+/// `ok FORMAT`.
+pub fn compact(data: &[u8]) -> String {
+    use agentwire::compact::{self, Options};
+    let Ok(text) = std::str::from_utf8(data) else {
+        return "not UTF-8".into();
+    };
+    let bytes = |t: &str| t.len();
+    let options = Options {
+        min_savings: 0.0,
+        exact_counts: true,
+        ..Options::default()
+    };
+    let out = compact::compact_json(text, &options, &bytes).expect("the options are valid");
+    assert!(
+        out.tokens <= out.input_tokens,
+        "{} > {}",
+        out.tokens,
+        out.input_tokens
+    );
+    match &out.reason {
+        Some(reason) => {
+            assert_eq!(out.format, compact::Format::Input);
+            assert_eq!(out.text, text, "a kept input is the input");
+            format!("kept {}", reason.code())
+        }
+        None => {
+            let value = json::parse(text).expect("a winner means the input is JSON");
+            let back = compact::decode(&out.text)
+                .unwrap_or_else(|e| panic!("{} does not decode: {e}", out.format.as_str()))
+                .expect("the winner reads back from its text");
+            assert!(
+                compact::js_equal(&back, &value),
+                "{} reads back another value",
+                out.format.as_str()
+            );
+            format!("ok {}", out.format.as_str())
+        }
     }
 }

@@ -115,6 +115,7 @@ export function createMetrics({ version, sessions, upstreams }) {
     bytesAfter: new Counter('agentwire_mcp_bytes_after_total', 'Bytes of the same results as sent to the client.'),
     callSeconds: new Histogram('agentwire_mcp_tool_call_duration_seconds', 'tools/call time in the gateway: upstream and compaction.', SECONDS),
     compactSeconds: new Histogram('agentwire_mcp_compact_duration_seconds', 'Compaction time per tools/call result.', SECONDS),
+    compactKept: new Counter('agentwire_mcp_compact_kept_total', 'Text blocks of tool results sent as the upstream wrote them, by reason: NOT_JSON (prose), INEXACT_NUMBER, DUPLICATE_KEY, LONE_SURROGATE, BELOW_MIN_SAVINGS, NO_LOSSLESS_CANDIDATE.'),
     requests: new Counter('agentwire_mcp_requests_total', 'Client requests by MCP method (others: method="other").'),
     sessionsOpened: new Counter('agentwire_mcp_sessions_opened_total', 'Sessions opened.'),
     sessionsClosed: new Counter('agentwire_mcp_sessions_closed_total', 'Sessions closed, by reason: deleted (HTTP DELETE), idle (--session-idle), evicted (--max-sessions), client (transport closed), shutdown.'),

@@ -13,7 +13,8 @@ const byteLength = (s) => Buffer.byteLength(s, 'utf8');
  *   measure?: boolean }} CompactOptions `measure: false` skips counting what compaction leaves
  *   alone (the report then counts only the JSON it compacted).
  * @typedef {{ bytesBefore: number, bytesAfter: number, tokensBefore: number, tokensAfter: number,
- *   formats: string[] }} CompactReport
+ *   formats: string[], kept: Array<{ code: string, message: string }> }} CompactReport `kept`: why
+ *   each text block left as it was was kept (compact.json's reason: NOT_JSON for prose)
  */
 
 /**
@@ -28,7 +29,7 @@ export function compactResultDetailed(result, options = {}) {
   const { tokenizer = 'cl100k_base', structured = 'keep', measure = true } = options;
   const tokensOf = (text) => (measure ? count(text, tokenizer) : 0);
   /** @type {CompactReport} */
-  const report = { bytesBefore: 0, bytesAfter: 0, tokensBefore: 0, tokensAfter: 0, formats: [] };
+  const report = { bytesBefore: 0, bytesAfter: 0, tokensBefore: 0, tokensAfter: 0, formats: [], kept: [] };
   const tally = (text, tokens, before, after) => {
     if (before) {
       report.bytesBefore += byteLength(text);
@@ -47,17 +48,17 @@ export function compactResultDetailed(result, options = {}) {
   let structuredCarried = false;
   const content = result.content.map((block) => {
     if (block?.type !== 'text' || typeof block.text !== 'string') return block;
-    const value = parseContainer(block.text);
     if (hasStructured && wrapsText(result.structuredContent, block.text)) structuredCarried = true;
-    if (value === undefined) {
-      tally(block.text, tokensOf(block.text), true, true);
-      return block;
-    }
+    // Every text block goes to the core, which parses it once and says why it keeps one (prose
+    // is NOT_JSON): no guess from the first character.
     const out = compactJson(block.text, options);
     tally(block.text, out.inputTokens, true, false);
     tally(out.text, out.tokens, false, true);
     report.formats.push(out.format);
-    if (hasStructured && deepEqual(value, result.structuredContent)) structuredCarried = true;
+    if (out.reason !== null) report.kept.push({ code: out.reason.code, message: out.reason.message });
+    if (hasStructured && !structuredCarried && out.reason?.code !== 'NOT_JSON' && deepEqual(JSON.parse(block.text), result.structuredContent)) {
+      structuredCarried = true;
+    }
     return out.format === 'input' ? block : { ...block, text: out.text };
   });
 
@@ -98,15 +99,4 @@ function wrapsText(sc, text) {
   if (sc === null || typeof sc !== 'object' || Array.isArray(sc)) return false;
   const values = Object.values(sc);
   return values.length === 1 && values[0] === text;
-}
-
-/** The parsed value of JSON text that holds an object or array (scalars are not worth it). */
-function parseContainer(text) {
-  const first = text.trimStart()[0];
-  if (first !== '{' && first !== '[') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -277,6 +277,10 @@ export class Session {
       metrics.toolErrors.inc({ ...labels, kind: 'result' });
     } else {
       this.stats.add(entry.name, report);
+      for (const { code, message } of report.kept) {
+        metrics.compactKept.inc({ ...labels, reason: code });
+        log.debug(`${entry.name}: result text kept (${code}): ${message}`);
+      }
       metrics.tokensBefore.inc(labels, report.tokensBefore);
       metrics.tokensAfter.inc(labels, report.tokensAfter);
       metrics.bytesBefore.inc(labels, report.bytesBefore);

@@ -73,9 +73,8 @@ export function renderCost(report) {
   const verdict = (() => {
     if (isError) return 'isError is true: agentwire-mcp passes error results through unchanged.';
     if (result.format === 'input') {
-      return result.candidates.length === 0
-        ? 'Not JSON that agentwire-mcp compacts: it sends the text unchanged.'
-        : `No candidate saves ${Math.round(minSavings * 100)} % of the input's tokens: agentwire-mcp sends the input unchanged.`;
+      // compact.json says why it kept the input (a code and a message) whenever it does.
+      return `agentwire-mcp sends the input unchanged (${result.reason.code}): ${result.reason.message}.`;
     }
     const best = result.tokens;
     const vsMin = minified?.tokens ? ` and ${saving(best, minified.tokens)} against minified JSON` : '';

@@ -14,7 +14,8 @@ import { text as textArg } from './gcx.js';
 export function makeCompact({ gcfArea, tokensArea, tokens }) {
   /**
    * The most compact lossless form of a JSON document (see index.d.ts).
-   * @param {unknown} input  JSON text, or a value (measured as `JSON.stringify(value)`)
+   * @param {unknown} input  JSON text (a string, or UTF-8 bytes), or a value (measured as
+   *   `JSON.stringify(value)`)
    * @param {{ tool?: string, tokenizer?: string, counter?: (text: string) => number,
    *   minSavings?: number, exactCounts?: boolean, candidateTexts?: boolean }} [options]
    */
@@ -34,7 +35,7 @@ export function makeCompact({ gcfArea, tokensArea, tokens }) {
     const settings = { tool, minSavings, exactCounts, candidateTexts, tokenizer: exact ? tokens.ready(tokenizer) : 'bytes' };
     const { boundary } = exact ? tokensArea() : gcfArea();
     const hooks = counter === undefined ? undefined : { counter };
-    return typeof input === 'string'
+    return typeof input === 'string' || input instanceof Uint8Array
       ? boundary.callWithHooks('compact.json', hooks, input, settings)
       : boundary.callWithHooks('compact.json', hooks, undefined, input, settings);
   }

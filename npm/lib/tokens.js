@@ -6,7 +6,7 @@
 // once; browsers fetch them in `await tokens.load(encoding)`.
 
 import { argumentError } from './errors.js';
-import { text } from './gcx.js';
+import { text, textOrBytes } from './gcx.js';
 
 export const TOKEN_ENCODINGS = ['cl100k_base', 'o200k_base'];
 
@@ -83,9 +83,9 @@ export function makeTokens(area, vocabularies) {
         loaded.add(e);
       }
     },
-    /** Exact token count of `text` (ordinary encoding: special-token text counts as text). */
+    /** Exact token count of `text`, a string or UTF-8 bytes (special-token text counts as text). */
     count(value, encoding = 'cl100k_base') {
-      const t = text(value, 'text');
+      const t = textOrBytes(value, 'text');
       return area().boundary.call('tokens.count', t, ready(encoding));
     },
     /**

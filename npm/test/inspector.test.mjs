@@ -184,10 +184,23 @@ test('a pasted CallToolResult, a JSON-RPC response, and structured content: the 
     await assertCostsMatch(page, text);
     assert.equal(await count(page, 'row'), 30);
 
-    // The picker: the plain-text part is kept as it is (not JSON: no candidates).
+    // The picker: the plain-text part is kept as it is (not JSON: no candidates), and the page
+    // gives the core's reason.
     await settled(page, () => page.selectOption('[data-testid="part"]', 'result.content[0].text'));
     assert.equal(await pageCandidates(page).then((c) => c.length), 0);
     assert.deepEqual(await pageWinner(page), ['input']);
+    assert.match(await page.textContent('[data-testid="verdict"]'), /unchanged \(NOT_JSON\): not JSON: invalid character 'F' looking for beginning of value at line 1 column 1/);
+
+    // A numeral no double holds (outside strings) keeps the input, with where it is; hashes and
+    // versions in strings do not.
+    const inexact = JSON.stringify({ rows, build: 'v0.0.0-3b814327e-20221014' }, null, 2).replace('"line": 7\n', '"line": 9007199254740993\n');
+    await settled(page, () => paste(page, inexact));
+    assert.deepEqual(await pageWinner(page), ['input']);
+    assert.equal(
+      await page.textContent('[data-testid="verdict"]'),
+      `agentwire-mcp sends the input unchanged (INEXACT_NUMBER): ${compact.json(inexact).reason.message}.`,
+    );
+    assert.match(await page.textContent('[data-testid="verdict"]'), /9007199254740993 at \$\.rows\[1\]\.line/);
 
     const structured = { content: [{ type: 'text', text: 'ok' }], structuredContent: { rows }, isError: false };
     await settled(page, () => paste(page, JSON.stringify(structured)));

@@ -4,7 +4,7 @@
 
 use agentwire::Result;
 use agentwire::compact;
-use agentwire::json::Value;
+use agentwire::json::{self, Value};
 use agentwire::tokens::{Encoding, TokenCounter};
 
 use crate::call::{Call, JsCounter, Main, Tape};
@@ -15,13 +15,13 @@ fn utf8_bytes(text: &str) -> usize {
     text.len()
 }
 
-/// `compact.json(input, options)`: JSON text as the main input, or a value argument (measured
-/// as its `JSON.stringify`); then the options `{tool, tokenizer, minSavings, exactCounts,
+/// `compact.json(input, options)`: JSON text (a string, or UTF-8 bytes) as the main input, or a
+/// value argument (measured as its `JSON.stringify`); then the options `{tool, tokenizer, minSavings, exactCounts,
 /// candidateTexts}`.
 pub fn json(call: &mut Call<'_>) -> Result<Tape> {
     let text = match call.main() {
         Main::None => None,
-        _ => Some(call.text("input")?),
+        _ => Some(json::utf8(call.bytes("input")?)?),
     };
     let value = if text.is_none() {
         Some(call.value()?)

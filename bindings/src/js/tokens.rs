@@ -65,10 +65,10 @@ fn count_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// `tokens.count(text, encoding)`: the text is the main input.
+/// `tokens.count(text, encoding)`: the text (a string or UTF-8 bytes) is the main input.
 pub fn count(call: &mut Call<'_>) -> Result<u32> {
     let tokenizer = encoding_arg(call)?;
-    Ok(count_u32(tokenizer.count(call.text("text")?)))
+    Ok(count_u32(tokenizer.count_utf8(call.bytes("text")?)?))
 }
 
 /// `tokens.countWithin(text, limit, encoding)`: the count, or `null` once it passes `limit`

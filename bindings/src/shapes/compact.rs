@@ -1,9 +1,9 @@
 //! `compact.json`: its options and its report (`{format, text, tokens, inputTokens,
-//! candidates}`).
+//! candidates, reason}`).
 
-use agentwire::Result;
-use agentwire::compact::{Compacted, Options};
+use agentwire::compact::{Compacted, Options, Reason};
 use agentwire::json::{Map, Number, Value};
+use agentwire::{Position, Result};
 
 use super::{option_bool, option_f64, option_str};
 
@@ -75,5 +75,64 @@ pub fn report(out: Compacted, candidate_texts: bool) -> Value {
     m.insert("tokens".into(), count(out.tokens));
     m.insert("inputTokens".into(), count(out.input_tokens));
     m.insert("candidates".into(), Value::Array(candidates));
+    m.insert(
+        "reason".into(),
+        out.reason.as_ref().map_or(Value::Null, reason),
+    );
+    Value::Object(m)
+}
+
+/// `reason`: `{code, message}` and what the code has: the parser's `errorCode` with `line`,
+/// `column`, `offset` (`NOT_JSON`); `path` with the `numeral`, `key` or `escape` and where it
+/// is; `best`, `bestTokens`, `savings`, `minSavings` (`BELOW_MIN_SAVINGS`).
+fn reason(reason: &Reason) -> Value {
+    let mut m = Map::new();
+    m.insert("code".into(), Value::from(reason.code()));
+    m.insert("message".into(), Value::String(reason.to_string()));
+    match reason {
+        Reason::NotJson(error) => {
+            m.insert("errorCode".into(), Value::from(error.code()));
+        }
+        Reason::InexactNumber { path, numeral, .. } => {
+            m.insert("path".into(), Value::from(path.as_str()));
+            m.insert("numeral".into(), Value::from(numeral.as_str()));
+        }
+        Reason::DuplicateKey { path, key, .. } => {
+            m.insert("path".into(), Value::from(path.as_str()));
+            m.insert("key".into(), Value::from(key.as_str()));
+        }
+        Reason::LoneSurrogate { path, escape, .. } => {
+            m.insert("path".into(), Value::from(path.as_str()));
+            m.insert("escape".into(), Value::from(escape.as_str()));
+        }
+        Reason::NoLosslessCandidate => {}
+        Reason::BelowMinSavings {
+            best,
+            best_tokens,
+            savings,
+            min_savings,
+            ..
+        } => {
+            m.insert("best".into(), Value::from(best.as_str()));
+            m.insert("bestTokens".into(), count(*best_tokens));
+            m.insert("savings".into(), Value::Number(Number::from_f64(*savings)));
+            m.insert(
+                "minSavings".into(),
+                Value::Number(Number::from_f64(*min_savings)),
+            );
+        }
+        _ => {}
+    }
+    if let Some(Position {
+        offset,
+        line_column,
+    }) = reason.position()
+    {
+        if let Some(at) = line_column {
+            m.insert("line".into(), count(at.line as usize));
+            m.insert("column".into(), count(at.column as usize));
+        }
+        m.insert("offset".into(), count(offset as usize));
+    }
     Value::Object(m)
 }

@@ -195,11 +195,7 @@ pub fn compact_json(
 ) -> Result<Compacted> {
     check(options)?;
     let input_tokens = counter.count_tokens(input);
-    let exact = json::ParseOptions {
-        exact_doubles: true,
-        ..json::ParseOptions::default()
-    };
-    let value = match json::parse_refusing(input, &exact) {
+    let value = match json::parse_refusing(input, &json::ParseOptions::default()) {
         Ok(value) => value,
         Err(refused) => {
             return Ok(keep(input, input_tokens, Vec::new(), refusal(refused)));

@@ -18,6 +18,7 @@ use crate::{Error, Position};
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Reason {
     /// The input is not JSON, or nests deeper than the parser's limit: the parser's error,
     /// with its code (`JSON_SYNTAX`, `JSON_DEPTH`, `INVALID_UTF8`) and position.

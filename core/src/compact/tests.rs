@@ -125,11 +125,7 @@ fn numbers_a_double_cannot_hold_keep_the_input() {
             "{message}"
         );
         // The parser's own message says what a reader would read.
-        let exact = json::ParseOptions {
-            exact_doubles: true,
-            ..json::ParseOptions::default()
-        };
-        let error = json::parse_with(&text, &exact).unwrap_err();
+        let error = json::parse_exact(&text, &json::ParseOptions::default()).unwrap_err();
         assert_eq!(error.code(), "JSON_INEXACT_NUMBER");
         assert!(
             error

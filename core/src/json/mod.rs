@@ -24,7 +24,8 @@ mod write;
 
 pub use borrowed::BorrowedValue;
 pub use parse::{
-    DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, ParseOptions, parse, parse_bytes, parse_with,
+    DEFAULT_MAX_DEPTH, MAX_DEPTH_CEILING, ParseOptions, parse, parse_bytes, parse_exact,
+    parse_with, utf8,
 };
 pub(crate) use parse::{Inexact, Refused, is_json_number, parse_refusing, push_path_key};
 pub use reader::{Kind, TreeReader, ValueReader};

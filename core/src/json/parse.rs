@@ -24,13 +24,6 @@ pub struct ParseOptions {
     /// `arbitrary_precision`) instead of the typed model. The GCX1 upstream benchmark
     /// measured with this mode.
     pub literal_numbers: bool,
-    /// Refuse what a reader that holds numbers as doubles (JavaScript's `JSON.parse`, Python's
-    /// `float`) would not give back unchanged, with the JSON path in the message: a numeral no
-    /// double holds ([`ErrorKind::JsonInexactNumber`], see [`crate::num::double_holds`]), a
-    /// repeated key ([`ErrorKind::JsonDuplicateKey`]) and a lone surrogate escape
-    /// ([`ErrorKind::JsonLoneSurrogate`]). Only what the parser reads counts: string contents
-    /// are never taken for numerals. Compaction parses this way.
-    pub exact_doubles: bool,
 }
 
 /// The default nesting limit of JSON input.
@@ -63,7 +56,6 @@ impl Default for ParseOptions {
         ParseOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             literal_numbers: false,
-            exact_doubles: false,
         }
     }
 }
@@ -91,14 +83,24 @@ pub fn parse(text: &str) -> Result<Value> {
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn parse_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Value> {
-    match core::str::from_utf8(bytes) {
-        Ok(text) => parse_with(text, options),
-        Err(e) => Err(Error::at(
+    parse_with(utf8(bytes)?, options)
+}
+
+/// JSON bytes as text: invalid UTF-8 is an [`ErrorKind::InvalidUtf8`] error at the first bad
+/// byte.
+///
+/// ```
+/// let err = agentwire::json::utf8(b"{\n \"a\xff\": 1}").unwrap_err();
+/// assert_eq!(err.to_string(), "invalid UTF-8 in JSON input at line 2 column 3");
+/// ```
+pub fn utf8(bytes: &[u8]) -> Result<&str> {
+    core::str::from_utf8(bytes).map_err(|e| {
+        Error::at(
             ErrorKind::InvalidUtf8,
             "invalid UTF-8 in JSON input",
             Position::in_text(bytes, e.valid_up_to()),
-        )),
-    }
+        )
+    })
 }
 
 /// Parses strict JSON (RFC 8259) into the typed model.
@@ -120,13 +122,33 @@ pub fn parse_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Value> {
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn parse_with(text: &str, options: &ParseOptions) -> Result<Value> {
-    Parser::new(text, options)
+    Parser::<false>::new(text, options)
         .parse_document()
         .map_err(|refused| refused.error)
 }
 
-/// What [`parse_refusing`] refused: the error, and for the refusals of
-/// [`ParseOptions::exact_doubles`] where they are.
+/// [`parse_with`], refusing what a reader that holds numbers as doubles (JavaScript's
+/// `JSON.parse`, Python's `float`) would not give back unchanged, with the JSON path in the
+/// message: a numeral no double holds ([`ErrorKind::JsonInexactNumber`], see
+/// [`crate::num::double_holds`]), a repeated key ([`ErrorKind::JsonDuplicateKey`]) and a lone
+/// surrogate escape ([`ErrorKind::JsonLoneSurrogate`]). Only what the parser reads counts:
+/// string contents are never taken for numerals. Compaction parses this way.
+///
+/// ```
+/// use agentwire::json::{self, ParseOptions};
+/// let options = ParseOptions::default();
+/// let text = r#"{"v": "3b814327e-20221014", "ids": [1, 9007199254740993]}"#;
+/// assert!(json::parse_with(text, &options).is_ok());
+/// let err = json::parse_exact(text, &options).unwrap_err();
+/// assert_eq!((err.code(), err.column()), ("JSON_INEXACT_NUMBER", Some(42)));
+/// assert!(err.message().ends_with("gives back 9007199254740992 at $.ids[1]"));
+/// ```
+pub fn parse_exact(text: &str, options: &ParseOptions) -> Result<Value> {
+    parse_refusing(text, options).map_err(|refused| refused.error)
+}
+
+/// What [`parse_refusing`] refused: the error, and for the refusals of [`parse_exact`] where
+/// they are.
 #[derive(Debug)]
 pub(crate) struct Refused {
     pub error: Error,
@@ -142,12 +164,12 @@ pub(crate) struct Inexact {
     pub text: String,
 }
 
-/// [`parse_with`], keeping the path and text of an `exact_doubles` refusal apart.
+/// [`parse_exact`], keeping the path and text of a refusal apart.
 pub(crate) fn parse_refusing(
     text: &str,
     options: &ParseOptions,
 ) -> core::result::Result<Value, Refused> {
-    Parser::new(text, options).parse_document()
+    Parser::<true>::new(text, options).parse_document()
 }
 
 enum Frame {
@@ -155,29 +177,29 @@ enum Frame {
     Object(Vec<(String, Value)>, String),
 }
 
-struct Parser<'a> {
+/// The parser; `EXACT` refuses what a reader holding doubles would change ([`parse_exact`]),
+/// compiled only where it is used (the default wasm module has no compaction).
+struct Parser<'a, const EXACT: bool> {
     bytes: &'a [u8],
     text: &'a str,
     pos: usize,
     max_depth: usize,
     literal_numbers: bool,
-    exact_doubles: bool,
     /// While reading an object key: how many frames lead to its object (where a lone
     /// surrogate in the key is).
     key_depth: Option<usize>,
-    /// An `exact_doubles` refusal: its text, and how many frames lead to where it is.
+    /// A refusal of `EXACT`: its text, and how many frames lead to where it is.
     refused: Option<(String, usize)>,
 }
 
-impl<'a> Parser<'a> {
-    fn new(text: &'a str, options: &ParseOptions) -> Parser<'a> {
+impl<'a, const EXACT: bool> Parser<'a, EXACT> {
+    fn new(text: &'a str, options: &ParseOptions) -> Parser<'a, EXACT> {
         Parser {
             bytes: text.as_bytes(),
             text,
             pos: 0,
             max_depth: options.max_depth,
             literal_numbers: options.literal_numbers,
-            exact_doubles: options.exact_doubles,
             key_depth: None,
             refused: None,
         }
@@ -185,6 +207,12 @@ impl<'a> Parser<'a> {
 
     fn parse_document(&mut self) -> core::result::Result<Value, Refused> {
         let mut stack: Vec<Frame> = Vec::new();
+        if !EXACT {
+            return self.parse_values(&mut stack).map_err(|error| Refused {
+                error,
+                inexact: None,
+            });
+        }
         self.parse_values(&mut stack).map_err(|error| {
             let inexact = self.refused.take().map(|(text, depth)| Inexact {
                 path: json_path(&stack[..depth.min(stack.len())]),
@@ -240,7 +268,7 @@ impl<'a> Parser<'a> {
                 Some(b'-' | b'0'..=b'9') => {
                     let start = self.pos;
                     let number = self.number()?;
-                    if self.exact_doubles && !self.held(&number, start) {
+                    if EXACT && !self.held(&number, start) {
                         return Err(self.inexact_number(start));
                     }
                     Value::Number(number)
@@ -290,9 +318,7 @@ impl<'a> Parser<'a> {
                                 continue 'value;
                             }
                             Some(b'}') => {
-                                if self.exact_doubles
-                                    && let Some(key) = duplicate_key(members)
-                                {
+                                if EXACT && let Some(key) = duplicate_key(members) {
                                     let key = String::from(key);
                                     return Err(self.duplicate(key, open - 1));
                                 }
@@ -568,7 +594,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After `\u`: four hex digits, combining a surrogate pair; a lone surrogate is U+FFFD
-    /// (refused with `exact_doubles`: text cannot carry it, so it would not read back).
+    /// (refused when `EXACT`: text cannot carry it, so it would not read back).
     fn unicode_escape(&mut self) -> Result<char> {
         let start = self.pos - 2;
         let first = self.hex4()?;
@@ -586,7 +612,7 @@ impl<'a> Parser<'a> {
             // Not a low surrogate: the first is lone, the second is read on its own.
             self.pos = save;
         }
-        if self.exact_doubles {
+        if EXACT {
             let escape = String::from(&self.text[start..start + 6]);
             let message = alloc::format!(
                 "the escape {escape} is a lone surrogate, which UTF-8 text cannot carry"
@@ -662,7 +688,7 @@ fn quoted(key: &str) -> String {
 
 /// True when `text` is exactly one JSON number (RFC 8259 grammar).
 pub(crate) fn is_json_number(text: &str) -> bool {
-    let mut parser = Parser::new(text, &ParseOptions::default());
+    let mut parser = Parser::<false>::new(text, &ParseOptions::default());
     matches!(parser.peek(), Some(b'-' | b'0'..=b'9'))
         && parser.number().is_ok()
         && parser.pos == text.len()
@@ -795,14 +821,11 @@ mod tests {
     }
 
     #[test]
-    fn exact_doubles_refuses_what_readers_change_with_its_path() {
-        let exact = ParseOptions {
-            exact_doubles: true,
-            ..ParseOptions::default()
-        };
+    fn parse_exact_refuses_what_readers_change_with_its_path() {
+        let exact = ParseOptions::default();
         // String contents are text, whatever they look like.
         let fine = r#"{"v": "327e-20221014", "h": "90359e986641506914", "n": [1.5, 2e3, -7]}"#;
-        assert_eq!(parse_with(fine, &exact).unwrap(), parse(fine).unwrap());
+        assert_eq!(parse_exact(fine, &exact).unwrap(), parse(fine).unwrap());
         let cases = [
             (
                 r#"{"a b": [0, {"é": 9007199254740993}]}"#,

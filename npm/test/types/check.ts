@@ -154,6 +154,14 @@ export async function usage(): Promise<void> {
   const compactedFormat: string = compact.json({ a: 1 }, { tokenizer: 'bytes' }).format;
   const decodedBack: unknown = compact.decode(compacted.text);
   const same: boolean = compact.equal(decodedBack, { a: 1 });
+  const reason = compact.json('[9007199254740993]').reason;
+  if (reason?.code === 'INEXACT_NUMBER') {
+    const at: [string, string] = [reason.path, reason.numeral];
+    void at;
+  } else if (reason?.code === 'BELOW_MIN_SAVINGS') {
+    const shares: [number, number] = [reason.savings, reason.minSavings];
+    void shares;
+  }
   void [why, strategyUsed, compactedFormat, same];
   const request = gcx.decodeToolRequest(gcx.encodeToolRequest({ tool: 't', scope: 'fan-out', repo: ['*'] }));
   const repo: string | string[] | null = request.repo;
