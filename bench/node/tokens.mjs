@@ -4,7 +4,8 @@
 // Tokens, not time: the same data in every format users weigh, counted exactly with OpenAI's
 // tiktoken (the npm `tiktoken` package: its wasm build of the Rust tokenizer) in o200k_base and
 // cl100k_base. Formats: pretty JSON (2 spaces), minified JSON, YAML (`yaml`), TOON
-// (`@toon-format/toon`, defaults and tab delimiter), CSV where the data is flat, and
+// (`@toon-format/toon`, defaults and tab delimiter), CSV where the data is flat (as TOON's
+// benchmark writes it: `csv-stringify`, under a line with the array's key), and
 // agentwire's choice (compact.json, minSavings 0) with each of its candidates.
 //
 // Datasets: TOON's own 8 benchmark datasets (bench/data/toon: the published counts are checked
@@ -21,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { encode as toonEncode } from '@toon-format/toon';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { get_encoding } from 'tiktoken';
 import YAML from 'yaml';
 import { compact, tokens as agentwireTokens } from 'agentwire';
@@ -49,28 +51,22 @@ const count = (encoding, text) => counters[encoding].encode_ordinary(text).lengt
 
 const isPrimitive = (v) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
-/** The rows of flat data: the root's one array of objects that share their keys and hold only
- * primitives (what CSV can carry), else null. */
-function flatRows(data) {
-  const array = Array.isArray(data) ? data : data && typeof data === 'object' && Object.keys(data).length === 1 ? Object.values(data)[0] : null;
-  if (!Array.isArray(array) || array.length === 0) return null;
-  const keys = array[0] && typeof array[0] === 'object' && !Array.isArray(array[0]) ? Object.keys(array[0]) : null;
+/** CSV of flat data, as TOON's benchmark writes it: the root's one key on a line, then
+ * csv-stringify's rows with a header. Flat: an array of objects that share their keys and hold
+ * only primitives (what CSV can carry); null for other data. */
+function csv(data) {
+  const entries = data && typeof data === 'object' && !Array.isArray(data) ? Object.entries(data) : [];
+  if (entries.length !== 1 || !Array.isArray(entries[0][1]) || entries[0][1].length === 0) return null;
+  const [label, rows] = entries[0];
+  const keys = rows[0] && typeof rows[0] === 'object' && !Array.isArray(rows[0]) ? Object.keys(rows[0]) : null;
   if (!keys) return null;
-  const same = (row) => row && typeof row === 'object' && !Array.isArray(row) && Object.keys(row).length === keys.length && keys.every((k) => k in row && isPrimitive(row[k]));
-  return array.every(same) ? { keys, rows: array } : null;
+  const flat = (row) => row && typeof row === 'object' && !Array.isArray(row) && Object.keys(row).length === keys.length && keys.every((k) => k in row && isPrimitive(row[k]));
+  return rows.every(flat) ? `${label}\n${stringifyCsv(rows, { header: true })}` : null;
 }
 
-/** RFC 4180 CSV: a header line, one line per row, fields quoted when they must be. */
-function csv({ keys, rows }) {
-  const field = (v) => {
-    const s = v === null ? '' : String(v);
-    return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-  };
-  return [keys.map(field).join(','), ...rows.map((row) => keys.map((k) => field(row[k])).join(','))].join('\n');
-}
-
-/** Every format of one JSON text, counted in every encoding, and agentwire's choice. */
-function measure(name, text) {
+/** Every format of one JSON text, counted in every encoding, and agentwire's choice for `input`
+ * (the text a tool returned). */
+function measure(name, text, input = text) {
   const data = JSON.parse(text);
   const texts = {
     'json-pretty': JSON.stringify(data, null, 2),
@@ -79,14 +75,14 @@ function measure(name, text) {
     toon: toonEncode(data),
     'toon-tab': toonEncode(data, { delimiter: '\t' }),
   };
-  const flat = flatRows(data);
-  if (flat) texts.csv = csv(flat);
+  const table = csv(data);
+  if (table !== null) texts.csv = table;
   const row = { dataset: name, bytes: Buffer.byteLength(text), counts: {}, choice: {}, candidates: {}, reason: {} };
   for (const encoding of ENCODINGS) {
     const counts = Object.fromEntries(Object.entries(texts).map(([format, t]) => [format, count(encoding, t)]));
-    const out = compact.json(text, { minSavings: 0, exactCounts: true, candidateTexts: true, tokenizer: encoding });
+    const out = compact.json(input, { minSavings: 0, exactCounts: true, candidateTexts: true, tokenizer: encoding });
     // agentwire's counts are its own counter's: they must be tiktoken's.
-    const ours = out.format === 'input' ? count(encoding, text) : count(encoding, out.text);
+    const ours = count(encoding, out.text);
     if (ours !== out.tokens) throw new Error(`${name} ${encoding}: agentwire counted ${out.tokens} tokens, tiktoken ${ours}`);
     counts.agentwire = out.tokens;
     if (out.format === 'input') counts.input = out.tokens;
@@ -103,7 +99,9 @@ for (const encoding of ENCODINGS) await agentwireTokens.load(encoding);
 log('== tokens: TOON benchmark datasets (bench/data/toon)');
 const toon = [];
 for (const dataset of TOON_DATASETS) {
-  const row = measure(dataset, readFileSync(join(root, 'bench/data/toon', `${dataset}.json`), 'utf8'));
+  // The data as a tool returns it, pretty-printed (the benchmark's JSON baseline).
+  const text = readFileSync(join(root, 'bench/data/toon', `${dataset}.json`), 'utf8');
+  const row = measure(dataset, text, JSON.stringify(JSON.parse(text), null, 2));
   for (const [format, published] of Object.entries(PUBLISHED_O200K[dataset])) {
     const ours = row.counts.o200k_base[format];
     if (ours !== published) throw new Error(`${dataset} ${format}: ${ours} o200k tokens, TOON published ${published}: not the benchmark's data`);
