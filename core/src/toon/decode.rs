@@ -304,7 +304,7 @@ impl<'a> Decoder<'a> {
                     self.end_of_root()?;
                     return Ok(value);
                 }
-                Parsed::Invalid(message, at, _) if self.strict => {
+                Parsed::Invalid(message, at) if self.strict => {
                     return Err(self.syntax(message, at));
                 }
                 _ => {}
@@ -382,8 +382,8 @@ impl<'a> Decoder<'a> {
     ) -> Result<()> {
         let content = &self.text[start..line.end];
         // Lenient mode reads a header where it may not stand, or a malformed one, as a
-        // key-value line whose key is the text before the header's colon, taken literally
-        // (spec §6).
+        // key-value line whose key is the text before the first unquoted colon, taken
+        // literally (spec §5.2, §6).
         let literal = match self.header(content, start)? {
             Parsed::Header(mut header) => match header.key.take() {
                 Some(key) => {
@@ -404,15 +404,16 @@ impl<'a> Decoder<'a> {
                     };
                     return Err(self.syntax(message, start));
                 }
-                None => Some(header.colon),
+                None => true,
             },
-            Parsed::Invalid(message, at, _) if self.strict => {
+            Parsed::Invalid(message, at) if self.strict => {
                 return Err(self.syntax(message, at));
             }
-            Parsed::Invalid(_, _, colon) => Some(colon),
-            Parsed::NotHeader => None,
+            Parsed::Invalid(..) => true,
+            Parsed::NotHeader => false,
         };
-        let (key, quoted, after) = if let Some(colon) = literal {
+        let (key, quoted, after) = if literal {
+            let colon = find_unquoted(content.as_bytes(), 0, b':').unwrap_or(content.len());
             let (key, _) = trim_spaces(&content[..colon]);
             (String::from(key), true, (colon + 1).min(content.len()))
         } else {
@@ -843,7 +844,7 @@ impl<'a> Decoder<'a> {
                         start,
                     ));
                 }
-                Parsed::Invalid(message, at, _) if self.strict => {
+                Parsed::Invalid(message, at) if self.strict => {
                     return Err(self.syntax(message, at));
                 }
                 _ => {}

@@ -35,9 +35,6 @@ pub(super) struct Header {
     pub duplicate: Option<(String, usize)>,
     /// The inline values after the colon (trimmed, not empty), as a byte range.
     pub inline: Option<(usize, usize)>,
-    /// The index of the header's colon in the line's content: where a lenient decoder's
-    /// literal key ends when the header stands where it may not.
-    pub colon: usize,
 }
 
 /// A header's key.
@@ -63,9 +60,8 @@ pub(super) enum Parsed {
     /// Not a header: no bracket before the first colon.
     NotHeader,
     /// A malformed header (strict mode: an error; lenient: a key-value line with a literal
-    /// key), with the offset of the problem and the index in the content of the colon that
-    /// ends the literal key (the first one after the bracket segment).
-    Invalid(&'static str, usize, usize),
+    /// key), with the offset of the problem.
+    Invalid(&'static str, usize),
     Header(Header),
 }
 
@@ -87,8 +83,7 @@ pub(super) fn parse(
     max_depth: usize,
 ) -> Result<Parsed, Fatal> {
     let b = content.as_bytes();
-    let mut literal_colon = b.len();
-    let invalid = |reason, at: usize, colon: usize| Ok(Parsed::Invalid(reason, base + at, colon));
+    let invalid = |reason, at: usize| Ok(Parsed::Invalid(reason, base + at));
     // The key: a quoted key right before the bracket, or anything before the first bracket
     // (but never past the first colon).
     let bracket = if b.first() == Some(&b'"') {
@@ -106,16 +101,12 @@ pub(super) fn parse(
         return Ok(Parsed::NotHeader);
     }
     let Some(bracket_end) = find_unquoted(b, bracket, b']') else {
-        let colon = find_unquoted(b, 0, b':').unwrap_or(b.len());
-        return invalid("unterminated bracket segment", bracket, colon);
+        return invalid("unterminated bracket segment", bracket);
     };
     // The fields segment, when a brace comes before the colon that follows the bracket.
     let mut fields_range = None;
     let mut after = bracket_end + 1;
     let colon_after_bracket = find_unquoted(b, bracket_end, b':');
-    if let Some(colon) = colon_after_bracket {
-        literal_colon = colon;
-    }
     if let Some(brace) = find_unquoted(b, bracket_end, b'{')
         && colon_after_bracket.is_some_and(|colon| brace < colon)
     {
@@ -123,7 +114,6 @@ pub(super) fn parse(
             return invalid(
                 "content between the bracket segment and the field list",
                 after,
-                literal_colon,
             );
         }
         if let Some(close) = matching_brace(b, brace) {
@@ -132,14 +122,10 @@ pub(super) fn parse(
         }
     }
     let Some(colon) = find_unquoted(b, after, b':') else {
-        return invalid("missing colon after the array header", after, literal_colon);
+        return invalid("missing colon after the array header", after);
     };
     if colon != after {
-        return invalid(
-            "content between the array header and its colon",
-            after,
-            literal_colon,
-        );
+        return invalid("content between the array header and its colon", after);
     }
 
     let key = if bracket > 0 {
@@ -148,7 +134,6 @@ pub(super) fn parse(
             return invalid(
                 "whitespace between the key and the bracket segment",
                 bracket - 1,
-                literal_colon,
             );
         }
         Some(if raw.starts_with('"') {
@@ -190,7 +175,6 @@ pub(super) fn parse(
         return invalid(
             "invalid array length (a non-negative integer without leading zeros)",
             bracket + 1,
-            literal_colon,
         );
     }
     let length = segment.iter().fold(0usize, |n, &d| {
@@ -208,7 +192,6 @@ pub(super) fn parse(
         plain_rows: true,
         duplicate: None,
         inline: None,
-        colon,
     };
     if let Some((start, end)) = fields_range {
         let inner = &b[start..end];
@@ -217,13 +200,12 @@ pub(super) fn parse(
                 return invalid(
                     "header delimiter mismatch: the field list uses another delimiter than the bracket",
                     start,
-                    literal_colon,
                 );
             }
         }
         let fields = match parse_fields(content, start, end, delimiter, base, max_depth)? {
             Ok(fields) => fields,
-            Err((reason, at)) => return Ok(Parsed::Invalid(reason, at, literal_colon)),
+            Err((reason, at)) => return Ok(Parsed::Invalid(reason, at)),
         };
         header.leaves = leaves(&fields);
         header.height = height(&fields, expand);
@@ -232,11 +214,7 @@ pub(super) fn parse(
         header.fields = Some(fields);
     }
     if header.keyed && header.fields.is_none() {
-        return invalid(
-            "a keyed header needs a field list",
-            bracket_end + 1,
-            literal_colon,
-        );
+        return invalid("a keyed header needs a field list", bracket_end + 1);
     }
     let (inline, offset) = trim_spaces(&content[colon + 1..]);
     if !inline.is_empty() {
@@ -244,7 +222,6 @@ pub(super) fn parse(
             return invalid(
                 "content after the colon of a header with a field list",
                 colon + 1 + offset,
-                literal_colon,
             );
         }
         let start = base + colon + 1 + offset;

@@ -272,10 +272,11 @@ fn lenient_mode() {
     );
     assert_eq!(lenient("a:\n   b: 1").unwrap(), v(r#"{"a":{"b":1}}"#));
     assert_eq!(lenient("a: 1\nb: 2\na: 3").unwrap(), v(r#"{"a":3,"b":2}"#));
-    // Malformed headers read as key-value lines with literal keys (spec §6).
+    // Malformed headers, and headers where they may not stand, read as key-value lines whose
+    // key is the text before the first unquoted colon (spec §5.2, §6).
     assert_eq!(
-        lenient("k[03]: 1\nm[2:]: x\n[2]: a,b\nt[1]{}: z").unwrap(),
-        v(r#"{"k[03]":1,"m[2:]":"x","[2]":"a,b","t[1]{}":"z"}"#)
+        lenient("k[03]: 1\nm[2:]: x\n[2]: a,b\nt[1]{}: z\nq[1][x]: 2").unwrap(),
+        v(r#"{"k[03]":1,"m[2":"]: x","[2]":"a,b","t[1]{}":"z","q[1][x]":2}"#)
     );
     // Counts are not checked; blank lines inside arrays are skipped.
     assert_eq!(
