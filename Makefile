@@ -199,6 +199,7 @@ test-rust:
 	@printf "gcb1 rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gcb1 tests/fixtures/gcb1
 	@printf "gateway rust: "; $(CARGO) run -q -p agentwire-cli -- conformance gateway tests/fixtures/gateway | tail -n 1
 	@printf "events rust: "; $(CARGO) run -q -p agentwire-cli -- conformance events tests/fixtures/events
+	@printf "toon rust: "; $(CARGO) run -q -p agentwire-cli -- conformance toon tests/fixtures/toon
 
 # GCF v3.6.0 against its reference, the gcf crate 3.1.0 (no v3.6.0 fixtures are published):
 # byte-identical encodes and equal decodes on the conformance inputs, the bench corpus and

@@ -67,6 +67,8 @@ files json_parse '' "${json_files[@]}" "${streams[@]}"
 files compact '' "${json_files[@]}" tests/realworld/*.json tests/realworld/*.jsonl
 # The token counter: text of every kind, in chunks of 7 bytes.
 files tokens '\7' "${streams[@]}" "$FIXTURES"/gcx1/*.json tests/fixtures-local/tokens/edge-cases.json
+# TOON round trips of the benchmark datasets (the smaller ones; put() drops seeds over 64 KiB).
+files toon_roundtrip '\0' bench/data/toon/*.json
 
 if ! command -v jq >/dev/null 2>&1; then
   echo "seed.sh: jq not found, copying whole fixture files only" >&2
@@ -106,6 +108,13 @@ else
   strings tokens '\7' '.cases[].text' tests/fixtures-local/tokens/edge-cases.json
   # Invalid paths of the vectors that do not start with "/".
   strings path_parse '' '.cases[].input | strings' "$FIXTURES"/gateway/paths.json
+
+  # TOON: the decode inputs and encode outputs as text, the encode inputs and decode results as
+  # JSON, behind a zero flags byte (indent 2, no path expansion; comma, no key folding).
+  toon_json=("$FIXTURES"/toon/tests/fixtures/*/*.json)
+  strings toon_decode '\0' '.tests[] | (.input, .expected) | strings' "${toon_json[@]}"
+  strings toon_roundtrip '\0' '.tests[] | select(.shouldError | not) | (.input, .expected) | tojson' \
+    "${toon_json[@]}"
 fi
 
 for target in $(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^agentwire-fuzz$'); do

@@ -14,6 +14,7 @@ mod gateway;
 mod gcx;
 mod graph;
 mod scorecard;
+mod toon;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +42,9 @@ enum Command {
     /// Gateway contracts: tool ids, ChoiceCards, truncation, browse paths.
     #[command(subcommand)]
     Gateway(gateway::GatewayCommand),
+    /// TOON (Token-Oriented Object Notation, spec 4.0): encode JSON, decode to JSON.
+    #[command(subcommand)]
+    Toon(toon::ToonCommand),
     /// GCB1 binary: encode, decode (raw bytes, or --hex).
     #[command(subcommand)]
     Gcb(graph::GcbCommand),
@@ -51,7 +55,7 @@ enum Command {
     /// Run a fixture suite on a directory of vectors; prints one line per failure and
     /// `N passed, M failed`; exits 1 when any vector fails.
     Conformance {
-        /// Suite name: gcx1, tokens, gcf (v3.5.3), gcf-v1.1, gcb1, gateway, events.
+        /// Suite name: gcx1, tokens, gcf (v3.5.3), gcf-v1.1, gcb1, gateway, events, toon.
         suite: String,
         /// Directory holding the suite's vector files.
         dir: PathBuf,
@@ -81,6 +85,7 @@ fn main() -> ExitCode {
         Command::Gcx(command) => gcx::run(command),
         Command::Gcf(command) => graph::run_gcf(command),
         Command::Gcb(command) => graph::run_gcb(command),
+        Command::Toon(command) => toon::run(command),
         Command::Gateway(command) => gateway::run(command),
         Command::Events(command) => events::run(command),
         Command::Convert(args) => graph::convert(&args),

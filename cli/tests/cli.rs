@@ -407,3 +407,74 @@ fn gcf_generic_versions_and_the_grouped_form() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn toon_conformance_encode_and_decode() {
+    let out = agentwire(&["conformance", "toon", &fixtures("toon")], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "516 passed, 0 failed\n");
+
+    let json =
+        br#"{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Bob"}],"meta":{"page":{"next":null}}}"#;
+    let out = agentwire(&["toon", "encode"], json);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "users[2]{id,name}:\n  1,Ada\n  2,Bob\nmeta:\n  page:\n    next: null\n"
+    );
+    let back = agentwire(&["toon", "decode"], &out.stdout);
+    assert!(back.status.success(), "{}", text(&back.stderr));
+    assert_eq!(text(&back.stdout).trim_end(), text(json));
+
+    let args = [
+        "toon",
+        "encode",
+        "--delimiter",
+        "tab",
+        "--indent",
+        "4",
+        "--key-folding",
+    ];
+    let out = agentwire(&args, json);
+    assert_eq!(
+        text(&out.stdout),
+        "users[2\t]{id\tname}:\n    1\tAda\n    2\tBob\nmeta.page.next: null\n"
+    );
+    let args = ["toon", "encode", "--key-folding", "--flatten-depth", "2"];
+    assert_eq!(
+        text(&agentwire(&args, json).stdout),
+        "users[2]{id,name}:\n  1,Ada\n  2,Bob\nmeta.page:\n  next: null\n"
+    );
+    let back = agentwire(
+        &["toon", "decode", "--expand-paths"],
+        b"meta.page.next: null",
+    );
+    assert_eq!(
+        text(&back.stdout),
+        "{\"meta\":{\"page\":{\"next\":null}}}\n"
+    );
+
+    // Errors: code, line and column on stderr, exit status 1; --no-strict reads leniently.
+    let bad = b"tags[3]: a,b\nx: 1\nx: 2";
+    let out = agentwire(&["toon", "decode"], bad);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error[TOON_COUNT_MISMATCH]: expected 3 inline values, found 2 at line 1 column 10\n"
+    );
+    let out = agentwire(&["toon", "decode", "--no-strict"], bad);
+    assert_eq!(text(&out.stdout), "{\"tags\":[\"a\",\"b\"],\"x\":2}\n");
+    let out = agentwire(&["toon", "encode", "--delimiter", "semicolon"], b"1");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("error[INVALID_ARGUMENT]"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = agentwire(&["toon", "decode", "--indent", "0"], b"a: 1");
+    assert!(
+        text(&out.stderr).starts_with("error[INVALID_ARGUMENT]"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -182,6 +182,8 @@ pub enum Format {
     Gcf,
     /// GCB1 binary.
     Gcb,
+    /// TOON text (Token-Oriented Object Notation).
+    Toon,
     /// Gateway contracts (tool ids, cards, paths).
     Gateway,
     /// The Responses-API event protocol (tool specs, follow-ups).
@@ -205,6 +207,7 @@ impl Format {
             Format::Gcx1 => "gcx1",
             Format::Gcf => "gcf",
             Format::Gcb => "gcb",
+            Format::Toon => "toon",
             Format::Gateway => "gateway",
             Format::Events => "events",
             Format::Json => "json",
@@ -413,6 +416,26 @@ error_kinds! {
     /// GCB1: the decoded payload's text (names, signatures, edge endpoints) passes
     /// `max_payload_bytes`.
     GcbPayloadTooLarge => "GCB_PAYLOAD_TOO_LARGE", Gcb;
+    /// TOON: a line or token that breaks the syntax: a missing colon, an invalid escape or an
+    /// unterminated string, a malformed array header, a header out of its place, a bare
+    /// token where a field or item belongs.
+    ToonSyntax => "TOON_SYNTAX", Toon;
+    /// TOON: indentation that breaks the rules: a tab in it, a width that is not a multiple
+    /// of the indent (strict), a jump of more than one level (strict), a line deeper than
+    /// its scope allows.
+    ToonIndentation => "TOON_INDENTATION", Toon;
+    /// TOON (strict): a blank line inside an array's items, rows or entries.
+    ToonBlankLine => "TOON_BLANK_LINE", Toon;
+    /// TOON (strict): an array or keyed object with more or fewer items, rows or entries than
+    /// its header declares; (also non-strict) a row with more or fewer cells than its fields.
+    ToonCountMismatch => "TOON_COUNT_MISMATCH", Toon;
+    /// TOON (strict): a key twice among siblings (fields, field names, entry keys), or two
+    /// keys that path expansion cannot merge.
+    ToonDuplicateKey => "TOON_DUPLICATE_KEY", Toon;
+    /// TOON: content after a complete root array or keyed root object.
+    ToonTrailingContent => "TOON_TRAILING_CONTENT", Toon;
+    /// TOON: nesting deeper than the decoder's depth limit.
+    ToonDepth => "TOON_DEPTH", Toon;
     /// tool_id: the value is not a string.
     ToolIdNotAString => "TOOL_ID_NOT_A_STRING", Gateway;
     /// tool_id: longer than 240 code points.

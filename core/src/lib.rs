@@ -9,6 +9,8 @@
 //!   v0.1.0), with a streaming encoder and a push decoder.
 //! - [`gcf`]: GCF v1.1 graph text (byte-identical to gcf-go v0.1.2) with sessions and deltas;
 //!   [`gcb`]: the GCB1 binary form of the same payload; [`codec`]: both plus JSON, by name.
+//! - [`toon`]: TOON (Token-Oriented Object Notation, spec 4.0), byte-identical to
+//!   `@toon-format/toon` 4.4.0 on the spec's fixtures, with key folding and path expansion.
 //! - [`json`]: the JSON value model shared by every format ("typed" numbers), a strict parser
 //!   with positions and limits, and Go `encoding/json` compatible output.
 //! - [`num`]: Go `%g` and Go `encoding/json` / ECMAScript number text.
@@ -64,5 +66,6 @@ pub mod num;
 pub mod sink;
 mod text;
 pub mod tokens;
+pub mod toon;
 
 pub use error::{Error, ErrorKind, Format, LineColumn, Position, Result};

@@ -494,6 +494,24 @@ impl Decimal {
     }
 }
 
+/// Appends finite `v` in plain decimal notation, never with an exponent: the shortest digits
+/// that read back as `v` (those of ECMAScript's `Number#toString`), `-0` as `0`
+/// (`1e21` → `1000000000000000000000`, `1e-7` → `0.0000001`).
+pub(crate) fn write_plain_f64(out: &mut String, v: f64) {
+    debug_assert!(v.is_finite());
+    if v == 0.0 {
+        out.push('0');
+        return;
+    }
+    if v < 0.0 {
+        out.push('-');
+    }
+    if let Some((n, k)) = short_decimal(v.abs()) {
+        return push_short_decimal(out, n, k);
+    }
+    push_fixed(out, &shortest_f64(v.abs()));
+}
+
 /// Appends the decimal text of `v`.
 ///
 /// ```
@@ -875,6 +893,56 @@ mod tests {
             s,
             "1 1 0.95 0.95 100 100 1e-7 1e-07 123456.789 123456.789 100000000000000 1e+14 0.30000000000000004 0.30000000000000004 "
         );
+    }
+
+    #[test]
+    fn plain_decimals_have_no_exponent() {
+        let cases: &[(f64, &str)] = &[
+            (0.0, "0"),
+            (-0.0, "0"),
+            (1.0, "1"),
+            (-1.5, "-1.5"),
+            (1e-6, "0.000001"),
+            (1e-7, "0.0000001"),
+            (-2.5e-8, "-0.000000025"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1000000000000000000000"),
+            (1.5e22, "15000000000000000000000"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (123456.789, "123456.789"),
+            (
+                5e-324,
+                "0.000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000005",
+            ),
+        ];
+        for &(v, want) in cases {
+            let mut out = String::new();
+            write_plain_f64(&mut out, v);
+            assert_eq!(out, want, "{v:e}");
+            assert_eq!(out.parse::<f64>().unwrap(), v);
+        }
+        let mut out = String::new();
+        write_plain_f64(&mut out, f64::MAX);
+        assert_eq!(out.len(), 309);
+        assert!(out.starts_with("17976931348623157") && out[17..].bytes().all(|b| b == b'0'));
+        // The same digits as the JSON (ECMAScript) rule wherever that one has no exponent.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from_bits(x >> 2);
+            if !v.is_finite() {
+                continue;
+            }
+            let (mut plain, mut json) = (String::new(), String::new());
+            write_plain_f64(&mut plain, v);
+            write_json_f64(&mut json, v).unwrap();
+            assert_eq!(plain.parse::<f64>().unwrap(), v, "{plain}");
+            if !json.contains('e') {
+                assert_eq!(plain, json);
+            }
+        }
     }
 
     #[test]

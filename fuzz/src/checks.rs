@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use agentwire::codec::Registry;
+use agentwire::compact::js_equal;
 use agentwire::events::decode::parse_stream;
 use agentwire::events::serialize::{Form, write_event};
 use agentwire::events::sse::from_sse;
@@ -32,6 +33,7 @@ use agentwire::gcx::{
     Section, scope,
 };
 use agentwire::json::{self, Map, ParseOptions, Value, WriteOptions};
+use agentwire::toon::{self, DecodeOptions as ToonDecode, EncodeOptions as ToonEncode};
 use agentwire::{Error, ErrorKind, Format};
 
 /// Every target, as named in `fuzz/Cargo.toml` and under `tests/fuzz-regressions/`.
@@ -50,6 +52,8 @@ pub const TARGETS: &[&str] = &[
     "sse",
     "json_parse",
     "compact",
+    "toon_decode",
+    "toon_roundtrip",
 ];
 
 /// Runs the check of `target` (`None` for an unknown target).
@@ -69,6 +73,8 @@ pub fn run(target: &str, data: &[u8]) -> Option<String> {
         "sse" => sse(data),
         "json_parse" => json_parse(data),
         "compact" => compact(data),
+        "toon_decode" => toon_decode(data),
+        "toon_roundtrip" => toon_roundtrip(data),
         _ => return None,
     })
 }
@@ -1472,5 +1478,137 @@ pub fn compact(data: &[u8]) -> String {
             );
             format!("ok {}", out.format.as_str())
         }
+    }
+}
+
+// ---- TOON -----------------------------------------------------------------------------------
+
+/// `[flags][text]`: TOON decoding of arbitrary text, strict and lenient (flags: bits 0-1 the
+/// indent, 2, 1, 3 or 4; bit 2 path expansion). Neither panics; errors are TOON errors with a line, a
+/// column and an offset inside the text; what strict mode accepts, lenient mode reads the
+/// same; every decoded value encodes (plain, and with key folding), and the text reads back as
+/// an equal value (numbers as doubles). Bytes that are not UTF-8 are not TOON text (the API
+/// takes `&str`).
+pub fn toon_decode(data: &[u8]) -> String {
+    let (flags, rest) = data.split_first().map_or((0, &[][..]), |(f, r)| (*f, r));
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return "not utf-8".into();
+    };
+    let strict = ToonDecode {
+        indent: TOON_INDENTS[usize::from(flags & 3)],
+        expand_paths: if flags & 4 != 0 {
+            toon::ExpandPaths::Safe
+        } else {
+            toon::ExpandPaths::Off
+        },
+        ..ToonDecode::default()
+    };
+    let lenient = ToonDecode {
+        strict: false,
+        ..strict.clone()
+    };
+    let outcomes = [&strict, &lenient].map(|options| {
+        let outcome = toon::decode(text, options);
+        if let Err(e) = &outcome {
+            assert_eq!(e.format(), Format::Toon, "{e:?}");
+            assert!(e.code().starts_with("TOON_"), "{e:?}");
+            assert!(e.line().is_some() && e.column().is_some(), "{e:?}");
+            assert!(e.offset().is_some_and(|o| o <= text.len() as u64), "{e:?}");
+        }
+        outcome
+    });
+    if let Ok(value) = &outcomes[0] {
+        assert_eq!(
+            outcomes[1].as_ref().ok(),
+            Some(value),
+            "strict and lenient differ"
+        );
+    }
+    for value in outcomes.iter().filter_map(|o| o.as_ref().ok()) {
+        toon_reads_back(value, &ToonEncode::default());
+        let folded = ToonEncode {
+            key_folding: toon::KeyFolding::Safe,
+            ..ToonEncode::default()
+        };
+        toon_reads_back(value, &folded);
+    }
+    let describe = |outcome: &agentwire::Result<Value>| match outcome {
+        Ok(value) => format!("ok {}", value.type_name()),
+        Err(e) => format!("err {}", e.code()),
+    };
+    format!(
+        "strict {}, lenient {}",
+        describe(&outcomes[0]),
+        describe(&outcomes[1])
+    )
+}
+
+/// `[flags][JSON]`: a JSON value → TOON with the options of the flags byte (bits 0-1 the
+/// delimiter: comma, tab, pipe, comma; bits 2-3 the indent: 2, 1, 3, 4; bit 4 key folding;
+/// bit 5 a flatten depth of 2) → strict
+/// decode (with path expansion when folding) is the same value (numbers as doubles, NaN and
+/// ±Infinity as null, spec §3), and encoding that gives the same text again.
+pub fn toon_roundtrip(data: &[u8]) -> String {
+    let (flags, rest) = data.split_first().map_or((0, &[][..]), |(f, r)| (*f, r));
+    let value = match json::parse_bytes(rest, &ParseOptions::default()) {
+        Ok(value) => value,
+        Err(e) => return format!("err {}", e.code()),
+    };
+    let fold = flags & 16 != 0;
+    let options = ToonEncode {
+        indent: TOON_INDENTS[usize::from(flags >> 2 & 3)],
+        delimiter: [
+            toon::Delimiter::Comma,
+            toon::Delimiter::Tab,
+            toon::Delimiter::Pipe,
+        ][usize::from(flags & 3) % 3],
+        key_folding: if fold {
+            toon::KeyFolding::Safe
+        } else {
+            toon::KeyFolding::Off
+        },
+        flatten_depth: if flags & 32 != 0 { 2 } else { usize::MAX },
+    };
+    let text = toon_reads_back(&value, &options);
+    format!("ok {} {} bytes", value.type_name(), text.len())
+}
+
+/// The indents a flags byte selects (0, the seeds' flags, is the default).
+const TOON_INDENTS: [usize; 4] = [2, 1, 3, 4];
+
+/// Encodes `value`, decodes the text strictly (expanding paths when the options fold keys),
+/// checks the value came back and that encoding it again is a fixed point; returns the text.
+fn toon_reads_back(value: &Value, options: &ToonEncode) -> String {
+    let text = toon::encode(value, options).expect("the TOON encoder accepts every value");
+    let decode = ToonDecode {
+        indent: options.indent,
+        expand_paths: match options.key_folding {
+            toon::KeyFolding::Off => toon::ExpandPaths::Off,
+            _ => toon::ExpandPaths::Safe,
+        },
+        ..ToonDecode::default()
+    };
+    let back = toon::decode(&text, &decode)
+        .unwrap_or_else(|e| panic!("encoded {text:?} does not decode: {e}"));
+    assert!(
+        js_equal(&non_finite_as_null(value), &back),
+        "{text:?}: {value:?} != {back:?}"
+    );
+    let again = toon::encode(&back, options).expect("a decoded value encodes");
+    assert_eq!(again, text, "encode(decode(encode(v))) != encode(v)");
+    text
+}
+
+/// `value` with NaN and ±Infinity replaced by null (what TOON writes for them).
+fn non_finite_as_null(value: &Value) -> Value {
+    match value {
+        Value::Number(n) if n.is_non_finite() => Value::Null,
+        Value::Array(items) => Value::Array(items.iter().map(non_finite_as_null).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.to_string(), non_finite_as_null(v)))
+                .collect(),
+        ),
+        _ => value.clone(),
     }
 }

@@ -392,6 +392,12 @@ impl Map {
         Map { entries }
     }
 
+    /// Members whose keys the caller knows to be unique (no check outside debug builds).
+    pub(crate) fn from_unique(entries: Vec<(String, Value)>) -> Map {
+        debug_assert!(!has_duplicate_keys(&entries));
+        Map { entries }
+    }
+
     /// Inserts or replaces `key` (a replaced key keeps its position). Linear in the number of
     /// members: build large maps with [`Map::from_members`].
     ///

@@ -15,12 +15,13 @@ mod gcx1;
 mod graph;
 mod support;
 mod tokens;
+mod toon;
 
 pub use events::decode_in_chunks;
 
 /// Suites this runner knows.
 pub const SUITES: &[&str] = &[
-    "gcx1", "tokens", "gcf", "gcf-v1.1", "gcb1", "gateway", "events",
+    "gcx1", "tokens", "gcf", "gcf-v1.1", "gcb1", "gateway", "events", "toon",
 ];
 
 /// One failed vector.
@@ -87,6 +88,7 @@ pub fn run(suite: &str, dir: &Path) -> Result<Report, String> {
         "gcb1" => graph::run_gcb1(dir),
         "gateway" => gateway::run(dir),
         "events" => events::run(dir),
+        "toon" => toon::run(dir),
         _ => Err(format!(
             "unknown suite {suite:?} (known: {})",
             SUITES.join(", ")
