@@ -803,7 +803,7 @@ export declare const events: {
 };
 
 /** The form `compact.json` chose. */
-export type CompactFormat = 'gcx1-layout' | 'gcx1-generic' | 'gcf-generic' | 'json-min' | 'input';
+export type CompactFormat = 'gcx1-layout' | 'gcx1-generic' | 'gcf-generic' | 'toon' | 'toon-tab' | 'json-min' | 'input';
 
 export interface CompactOptions {
   /** The MCP tool the JSON came from: selects a GCX1 per-tool layout (default `result`). */
@@ -819,8 +819,9 @@ export interface CompactOptions {
   /** A candidate replaces the input only when it saves this fraction of its tokens (default 0.1). */
   minSavings?: number;
   /**
-   * Count every lossless candidate to the end (default false: a candidate is counted only as
-   * far as it can still win, and its `tokens` is then a lower bound with `tokensExact: false`).
+   * Count and read back every candidate (default false: a candidate is counted only as far as
+   * it can still win, its `tokens` is then a lower bound with `tokensExact: false`, and it is
+   * not read back: `lossless: null`).
    */
   exactCounts?: boolean;
   /** Put each candidate's text in `candidates[].text` (default false). */
@@ -832,8 +833,8 @@ export interface CompactCandidate {
   format: CompactFormat;
   /** UTF-8 bytes of its text. */
   bytes: number;
-  /** Whether decoding it gives back the input. */
-  lossless: boolean;
+  /** Whether decoding it gives back the input; null when it was not read back (it had more tokens than the best so far, so it could not win). */
+  lossless: boolean | null;
   /** Why it is not lossless (a codec error, or a value that reads back differently). */
   reason?: string;
   /** Its tokens: null when it is not lossless; a lower bound when `tokensExact` is false. */
@@ -912,7 +913,7 @@ export interface CompactResult {
   text: string;
   tokens: number;
   inputTokens: number;
-  /** Every candidate tried, in the order json-min, gcx1-generic, gcx1-layout, gcf-generic. */
+  /** Every candidate tried, in the order json-min, gcx1-generic, gcx1-layout, gcf-generic, toon, toon-tab. */
   candidates: CompactCandidate[];
   /** Why the input was kept; `null` when a candidate replaced it. */
   reason: CompactReason | null;
@@ -921,8 +922,8 @@ export interface CompactResult {
 /** The most compact lossless encoding of a JSON document, never worse than the input. */
 export declare const compact: {
   /**
-   * Tries GCX1 (the tool's layout and the generic encoder), GCF v3 generic (v3.6.0) and minified
-   * JSON; keeps only candidates that decode back to the input; returns the one with the
+   * Tries GCX1 (the tool's layout and the generic encoder), GCF v3 generic (v3.6.0), TOON (comma
+   * and tab) and minified JSON; keeps only candidates that decode back to the input; returns the one with the
    * fewest tokens, or the input itself when none saves `minSavings` (`reason` says why it was
    * kept). `input` is JSON text (a string, or UTF-8 bytes: invalid UTF-8 throws
    * `INVALID_UTF8`) or a value (measured as `JSON.stringify(value)`). One call into

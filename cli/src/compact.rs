@@ -83,10 +83,11 @@ fn write_report(err: &mut impl Write, input: &str, out: &Compacted) -> std::io::
     )?;
     for c in &out.candidates {
         let tokens = c.tokens.map_or_else(|| "-".to_string(), |t| t.to_string());
-        let state = c
-            .lossy_reason
-            .as_deref()
-            .map_or_else(|| "lossless".to_string(), |r| format!("lossy: {r}"));
+        let state = match (c.lossless, &c.lossy_reason) {
+            (Some(true), _) => "lossless".to_string(),
+            (Some(false), reason) => format!("lossy: {}", reason.as_deref().unwrap_or("")),
+            (None, _) => "not read back: more tokens than the best".to_string(),
+        };
         writeln!(
             err,
             "{:<13} {:>9} tokens {:>10} bytes  {state}",

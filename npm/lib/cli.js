@@ -128,7 +128,7 @@ function compact({ values, file }, api, io) {
     io.stderr.write(`input: ${out.inputTokens} tokens, ${bytes.length} bytes\n`);
     for (const c of out.candidates) {
       const tokens = c.tokens === null ? '-' : String(c.tokens);
-      const state = c.reason === undefined ? 'lossless' : `lossy: ${c.reason}`;
+      const state = c.lossless === null ? 'not read back: more tokens than the best' : c.lossless ? 'lossless' : `lossy: ${c.reason}`;
       io.stderr.write(`${c.format.padEnd(13)} ${tokens.padStart(9)} tokens ${String(c.bytes).padStart(10)} bytes  ${state}\n`);
     }
     io.stderr.write(

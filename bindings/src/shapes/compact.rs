@@ -47,8 +47,9 @@ fn count(n: usize) -> Value {
 }
 
 /// The report JS gets: every candidate's format, bytes, whether it is lossless (with the reason
-/// when not), its tokens (`null` when lossy; a lower bound when `tokensExact` is false), and
-/// its text when asked.
+/// when not; `null` when it was not read back, having more tokens than the best so far), its
+/// tokens (`null` when lossy; a lower bound when `tokensExact` is false), and its text when
+/// asked.
 pub fn report(out: Compacted, candidate_texts: bool) -> Value {
     let candidates = out
         .candidates
@@ -57,7 +58,10 @@ pub fn report(out: Compacted, candidate_texts: bool) -> Value {
             let mut m = Map::new();
             m.insert("format".into(), Value::from(c.format.as_str()));
             m.insert("bytes".into(), count(c.text.len()));
-            m.insert("lossless".into(), Value::Bool(c.lossless));
+            m.insert(
+                "lossless".into(),
+                c.lossless.map_or(Value::Null, Value::Bool),
+            );
             m.insert("tokens".into(), c.tokens.map_or(Value::Null, count));
             m.insert("tokensExact".into(), Value::Bool(c.tokens_exact));
             if let Some(reason) = c.lossy_reason {

@@ -2,7 +2,8 @@
 //! more tokens than the input.
 //!
 //! [`compact_json`] parses the input once, builds each candidate with the codecs (minified
-//! JSON, GCX1 generic, the GCX1 layout of the tool, GCF v3 generic), decodes each one back
+//! JSON, GCX1 generic, the GCX1 layout of the tool, GCF v3 generic, TOON with commas and with
+//! tabs), decodes each one back
 //! as a reader that has only the text would, and keeps those that give back the input. The
 //! input is counted first, then the lossless candidates from smallest to largest in bytes,
 //! each with [`TokenCounter::count_tokens_within`] the best count so far. The winner replaces
@@ -35,6 +36,7 @@ use crate::gcf::v3;
 use crate::gcx::{self, Layouts};
 use crate::json::{self, Value};
 use crate::tokens::TokenCounter;
+use crate::toon;
 use crate::{Error, ErrorKind, Result};
 
 mod exact;
@@ -52,8 +54,10 @@ pub use reason::Reason;
 /// use agentwire::compact::{compact_json, Format, Options};
 /// let bytes = |text: &str| text.len();
 /// let options = Options { min_savings: 0.0, ..Default::default() };
+/// let out = compact_json("[\n  1,\n  2\n]", &options, &bytes)?;
+/// assert_eq!((out.format, out.text.as_str()), (Format::JsonMin, "[1,2]"));
 /// let out = compact_json("{\n  \"ok\": true\n}", &options, &bytes)?;
-/// assert_eq!((out.format, out.text.as_str()), (Format::JsonMin, r#"{"ok":true}"#));
+/// assert_eq!((out.format, out.text.as_str()), (Format::Toon, "ok: true"));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,6 +72,10 @@ pub enum Format {
     Gcx1Layout,
     /// GCF v3 generic profile (v3.6.0).
     GcfGeneric,
+    /// TOON (spec 4.0) with its defaults: comma delimiter, 2-space indent, no key folding.
+    Toon,
+    /// TOON with the tab delimiter.
+    ToonTab,
 }
 
 impl Format {
@@ -83,6 +91,8 @@ impl Format {
             Format::Gcx1Generic => "gcx1-generic",
             Format::Gcx1Layout => "gcx1-layout",
             Format::GcfGeneric => "gcf-generic",
+            Format::Toon => "toon",
+            Format::ToonTab => "toon-tab",
         }
     }
 }
@@ -114,7 +124,7 @@ impl Default for Options<'_> {
     }
 }
 
-/// One candidate: its text, whether it decodes back to the input, and its tokens.
+/// One candidate: its text, its tokens, and whether it decodes back to the input.
 ///
 /// ```
 /// use agentwire::compact::{compact_json, Format, Options};
@@ -123,7 +133,7 @@ impl Default for Options<'_> {
 /// let options = Options { exact_counts: true, ..Default::default() };
 /// let out = compact_json(input, &options, &bytes)?;
 /// let json = out.candidates.iter().find(|c| c.format == Format::JsonMin).unwrap();
-/// assert!(json.lossless && json.tokens_exact);
+/// assert!(json.lossless == Some(true) && json.tokens_exact);
 /// assert_eq!(json.tokens, Some(input.len()));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
@@ -131,11 +141,13 @@ impl Default for Options<'_> {
 pub struct Candidate {
     /// Which form it is.
     pub format: Format,
-    /// The text.
+    /// The text (empty when the encoder refused the value).
     pub text: String,
-    /// Whether decoding it gives back the input.
-    pub lossless: bool,
-    /// Its tokens, for lossless candidates. Exact unless [`tokens_exact`](Candidate::tokens_exact)
+    /// Whether decoding it gives back the input. `None`: not read back, because it had more
+    /// tokens than the best so far and so could not win (with
+    /// [`exact_counts`](Options::exact_counts), every candidate is read back).
+    pub lossless: Option<bool>,
+    /// Its tokens, unless it is lossy. Exact unless [`tokens_exact`](Candidate::tokens_exact)
     /// is false: then counting stopped once it passed the best count so far, and this is a
     /// lower bound (more than the winner's).
     pub tokens: Option<usize>,
@@ -152,8 +164,8 @@ pub struct Candidate {
 /// use agentwire::compact::{compact_json, Format, Options};
 /// let bytes = |text: &str| text.len();
 /// // Nothing saves 10 % of a short minified input: it is kept.
-/// let out = compact_json(r#"{"a":1}"#, &Options::default(), &bytes)?;
-/// assert_eq!((out.format, out.tokens, out.input_tokens), (Format::Input, 7, 7));
+/// let out = compact_json("[1,2]", &Options::default(), &bytes)?;
+/// assert_eq!((out.format, out.tokens, out.input_tokens), (Format::Input, 5, 5));
 /// assert_eq!(out.reason.unwrap().code(), "BELOW_MIN_SAVINGS");
 /// # Ok::<(), agentwire::Error>(())
 /// ```
@@ -184,8 +196,8 @@ pub struct Compacted {
 /// let kept = compact_json("not json", &Options::default(), &bytes)?;
 /// assert_eq!((kept.format, kept.tokens), (Format::Input, 8));
 /// assert_eq!(kept.reason.unwrap().code(), "NOT_JSON");
-/// let out = compact_json("{ \"a\": 1 }", &Options { min_savings: 0.0, ..Options::default() }, &bytes)?;
-/// assert_eq!((out.format, out.text.as_str(), out.reason), (Format::JsonMin, r#"{"a":1}"#, None));
+/// let out = compact_json("[ 1, 2 ]", &Options { min_savings: 0.0, ..Options::default() }, &bytes)?;
+/// assert_eq!((out.format, out.text.as_str(), out.reason), (Format::JsonMin, "[1,2]", None));
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn compact_json(
@@ -294,9 +306,11 @@ fn choose(
     counter: &dyn TokenCounter,
 ) -> Compacted {
     let mut candidates = build_candidates(value, options.tool);
-    // Smallest first, each counted only as far as it can still win.
+    // Smallest first. Each is counted only as far as it can still win, and read back (the
+    // costly part) only when its count is at most the best so far: what cannot win is neither
+    // counted to the end nor decoded.
     let mut order: Vec<usize> = (0..candidates.len())
-        .filter(|&i| candidates[i].lossless)
+        .filter(|&i| candidates[i].lossless != Some(false))
         .collect();
     order.sort_by_key(|&i| candidates[i].text.len());
     let mut best = input_tokens;
@@ -307,7 +321,12 @@ fn choose(
         } else {
             counter.count_tokens_within(&candidate.text, best)
         };
+        if count.is_some() || options.exact_counts {
+            candidate.lossy_reason = lossy_reason(candidate, value, options.tool);
+            candidate.lossless = Some(candidate.lossy_reason.is_none());
+        }
         match count {
+            Some(_) if candidate.lossless == Some(false) => {}
             Some(count) => {
                 best = best.min(count);
                 candidate.tokens = Some(count);
@@ -316,17 +335,18 @@ fn choose(
             None => candidate.tokens = Some(best + 1),
         }
     }
-    // The fewest tokens (exact, or a lower bound past the input's); on a tie, the earlier
-    // candidate. Only an exact count can win.
+    // The fewest tokens (exact, or a lower bound past the best); on a tie, the earlier
+    // candidate. Only a lossless exact count can win.
     let winner = candidates
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.lossless)
+        .filter(|(_, c)| c.lossless != Some(false))
         .min_by_key(|&(i, c)| (c.tokens, !c.tokens_exact, i))
         .map(|(i, c)| (i, c.tokens.unwrap_or(usize::MAX)));
     match winner {
         Some((i, tokens))
-            if candidates[i].tokens_exact
+            if candidates[i].lossless == Some(true)
+                && candidates[i].tokens_exact
                 && saves_enough(input_tokens, tokens, options.min_savings) =>
         {
             Compacted {
@@ -364,51 +384,40 @@ fn saves_enough(input_tokens: usize, tokens: usize, min_savings: f64) -> bool {
     tokens < input_tokens && (input_tokens - tokens) as f64 >= min_savings * input_tokens as f64
 }
 
-/// Every candidate a codec writes for `value`, each checked by reading it back.
+/// Every candidate a codec writes for `value`, not yet read back; a codec that refuses the
+/// value gives a lossy candidate with the refusal as its reason.
 fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
-    let mut candidates = Vec::new();
-    let mut consider =
-        |format: Format, text: Result<String>, read: &dyn Fn(&str) -> Result<Option<Value>>| {
-            let text = match text {
-                Ok(text) => text,
-                Err(refusal) => {
-                    // The codec refused this value (e.g. GCX_NOT_LOSSLESS): shown, never chosen.
-                    candidates.push(Candidate {
-                        format,
-                        text: String::new(),
-                        lossless: false,
-                        tokens: None,
-                        tokens_exact: false,
-                        lossy_reason: Some(alloc::format!(
-                            "the encoder refused the value: {} {}",
-                            refusal.code(),
-                            refusal.message()
-                        )),
-                    });
-                    return;
-                }
-            };
-            if candidates.iter().any(|c: &Candidate| c.text == text) {
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut consider = |format: Format, text: Result<String>| {
+        let candidate = match text {
+            Ok(text) if candidates.iter().any(|c| c.text == text) => {
                 return; // a layout that fell back to generic
             }
-            let lossy_reason = match read(&text) {
-                Ok(Some(back)) if js_equal(&back, value) => None,
-                Ok(Some(_)) => Some(String::from("it decodes to a different value")),
-                Ok(None) => Some(String::from("a reader cannot tell the value from the text")),
-                Err(e) => Some(alloc::format!("it does not decode: {e}")),
-            };
-            candidates.push(Candidate {
+            Ok(text) => Candidate {
                 format,
                 text,
-                lossless: lossy_reason.is_none(),
+                lossless: None,
                 tokens: None,
                 tokens_exact: false,
-                lossy_reason,
-            });
+                lossy_reason: None,
+            },
+            // The codec refused this value (e.g. GCX_NOT_LOSSLESS): shown, never chosen.
+            Err(refusal) => Candidate {
+                format,
+                text: String::new(),
+                lossless: Some(false),
+                tokens: None,
+                tokens_exact: false,
+                lossy_reason: Some(alloc::format!(
+                    "the encoder refused the value: {} {}",
+                    refusal.code(),
+                    refusal.message()
+                )),
+            },
         };
-    consider(Format::JsonMin, stringify(value), &|text| {
-        json::parse(text).map(Some)
-    });
+        candidates.push(candidate);
+    };
+    consider(Format::JsonMin, stringify(value));
     if matches!(value, Value::Array(_) | Value::Object(_)) {
         let lossless = gcx::EncodeOptions {
             lossless: true,
@@ -417,9 +426,7 @@ fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
         consider(
             Format::Gcx1Generic,
             gcx::encode_generic(tool, value, &lossless),
-            &|text| Ok(read::gcx_generic(&gcx_sections(text)?)),
         );
-        let layouts = Layouts::builtin();
         let tool_options = gcx::ToolOptions {
             encode: lossless,
             ..gcx::ToolOptions::default()
@@ -427,14 +434,6 @@ fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
         consider(
             Format::Gcx1Layout,
             gcx::encode_tool(tool, value, &tool_options),
-            &|text| {
-                Ok(read::gcx_layout(
-                    &gcx_sections(text)?,
-                    &layouts,
-                    tool,
-                    value,
-                ))
-            },
         );
         let gcf_options = v3::EncodeOptions {
             lossless: true,
@@ -443,10 +442,43 @@ fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
         consider(
             Format::GcfGeneric,
             v3::encode_generic_with(value, &gcf_options),
-            &|text| v3::decode_generic(text).map(Some),
         );
+        // TOON as its users read it (the spec's defaults; key folding saved no token on TOON's
+        // datasets or the real-world corpus, and needs a reader that expands paths).
+        for (format, delimiter) in [
+            (Format::Toon, toon::Delimiter::Comma),
+            (Format::ToonTab, toon::Delimiter::Tab),
+        ] {
+            let options = toon::EncodeOptions {
+                delimiter,
+                ..toon::EncodeOptions::default()
+            };
+            consider(format, toon::encode(value, &options));
+        }
     }
     candidates
+}
+
+/// Why `candidate` does not read back as `value`, read as a reader that has only its text
+/// would (GCX1 layouts also know the tool's input, to map renamed columns back); `None` when it
+/// does. TOON goes through [`decode`], which tells the formats apart by the text alone.
+fn lossy_reason(candidate: &Candidate, value: &Value, tool: &str) -> Option<String> {
+    let text = candidate.text.as_str();
+    let read = match candidate.format {
+        Format::Input | Format::JsonMin => json::parse(text).map(Some),
+        Format::Gcx1Generic => gcx_sections(text).map(|s| read::gcx_generic(&s)),
+        Format::Gcx1Layout => {
+            gcx_sections(text).map(|s| read::gcx_layout(&s, &Layouts::builtin(), tool, value))
+        }
+        Format::GcfGeneric => v3::decode_generic(text).map(Some),
+        Format::Toon | Format::ToonTab => decode(text),
+    };
+    match read {
+        Ok(Some(back)) if js_equal(&back, value) => None,
+        Ok(Some(_)) => Some(String::from("it decodes to a different value")),
+        Ok(None) => Some(String::from("a reader cannot tell the value from the text")),
+        Err(e) => Some(alloc::format!("it does not decode: {e}")),
+    }
 }
 
 fn gcx_sections(text: &str) -> Result<Vec<gcx::Section>> {
@@ -454,14 +486,17 @@ fn gcx_sections(text: &str) -> Result<Vec<gcx::Section>> {
 }
 
 /// The JSON value of a text [`compact_json`] chose, read from the text alone: GCX1 generic,
-/// GCF generic or JSON. `None` for GCX1 that a reader cannot map back without the tool's input
-/// (a per-tool layout renames and nests columns).
+/// GCF generic (by their first line), JSON, else TOON. `None` for GCX1 that a reader cannot map
+/// back without the tool's input (a per-tool layout renames and nests columns). Text that is
+/// neither JSON nor TOON is the JSON parser's error. A TOON candidate is kept only when this
+/// reads it back as its value, so text that JSON and TOON both read never stands for the other.
 ///
 /// ```
 /// use agentwire::compact::decode;
 /// use agentwire::json::parse;
 /// assert_eq!(decode("GCX1 tool=result fields=a rows=1\n1\n")?, Some(parse(r#"[{"a":1}]"#)?));
 /// assert_eq!(decode(r#"{"a": [1]}"#)?, Some(parse(r#"{"a":[1]}"#)?));
+/// assert_eq!(decode("a[2]: 1,2")?, Some(parse(r#"{"a":[1,2]}"#)?));
 /// assert_eq!(decode("{").unwrap_err().code(), "JSON_SYNTAX");
 /// # Ok::<(), agentwire::Error>(())
 /// ```
@@ -472,5 +507,10 @@ pub fn decode(text: &str) -> Result<Option<Value>> {
     if text.starts_with("GCF") {
         return v3::decode_generic(text).map(Some);
     }
-    json::parse(text).map(Some)
+    match json::parse(text) {
+        Ok(value) => Ok(Some(value)),
+        Err(not_json) => toon::decode(text, &toon::DecodeOptions::default())
+            .map(Some)
+            .map_err(|_| not_json),
+    }
 }

@@ -19,7 +19,7 @@ fn pretty_rows(n: usize) -> String {
 }
 
 #[test]
-fn the_layout_wins_on_its_tool() {
+fn the_layout_is_a_lossless_candidate_on_its_tool() {
     let text = pretty_rows(20);
     let options = Options {
         tool: "search_symbols",
@@ -29,16 +29,15 @@ fn the_layout_wins_on_its_tool() {
     assert_eq!(out.input_tokens, text.len());
     assert!(out.tokens < out.input_tokens);
     assert_ne!(out.format, Format::Input);
-    assert!(
-        out.candidates
-            .iter()
-            .any(|c| c.format == Format::Gcx1Layout && c.lossless)
-    );
-    assert!(
-        out.candidates
-            .iter()
-            .all(|c| !c.lossless || c.tokens.unwrap() >= out.tokens)
-    );
+    assert_eq!(out.reason, None);
+    // What was not read back had more tokens than the best so far: counting stopped there.
+    for c in &out.candidates {
+        match c.lossless {
+            None => assert!(!c.tokens_exact && c.tokens.unwrap() > out.tokens, "{c:?}"),
+            Some(true) => assert!(c.tokens.unwrap() >= out.tokens),
+            Some(false) => assert_eq!(c.tokens, None),
+        }
+    }
     // Counted to the end on request: every lossless candidate exact.
     let exact = compact_json(
         &text,
@@ -50,7 +49,14 @@ fn the_layout_wins_on_its_tool() {
     )
     .unwrap();
     assert_eq!((exact.format, exact.tokens), (out.format, out.tokens));
-    for c in exact.candidates.iter().filter(|c| c.lossless) {
+    assert!(
+        exact
+            .candidates
+            .iter()
+            .any(|c| c.format == Format::Gcx1Layout && c.lossless == Some(true))
+    );
+    assert!(exact.candidates.iter().all(|c| c.lossless.is_some()));
+    for c in exact.candidates.iter().filter(|c| c.lossless == Some(true)) {
         assert_eq!((c.tokens, c.tokens_exact), (Some(c.text.len()), true));
     }
 }
@@ -80,7 +86,7 @@ fn cells_a_reader_would_misread_make_gcx1_lossy() {
         .candidates
         .iter()
         .find(|c| c.format == Format::Gcx1Generic);
-    assert!(gcx.is_none_or(|c| !c.lossless && c.lossy_reason.is_some()));
+    assert!(gcx.is_none_or(|c| c.lossless == Some(false) && c.lossy_reason.is_some()));
     let back = if out.format == Format::Input {
         json::parse(&out.text).unwrap()
     } else {
@@ -254,17 +260,17 @@ fn too_small_a_saving_says_both_numbers() {
     else {
         panic!("{:?}", out.reason)
     };
-    assert_eq!((best, best_tokens, input_tokens), (Format::JsonMin, 11, 16));
-    assert_eq!((savings, min_savings), (5.0 / 16.0, 0.9));
+    assert_eq!((best, best_tokens, input_tokens), (Format::Toon, 8, 16));
+    assert_eq!((savings, min_savings), (0.5, 0.9));
     assert_eq!(
         out.reason.unwrap().to_string(),
-        "the best candidate, json-min with 11 tokens, saves 31.2 % of the input's 16: less than minSavings 90.0 %"
+        "the best candidate, toon with 8 tokens, saves 50.0 % of the input's 16: less than minSavings 90.0 %"
     );
     // Already minified: nothing is smaller, and it says so.
-    let out = compact_json(r#"{"ok":true}"#, &Options::default(), &bytes).unwrap();
+    let out = compact_json("[1,2]", &Options::default(), &bytes).unwrap();
     assert_eq!(
         out.reason.unwrap().to_string(),
-        "no candidate has fewer tokens than the input's 11 (the fewest: json-min with 11)"
+        "no candidate has fewer tokens than the input's 5 (the fewest: json-min with 5)"
     );
     assert_eq!(
         Reason::NoLosslessCandidate.to_string(),
@@ -295,7 +301,7 @@ fn values_with_numbers_a_double_cannot_hold_are_kept() {
 #[test]
 fn small_or_unparsable_inputs_are_kept() {
     assert_eq!(
-        compact_json("{\"a\":1}", &Options::default(), &bytes)
+        compact_json("[1,2]", &Options::default(), &bytes)
             .unwrap()
             .format,
         Format::Input
@@ -310,7 +316,7 @@ fn small_or_unparsable_inputs_are_kept() {
     };
     assert_eq!(
         compact_json(pretty, &min, &bytes).unwrap().format,
-        Format::JsonMin
+        Format::Toon
     );
     let strict = Options {
         min_savings: 0.9,
@@ -403,4 +409,61 @@ fn random_documents_decode_to_themselves() {
         );
     }
     assert!(formats.contains(&Format::Gcx1Generic) || formats.contains(&Format::GcfGeneric));
+}
+
+#[test]
+fn toon_is_a_candidate_read_back_from_its_text_alone() {
+    let contacts: Vec<String> = (0..40)
+        .map(|i| {
+            format!(
+                "{{\"name\": \"Person {i}\", \"age\": {}, \"address\": {{\"city\": \"City {}\", \"country\": \"CC\"}}, \"plan\": {{\"name\": \"pro\", \"price\": {}.5}}}}",
+                20 + i,
+                i % 7,
+                i % 3
+            )
+        })
+        .collect();
+    let text = format!("{{\"contacts\": [{}]}}", contacts.join(", "));
+    let options = Options {
+        min_savings: 0.0,
+        exact_counts: true,
+        ..Options::default()
+    };
+    let out = compact_json(&text, &options, &bytes).unwrap();
+    let value = json::parse(&text).unwrap();
+    for format in [Format::Toon, Format::ToonTab] {
+        let c = out.candidates.iter().find(|c| c.format == format).unwrap();
+        assert_eq!(c.lossless, Some(true), "{format:?}: {:?}", c.lossy_reason);
+        let header = match format {
+            Format::Toon => "contacts[40]{name,age,address{city,country},plan{name,price}}:",
+            _ => "contacts[40\t]{name\tage\taddress{city\tcountry}\tplan{name\tprice}}:",
+        };
+        assert!(c.text.starts_with(header), "{}", c.text);
+        assert!(js_equal(&decode(&c.text).unwrap().unwrap(), &value));
+    }
+    // TOON text whose first line reads as another format is not TOON to a reader that has only
+    // the text: such a candidate is lossy, never chosen.
+    let rows: Vec<String> = (0..10)
+        .map(|i| format!("{{\"GCF\": {i}, \"b\": \"x\"}}"))
+        .collect();
+    let out = compact_json(
+        &format!("{{\"GCF\": [{}]}}", rows.join(",")),
+        &options,
+        &bytes,
+    )
+    .unwrap();
+    let toon = out
+        .candidates
+        .iter()
+        .find(|c| c.format == Format::Toon)
+        .unwrap();
+    assert!(toon.text.starts_with("GCF[10]"), "{}", toon.text);
+    assert!(
+        toon.lossless == Some(false)
+            && toon
+                .lossy_reason
+                .as_deref()
+                .unwrap()
+                .starts_with("it does not decode")
+    );
 }
