@@ -707,7 +707,7 @@ mod tests {
             proptest::prop_assert!(double_holds(&respelled), "{} as {}", shortest, respelled);
             let leading = alloc::format!("{sign}0.{}{digits}e{}", "0".repeat(zeros), exponent + 1 + zeros as i32);
             proptest::prop_assert!(double_holds(&leading), "{} as {}", shortest, leading);
-            let longer = alloc::format!("{sign}{}.{}1e{exponent}", &digits[..1], alloc::format!("{}{}", &digits[1..], "0".repeat(17)));
+            let longer = alloc::format!("{sign}{}.{}{}1e{exponent}", &digits[..1], &digits[1..], "0".repeat(17));
             proptest::prop_assert!(!double_holds(&longer), "{} as {}", shortest, longer);
         }
     }

@@ -186,7 +186,6 @@ impl EncodeOptions {
         ParseOptions {
             max_depth: self.max_depth,
             literal_numbers: self.literal_numbers,
-            ..ParseOptions::default()
         }
     }
 }
