@@ -86,18 +86,8 @@ export async function listen(gateway, options = {}) {
     if (sessionId !== undefined && !entry) return refuse(res, 404, 'session_not_found', errorResponse(null, SESSION_NOT_FOUND, 'Session not found'));
 
     if (req.method === 'POST') {
-      const body = await readBody(req, o.maxBodyBytes);
-      if (body.tooLarge) {
-        log.warn(`POST /mcp: a body over --max-body (${o.maxBodyBytes} bytes) refused`);
-        return refuse(res, 413, 'too_large', errorResponse(null, SERVER_ERROR, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (--max-body)`), { Connection: 'close' });
-      }
-      const decoded = decodeClientMessage(body.bytes);
-      if (!decoded.ok) {
-        // Known id: the request's own JSON-RPC error; else 400 with id null (as the SDK does).
-        const { response } = decoded;
-        log.warn(`POST /mcp: ${response.error.message}`);
-        return refuse(res, response.id === null ? 400 : 200, 'bad_request', response);
-      }
+      const decoded = await readMessage(req, res);
+      if (!decoded) return;
       if (entry) return serve(entry, req, res, decoded.message);
       if (!isInitializeRequest(decoded.message)) {
         return refuse(res, 400, 'bad_request', errorResponse(null, SERVER_ERROR, 'Bad Request: no Mcp-Session-Id; send initialize first'));
@@ -131,18 +121,32 @@ export async function listen(gateway, options = {}) {
     if (req.method !== 'POST') {
       return sendJson(res, 405, errorResponse(null, SERVER_ERROR, `Method not allowed: agentwire-mcp runs --stateless; ${req.method} needs a session`), { Allow: 'POST' });
     }
+    const decoded = await readMessage(req, res);
+    if (decoded) return replica.handle(req, res, decoded.message, tokenId);
+  }
+
+  /**
+   * A POST's body as one checked JSON-RPC message; or, having refused it (413, 400, or the
+   * request's own JSON-RPC error), undefined.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  async function readMessage(req, res) {
     const body = await readBody(req, o.maxBodyBytes);
     if (body.tooLarge) {
       log.warn(`POST /mcp: a body over --max-body (${o.maxBodyBytes} bytes) refused`);
-      return refuse(res, 413, 'too_large', errorResponse(null, SERVER_ERROR, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (--max-body)`), { Connection: 'close' });
+      refuse(res, 413, 'too_large', errorResponse(null, SERVER_ERROR, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (--max-body)`), { Connection: 'close' });
+      return undefined;
     }
     const decoded = decodeClientMessage(body.bytes);
     if (!decoded.ok) {
+      // Known id: the request's own JSON-RPC error; else 400 with id null (as the SDK does).
       const { response } = decoded;
       log.warn(`POST /mcp: ${response.error.message}`);
-      return refuse(res, response.id === null ? 400 : 200, 'bad_request', response);
+      refuse(res, response.id === null ? 400 : 200, 'bad_request', response);
+      return undefined;
     }
-    return replica.handle(req, res, decoded.message, tokenId);
+    return decoded;
   }
 
   /** @param {import('./sessions.js').Entry} entry */

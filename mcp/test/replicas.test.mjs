@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { decodeCompact, deepEqual } from '../src/index.js';
+import { createStore } from '../src/store.js';
 import { DEPLOY_FILES, startHaproxy, startNginx, startRedis, startReplicas } from './deploy.mjs';
 import { config, direct, eventually, httpClient, JSON_SERVER, ROOT, sampleGraph, sleep, startProcess, stopAll, textOf, tmp, upstreams } from './helpers.mjs';
 import { listing } from './upstream/json-server.mjs';
@@ -276,6 +277,33 @@ describe('gateway mode with --store redis://: replicas share stored results', ()
     const refused = await view(other, stored.handle, 'info');
     assert.equal(refused.isError, true);
     assert.match(JSON.parse(textOf(refused)).message, /unknown or expired handle/);
+  });
+
+  test('store.js: an owner\'s results are bounded by --store-max-bytes, oldest deleted first, the newest kept', async () => {
+    const store = createStore({ url: redis.url, ttlMs: 60_000, maxBytes: 250_000 });
+    await store.start();
+    try {
+      const mine = store.forOwner('session:bound-test');
+      const entry = (n) => ({ tool: 'json', format: 'text', tokens: n, text: String(n).repeat(100_000) });
+      const handles = [];
+      for (const n of [1, 2, 3]) handles.push(await mine.put(entry(n)));
+      // 3 x ~100 KB > 250 KB: the first is gone, the two newest stay.
+      await assert.rejects(mine.get(handles[0]), /unknown or expired handle/);
+      assert.equal((await mine.get(handles[1])).text, entry(2).text);
+      assert.equal((await mine.get(handles[2])).text, entry(3).text);
+      const cli = (...args) => spawnSync('redis-cli', ['-p', String(redis.port), ...args], { encoding: 'utf8' }).stdout.trim();
+      const bytes = Number(cli('GET', 'agentwire-mcp:owner-bytes:session:bound-test'));
+      assert.ok(bytes > 200_000 && bytes <= 250_000, `owner bytes ${bytes}`);
+      assert.equal(Number(cli('ZCARD', 'agentwire-mcp:owner:session:bound-test')), 2);
+      // One result above the bound alone is still kept (the newest stays), and evicts the rest.
+      const big = await mine.put({ ...entry(4), text: '4'.repeat(300_000) });
+      assert.equal((await mine.get(big)).text.length, 300_000);
+      await assert.rejects(mine.get(handles[2]), /unknown or expired handle/);
+      // Another owner neither sees these nor is bounded by them.
+      await assert.rejects(store.forOwner('session:other').get(big), /unknown or expired handle/);
+    } finally {
+      await store.close();
+    }
   });
 
   test('Redis stopped mid-run: a clear error for the calls that need the store; calls that do not go on; back when it returns', async () => {
