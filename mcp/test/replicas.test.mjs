@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { decodeCompact, deepEqual } from '../src/index.js';
 import { createStore } from '../src/store.js';
 import { DEPLOY_FILES, startHaproxy, startNginx, startRedis, startReplicas } from './deploy.mjs';
@@ -117,6 +118,31 @@ describe('three stateless replicas behind nginx round robin', () => {
     assert.equal(calls, 1000);
     // Round robin: every replica served calls.
     for (const url of replicas.urls) assert.ok((await metric(url, /^agentwire_mcp_requests_total\{method="tools\/call"\} (\d+)$/m)) > 100, url);
+  });
+
+  test('proxy mode works stateless too: cards, tool_hydrate, tool_execute', async () => {
+    const proxy = await startReplicas(1, ['--stateless', '--mode', 'proxy', '--auth-token-file', tokenFile, '--config', config({ json: { url: upstreamUrl } })]);
+    const c = await connect(proxy.urls[0]);
+    const { tools } = await c.listTools();
+    const card = tools.find((t) => t.name.startsWith('json:echo'));
+    assert.ok(card, tools.map((t) => t.name).join(', '));
+    assert.equal(JSON.parse(textOf(await c.callTool({ name: 'tool_hydrate', arguments: { tool_id: card.name } }))).tool_id, card.name);
+    assert.deepEqual(valueOf(await c.callTool({ name: 'tool_execute', arguments: { tool_id: card.name, args: { stateless: 'proxy' } } })), { stateless: 'proxy' });
+    proxy.children[0].kill('SIGKILL');
+  });
+
+  test('a client that closes its POST cancels its call upstream', async () => {
+    const log = join(tmp('upstream-log'), 'events.jsonl');
+    const { match: url } = await startProcess(process.execPath, [JSON_SERVER, '--listen', '0'], /(http:\/\/\S+\/mcp)/, { env: { UPSTREAM_LOG: log } });
+    const replica = await startReplicas(1, ['--stateless', '--config', config({ json: { url } })]);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hang', arguments: {} } });
+    const req = httpRequest(replica.urls[0], { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' } });
+    req.on('error', () => {}); // the socket is destroyed on purpose
+    req.end(body);
+    await sleep(500);
+    req.destroy();
+    await eventually(() => assert.match(readFileSync(log, 'utf8'), /"event":"cancelled","tool":"hang"/));
+    replica.children[0].kill('SIGKILL');
   });
 
   test('what needs a session is refused, never half done: GET 405; subscribe and setLevel -32601', async () => {
