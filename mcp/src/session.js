@@ -6,8 +6,8 @@
 // answers with the capabilities and instructions the upstreams have, and no private SDK field
 // is needed. Until then the session holds what arrives (bounded).
 
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { Catalog } from './catalog.js';
 import { route, toolsList } from './dispatch.js';
