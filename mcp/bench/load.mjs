@@ -34,8 +34,8 @@ const SESSION_RATE_MAX = 10;
 
 /** Full run, and the short form of `make test`. */
 export const PLANS = {
-  full: { levels: { http: [1, 16, 64], stdio: [1, 16, 64] }, seconds: 20, ramp: [1, 2, 4, 8, 16, 32, 64, 128, 256], rampSeconds: 5, soakSessions: 1000, soakWarmup: 200, soakConcurrency: 16, soakCheckpoints: 5 },
-  quick: { levels: { http: [16], stdio: [2] }, seconds: 1.5, ramp: [], rampSeconds: 0, soakSessions: 40, soakWarmup: 10, soakConcurrency: 8, soakCheckpoints: 1 },
+  full: { levels: { http: [1, 16, 64], stdio: [1, 16, 64] }, seconds: 20, ramp: [1, 2, 4, 8, 16, 32, 64, 128, 256], rampSeconds: 5, soakSessions: 1000, soakWarmup: 200, soakConcurrency: 16, soakCheckpoints: 5, replicas: { sessions: 64, seconds: 15 } },
+  quick: { levels: { http: [16], stdio: [2] }, seconds: 1.5, ramp: [], rampSeconds: 0, soakSessions: 40, soakWarmup: 10, soakConcurrency: 8, soakCheckpoints: 1, replicas: null },
 };
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
@@ -295,6 +295,50 @@ export async function soak({ sessions, warmup, concurrency, checkpoints }) {
   return out;
 }
 
+/**
+ * Replicas behind nginx (deploy/nginx.conf as the README shows it), --stateless, in front of one
+ * HTTP upstream: `sessions` clients calling as fast as they can through one replica and through
+ * three (calls/s), then the same number paced at 64 calls/s together, directly and through the
+ * three (added p99). One replica is the same nginx config with its three addresses on it.
+ */
+export async function replicas({ sessions, seconds }) {
+  const { startNginx, startReplicas } = await import('../test/deploy.mjs');
+  const upstream = await startProcess(process.execPath, [JSON_SERVER, '--listen', '0'], /(http:\/\/\S+\/mcp)/);
+  const flags = ['--stateless', '--config', config({ json: { url: upstream.match } })];
+  const out = {};
+  for (const n of [1, 3]) {
+    const set = await startReplicas(n, flags);
+    const lb = await startNginx([0, 1, 2].map((i) => set.ports[i % n]));
+    const clients = [];
+    for (let i = 0; i < sessions; i++) clients.push(await client('http', lb.url));
+    await warmUp(clients);
+    const run = await closedLoop(clients, seconds);
+    const point = { replicas: n, sessions, calls: run.calls, errors: run.errors, firstErrors: run.firstErrors, calls_per_s: run.calls / run.seconds, p99_ms: pct(run.latencies, 99) };
+    if (n === 3) {
+      const rate = Math.min(SESSION_RATE_MAX, LEVEL_RATE / sessions);
+      const through = await paced(clients, rate, seconds);
+      const directClients = [];
+      for (let i = 0; i < sessions; i++) directClients.push(await client('http', upstream.match));
+      await warmUp(directClients);
+      const directRun = await paced(directClients, rate, seconds);
+      await Promise.all(directClients.map(({ c }) => c.close()));
+      point.paced = { calls: through.calls, errors: through.errors, firstErrors: through.firstErrors, p99_ms: pct(through.latencies, 99), direct_p99_ms: pct(directRun.latencies, 99) };
+      point.paced.p99_added_ms = point.paced.p99_ms - point.paced.direct_p99_ms;
+    }
+    point.peak_rss_mb = set.children.reduce((a, c) => a + mb(status(c.pid, 'VmHWM')), 0);
+    log(
+      `replicas ${n} (stateless, nginx round robin) ${sessions} sessions: ${point.calls_per_s.toFixed(0)} calls/s, p99 ${point.p99_ms.toFixed(1)} ms, errors ${run.errors}/${run.calls}` +
+        (point.paced ? `; paced 64 calls/s: p99 ${point.paced.p99_ms.toFixed(2)} ms (direct ${point.paced.direct_p99_ms.toFixed(2)}), added ${point.paced.p99_added_ms.toFixed(2)} ms, errors ${point.paced.errors}` : ''),
+    );
+    await Promise.all(clients.map(({ c }) => c.close()));
+    lb.child.kill(lb.child.stopSignal);
+    for (const child of set.children) child.kill('SIGKILL');
+    out[`replicas${n}`] = point;
+  }
+  await stopAll();
+  return out;
+}
+
 /** The least-squares slope of [x, y] points (two points: the line through them). */
 function slope(points) {
   const n = points.length;
@@ -322,7 +366,8 @@ export async function run(plan) {
   }
   const saturation = plan.ramp.length ? await ramp(plan.ramp, plan.rampSeconds) : null;
   const soaked = await soak({ sessions: plan.soakSessions, warmup: plan.soakWarmup, concurrency: plan.soakConcurrency, checkpoints: plan.soakCheckpoints });
-  return { levels, skipped, saturation, soak: soaked };
+  const replicated = plan.replicas ? await replicas(plan.replicas) : null;
+  return { levels, skipped, saturation, soak: soaked, replicas: replicated };
 }
 
 /** Records and ratios in bench/results' shape. */
@@ -362,6 +407,16 @@ export function report(results) {
   if (results.saturation) {
     ratio('mcp_load_http_saturation_calls_per_s', results.saturation.saturation_calls_per_s, null, 'tools/call per second where agentwire-mcp over HTTP saturates (sessions doubled until calls/s stopped growing)', 'none');
     ratio('mcp_load_http_saturation_sessions', results.saturation.saturation_sessions, null, 'concurrent HTTP sessions at that point', 'none');
+  }
+  if (results.replicas) {
+    const { replicas1: one, replicas3: three } = results.replicas;
+    const over = `agentwire-mcp --stateless behind nginx round robin (deploy/nginx.conf), ${three.sessions} sessions calling as fast as they can, 1 KB results`;
+    ratio('mcp_replicas1_stateless_calls_per_s', one.calls_per_s, null, `tools/call per second, one replica: ${over}`, 'none');
+    ratio('mcp_replicas3_stateless_calls_per_s', three.calls_per_s, null, `tools/call per second, three replicas on the same machine: ${over}`, 'none');
+    ratio('mcp_replicas3_vs_1_calls_per_s', three.calls_per_s / one.calls_per_s, 1, 'three replicas against one: calls/s ratio (not slower: at least 1)', 'min');
+    ratio('mcp_replicas3_p99_added_ms', three.paced.p99_added_ms, null, `p99 latency added by nginx and three --stateless replicas at ${three.sessions} sessions (64 calls/s together), 1 KB results, ms`, 'none');
+    const calls = one.calls + three.calls + three.paced.calls;
+    ratio('mcp_replicas_error_rate', (one.errors + three.errors + three.paced.errors) / Math.max(1, calls), 0, `failed tools/call through the replicas (${calls} calls), fraction`);
   }
   const { soak: soaked } = results;
   ratio('mcp_soak_rss_growth_mb', soaked.rss_growth_mb, 20, `agentwire-mcp RSS growth over ${soaked.sessions} HTTP sessions opened and abandoned (no DELETE) and expired: trend of ${soaked.readings.length} readings after a full GC, MB`);

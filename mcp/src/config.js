@@ -52,6 +52,11 @@ export class ConfigError extends Error {
  * @property {string | undefined} authTokenFile
  * @property {string[]} allowOrigins
  * @property {string[]} allowHosts
+ * @property {boolean} stateless
+ * @property {string | undefined} replicaId
+ * @property {string | undefined} store
+ * @property {number} storeTtlMs
+ * @property {number} storeMaxBytes
  * @property {boolean} help
  * @property {boolean} version
  * @property {string[]} warnings things worth a log line that are not errors
@@ -114,6 +119,33 @@ function origin(/** @type {string} */ v, /** @type {string} */ flag) {
   return url.origin;
 }
 
+/** `--replica-id`: what a session id starts with, so it must be short and plain. */
+function replicaName(/** @type {string} */ v, /** @type {string} */ flag) {
+  if (!REPLICA_ID.test(v)) throw new ConfigError(`${flag} wants 1 to 63 letters, digits, _ or -, got ${JSON.stringify(v)}`);
+  return v;
+}
+const REPLICA_ID = /^[A-Za-z0-9_-]{1,63}$/;
+
+/** The default replica id: the host name and the port, as --replica-id allows them. */
+export function defaultReplicaId(/** @type {string} */ hostname, /** @type {number} */ port) {
+  const host = hostname.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 56) || 'replica';
+  return `${host}-${port}`;
+}
+
+/** `--store`: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]. */
+function storeUrl(/** @type {string} */ v, /** @type {string} */ flag) {
+  let url;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new ConfigError(`${flag} wants redis://HOST:PORT/DB, got ${JSON.stringify(v)}`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new ConfigError(`${flag} wants a redis:// or rediss:// URL, got ${JSON.stringify(url.protocol.slice(0, -1))}`);
+  if (!url.hostname) throw new ConfigError(`${flag} wants a host: redis://HOST:PORT/DB`);
+  if (!/^(\/\d*)?$/.test(url.pathname)) throw new ConfigError(`${flag}: the path is the database number (redis://HOST:PORT/0), got ${JSON.stringify(url.pathname)}`);
+  return v;
+}
+
 /** Every option: README's option tables and `--help` are written from this list. @type {OptionSpec[]} */
 export const OPTIONS = [
   { flag: 'mode', key: 'mode', value: 'compact|proxy|gateway', default: 'compact', parse: oneOf(MODES), doc: 'compact: upstream tools, compact results; proxy: tool cards + tool_hydrate/tool_execute; gateway: tool_browse/tool_execute/tool_view' },
@@ -127,7 +159,7 @@ export const OPTIONS = [
   { flag: 'call-timeout', key: 'callTimeoutMs', value: 'DURATION', default: 120_000, parse: parseDuration, doc: 'a call without an answer (or progress) from its upstream for this long fails, and is cancelled upstream' },
   { flag: 'max-upstream-message', key: 'maxUpstreamMessageBytes', value: 'SIZE', default: 32 * 1024 ** 2, parse: parseSize, doc: 'largest line a stdio upstream may write; a longer one fails the calls in flight there' },
   { flag: 'max-body', key: 'maxBodyBytes', value: 'SIZE', default: 4 * 1024 ** 2, parse: parseSize, doc: 'largest client message: an HTTP body (413 past it) or a stdio line' },
-  { flag: 'max-inflight', key: 'maxInflight', value: 'N', default: 64, parse: positiveInt, doc: 'requests one session may have in flight; past it, JSON-RPC error -32000' },
+  { flag: 'max-inflight', key: 'maxInflight', value: 'N', default: 64, parse: positiveInt, doc: 'requests one session (--stateless: the replica) may have in flight; past it, JSON-RPC error -32000' },
   { flag: 'listen', key: 'listen', value: '[HOST:]PORT', parse: hostPort, doc: 'serve Streamable HTTP at /mcp (host default 127.0.0.1) instead of stdio' },
   { flag: 'session-idle', key: 'sessionIdleMs', value: 'DURATION', default: 30 * 60_000, parse: parseDuration, http: true, doc: 'an HTTP session with no request, call in flight or GET stream for this long is closed' },
   { flag: 'max-sessions', key: 'maxSessions', value: 'N', default: 256, parse: positiveInt, http: true, doc: 'HTTP sessions at once; past it the least recently used idle one is closed' },
@@ -136,6 +168,11 @@ export const OPTIONS = [
   { flag: 'auth-token-file', key: 'authTokenFile', value: 'FILE', http: true, doc: `bearer tokens, one a line (else the ${TOKEN_ENV} env var); required to listen beyond loopback` },
   { flag: 'allow-origin', key: 'allowOrigins', value: 'ORIGIN', multiple: true, default: [], parse: origin, http: true, doc: 'a browser Origin allowed besides loopback ones (repeatable)' },
   { flag: 'allow-host', key: 'allowHosts', value: 'HOST', multiple: true, default: [], http: true, doc: 'a Host header allowed besides loopback names (repeatable); checked whenever given, and always on loopback' },
+  { flag: 'stateless', key: 'stateless', default: false, http: true, doc: 'HTTP without sessions: each POST stands alone, any replica serves any request; the upstream connections are the replica\'s, shared by its requests' },
+  { flag: 'replica-id', key: 'replicaId', value: 'NAME', parse: replicaName, http: true, doc: 'session ids start with NAME. so that a load balancer can route them to this replica (default: host name and port)' },
+  { flag: 'store', key: 'store', value: 'redis://HOST:PORT/DB', parse: storeUrl, doc: 'gateway mode: stored results in Redis, readable through every replica (default: in memory)' },
+  { flag: 'store-ttl', key: 'storeTtlMs', value: 'DURATION', default: 3_600_000, parse: parseDuration, doc: 'how long a result stays in --store' },
+  { flag: 'store-max-bytes', key: 'storeMaxBytes', value: 'SIZE', default: 32 * 1024 ** 2, parse: parseSize, doc: 'stored results of one session (stateless: of one token) in --store; oldest deleted first' },
   { flag: 'stats', key: 'printStats', default: false, doc: 'per-tool calls, bytes and tokens on stderr at exit' },
   { flag: 'stats-file', key: 'statsFile', value: 'FILE', doc: 'the same as JSON, written at exit' },
   { flag: 'log-level', key: 'logLevel', value: 'LEVEL', default: 'info', parse: oneOf(LOG_LEVELS), doc: `stderr logging: ${LOG_LEVELS.join(', ')}` },
@@ -246,6 +283,17 @@ export function parseConfig(argv, env = {}, { readFile = (file) => readFileSync(
   } else if (env[TOKEN_ENV]) {
     out.authTokens = parseTokens(/** @type {string} */ (env[TOKEN_ENV]), TOKEN_ENV);
   }
+  if (out.stateless) {
+    if (!out.listen) throw new ConfigError('--stateless serves Streamable HTTP: give --listen [HOST:]PORT');
+    if (out.mode === 'gateway' && !out.store) {
+      throw new ConfigError('--mode gateway --stateless needs --store redis://HOST:PORT/DB: a result stored for tool_view through one replica must be readable through any replica');
+    }
+    if (out.cacheStable) throw new ConfigError('--cache-stable keeps what one client browsed before; --stateless has no client to keep it for');
+    for (const flag of ['session-idle', 'max-sessions', 'replay-events', 'replay-bytes', 'replica-id']) {
+      if (/** @type {any} */ (values)[flag] !== undefined) out.warnings.push(`--${flag} has no effect with --stateless (there are no sessions)`);
+    }
+  }
+  if (out.store && out.mode !== 'gateway') out.warnings.push(`--store holds gateway mode's stored results; --mode ${out.mode} stores none`);
   if (out.listen && !isLoopback(out.listen.host) && !out.authTokens.length) {
     throw new ConfigError(
       `refusing to listen on ${out.listen.host}:${out.listen.port} without a token: anyone who can reach that address could call every upstream tool. ` +

@@ -2,13 +2,16 @@
 // proxy, §4.1; gateway, §4.2 of the gateway surface spec). Each downstream session gets its own
 // upstream connections (session.js), opened when the client initializes, with the client's own
 // capabilities: sampling, elicitation and roots requests from an upstream then reach the client
-// that asked for the tool call.
+// that asked for the tool call. Stateless (stateless.js), the replica has one set of upstream
+// connections for all its requests. With --store, stored results live in Redis (store.js).
 
 import { defaults, MODES } from './config.js';
 import { errorMessage, log } from './log.js';
 import { createMetrics } from './metrics.js';
 import { Session } from './session.js';
+import { StatelessReplica } from './stateless.js';
 import { Stats } from './stats.js';
+import { createStore } from './store.js';
 import { VERSION } from './version.js';
 
 export { MODES } from './config.js';
@@ -26,7 +29,11 @@ export { namespaceOf } from './catalog.js';
  * @property {boolean} [cacheStable]
  * @property {number} [callTimeoutMs]
  * @property {number} [maxUpstreamMessageBytes]
- * @property {number} [maxInflight] requests one session may have in flight
+ * @property {number} [maxInflight] requests one session (stateless: the replica) may have in flight
+ * @property {boolean} [stateless] serve HTTP requests without sessions (`gateway.stateless`)
+ * @property {string} [store] `redis://HOST:PORT/DB`: stored results there, not in memory
+ * @property {number} [storeTtlMs]
+ * @property {number} [storeMaxBytes] stored results of one owner (a session; stateless, a token)
  * @property {Stats} [stats]
  * @property {boolean} [measure] `false`: stats count only the JSON that was compacted (saves a
  *   token count per call)
@@ -43,22 +50,39 @@ export function createGateway(options) {
   const stats = opts.stats ?? new Stats();
   /** @type {Set<Session>} */
   const sessions = new Set();
+  const store = opts.store ? createStore({ url: opts.store, ttlMs: opts.storeTtlMs, maxBytes: opts.storeMaxBytes }) : undefined;
+  /** @type {StatelessReplica | undefined} */
+  let stateless;
   const metrics = createMetrics({
     version: VERSION,
     sessions: () => sessions.size,
-    upstreams: () => [...sessions].flatMap((s) => s.relay.states()),
+    upstreams: () => [...(stateless ? [stateless.relay] : []), ...[...sessions].map((s) => s.relay)].flatMap((r) => r.states()),
   });
-  return {
+  if (opts.stateless) stateless = new StatelessReplica(opts, { stats, metrics, store });
+  /** @type {Promise<void> | null} */
+  let started = null;
+  const gateway = {
     stats,
     metrics,
     options: opts,
     sessions,
+    store,
+    stateless,
+    /** Connects the store and, stateless, the replica's upstreams (once; connect() waits for it). */
+    start() {
+      started ??= (async () => {
+        await store?.start();
+        await stateless?.start();
+      })();
+      return started;
+    },
     /**
      * Serves one downstream session; resolves once the transport is started.
      * @param {import('@modelcontextprotocol/sdk/shared/transport.js').Transport} transport
      */
     async connect(transport) {
-      const session = new Session(opts, { stats, metrics });
+      await gateway.start();
+      const session = new Session(opts, { stats, metrics, store });
       sessions.add(session);
       metrics.sessionsOpened.inc();
       session.onclose = (reason) => {
@@ -75,11 +99,14 @@ export function createGateway(options) {
       }
       return session;
     },
-    /** Closes every session (and so every upstream process). */
+    /** Closes every session (and so every upstream process), the stateless replica and the store. */
     async close() {
       await Promise.all([...sessions].map((s) => s.close('shutdown')));
+      await stateless?.close();
+      await store?.close();
     },
   };
+  return gateway;
 }
 
 /** @typedef {ReturnType<typeof createGateway>} Gateway */

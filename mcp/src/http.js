@@ -7,11 +7,17 @@
 // when unknown, expired, evicted or opened with another token), the body limit (413,
 // --max-body), the JSON-RPC checks of jsonrpc.js (400, or the request's own JSON-RPC error).
 // The SDK's transport does the rest.
+//
+// Session ids are REPLICA.UUID (--replica-id): a load balancer routes a session's requests to the
+// replica named in its id (README, "Several replicas"). A replica answers an id it does not hold,
+// another replica's included, with 404, and the client starts a new session. With --stateless
+// there are no sessions: each POST is served on its own (stateless.js), GET and DELETE get 405.
 
 import { createServer } from 'node:http';
+import { hostname } from 'node:os';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createAuth, hostCheck, originCheck } from './auth.js';
-import { defaults } from './config.js';
+import { defaultReplicaId, defaults } from './config.js';
 import { decodeClientMessage, errorResponse, INTERNAL_ERROR, SERVER_ERROR, SESSION_NOT_FOUND } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
 import { SessionsFullError, SessionTable } from './sessions.js';
@@ -28,6 +34,7 @@ import { SessionsFullError, SessionTable } from './sessions.js';
  * @property {number} [maxSessions]
  * @property {number} [replayEvents]
  * @property {number} [replayBytes]
+ * @property {string} [replicaId] what session ids start with (default: host name and port)
  */
 
 /**
@@ -42,7 +49,7 @@ export async function listen(gateway, options = {}) {
   const hostAllowed = hostCheck({ listenHost: o.host, allowHosts: o.allowHosts });
   const originAllowed = originCheck(o.allowOrigins);
   const sessions = new SessionTable(gateway, { idleMs: o.sessionIdleMs, maxSessions: o.maxSessions, replayEvents: o.replayEvents, replayBytes: o.replayBytes });
-  const { metrics } = gateway;
+  const { metrics, stateless } = gateway;
 
   /** A refusal: the JSON-RPC error body, counted by reason. */
   const refuse = (/** @type {import('node:http').ServerResponse} */ res, /** @type {number} */ status, /** @type {string} */ reason, /** @type {any} */ body, /** @type {Record<string, string>} */ headers = {}) => {
@@ -71,6 +78,7 @@ export async function listen(gateway, options = {}) {
       return res.end(metrics.render());
     }
     if (path !== '/mcp') return sendJson(res, 404, errorResponse(null, SERVER_ERROR, `Not found: the MCP endpoint is /mcp`));
+    if (stateless) return serveStateless(stateless, req, res, tokenId);
 
     const sid = req.headers['mcp-session-id'];
     const sessionId = typeof sid === 'string' ? sid : undefined;
@@ -78,18 +86,8 @@ export async function listen(gateway, options = {}) {
     if (sessionId !== undefined && !entry) return refuse(res, 404, 'session_not_found', errorResponse(null, SESSION_NOT_FOUND, 'Session not found'));
 
     if (req.method === 'POST') {
-      const body = await readBody(req, o.maxBodyBytes);
-      if (body.tooLarge) {
-        log.warn(`POST /mcp: a body over --max-body (${o.maxBodyBytes} bytes) refused`);
-        return refuse(res, 413, 'too_large', errorResponse(null, SERVER_ERROR, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (--max-body)`), { Connection: 'close' });
-      }
-      const decoded = decodeClientMessage(body.bytes);
-      if (!decoded.ok) {
-        // Known id: the request's own JSON-RPC error; else 400 with id null (as the SDK does).
-        const { response } = decoded;
-        log.warn(`POST /mcp: ${response.error.message}`);
-        return refuse(res, response.id === null ? 400 : 200, 'bad_request', response);
-      }
+      const decoded = await readMessage(req, res);
+      if (!decoded) return;
       if (entry) return serve(entry, req, res, decoded.message);
       if (!isInitializeRequest(decoded.message)) {
         return refuse(res, 400, 'bad_request', errorResponse(null, SERVER_ERROR, 'Bad Request: no Mcp-Session-Id; send initialize first'));
@@ -112,6 +110,45 @@ export async function listen(gateway, options = {}) {
     return serve(entry, req, res, undefined);
   }
 
+  /**
+   * A POST without a session; GET streams and DELETE need one.
+   * @param {import('./stateless.js').StatelessReplica} replica
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {string | null} tokenId
+   */
+  async function serveStateless(replica, req, res, tokenId) {
+    if (req.method !== 'POST') {
+      return sendJson(res, 405, errorResponse(null, SERVER_ERROR, `Method not allowed: agentwire-mcp runs --stateless; ${req.method} needs a session`), { Allow: 'POST' });
+    }
+    const decoded = await readMessage(req, res);
+    if (decoded) return replica.handle(req, res, decoded.message, tokenId);
+  }
+
+  /**
+   * A POST's body as one checked JSON-RPC message; or, having refused it (413, 400, or the
+   * request's own JSON-RPC error), undefined.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  async function readMessage(req, res) {
+    const body = await readBody(req, o.maxBodyBytes);
+    if (body.tooLarge) {
+      log.warn(`POST /mcp: a body over --max-body (${o.maxBodyBytes} bytes) refused`);
+      refuse(res, 413, 'too_large', errorResponse(null, SERVER_ERROR, `Payload Too Large: the body is over ${o.maxBodyBytes} bytes (--max-body)`), { Connection: 'close' });
+      return undefined;
+    }
+    const decoded = decodeClientMessage(body.bytes);
+    if (!decoded.ok) {
+      // Known id: the request's own JSON-RPC error; else 400 with id null (as the SDK does).
+      const { response } = decoded;
+      log.warn(`POST /mcp: ${response.error.message}`);
+      refuse(res, response.id === null ? 400 : 200, 'bad_request', response);
+      return undefined;
+    }
+    return decoded;
+  }
+
   /** @param {import('./sessions.js').Entry} entry */
   async function serve(entry, /** @type {import('node:http').IncomingMessage} */ req, /** @type {import('node:http').ServerResponse} */ res, /** @type {unknown} */ body) {
     sessions.touch(entry);
@@ -131,12 +168,16 @@ export async function listen(gateway, options = {}) {
     });
   });
   server.keepAliveTimeout = 5000;
+  // The store and, stateless, the replica's upstreams are up (or retrying) before requests come.
+  await gateway.start();
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => resolve(undefined));
   });
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  sessions.replicaId = o.replicaId ?? defaultReplicaId(hostname(), address.port);
   const url = `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${address.port}/mcp`;
+  log.info(stateless ? 'stateless: no sessions; any replica serves any request' : `session ids: ${sessions.replicaId}.UUID (--replica-id)`);
   log.info(`listening on ${url}${auth.required ? ' (bearer token required)' : ''}`);
   return {
     url,

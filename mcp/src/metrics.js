@@ -98,7 +98,7 @@ const SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 /** Why sessions end (`agentwire_mcp_sessions_closed_total{reason}`). */
 export const CLOSE_REASONS = ['deleted', 'idle', 'evicted', 'client', 'shutdown'];
 /** Why HTTP requests are refused (`agentwire_mcp_http_rejected_total{reason}`). */
-export const REJECT_REASONS = ['unauthorized', 'origin', 'host', 'too_large', 'bad_request', 'session_not_found', 'sessions_full'];
+export const REJECT_REASONS = ['unauthorized', 'origin', 'host', 'too_large', 'bad_request', 'session_not_found', 'sessions_full', 'busy'];
 
 /**
  * The gateway's metrics. `sessions` and `upstreams` are read at render time.

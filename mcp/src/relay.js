@@ -1,6 +1,9 @@
 // The relay of one session: its upstream connections, requests forwarded to them (progress and
 // cancellation wired through), and what upstreams send back on their own (notifications;
 // sampling, elicitation and roots requests), delivered on the stream of the call that caused it.
+// A stateless replica has one relay for all its requests (`shared`): there, what an upstream
+// sends on its own could belong to any client's call, so it reaches none (progress still does:
+// it carries the call's own token).
 
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcError } from './jsonrpc.js';
@@ -21,9 +24,10 @@ const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
 export class Relay {
   /**
    * @param {{ upstreams: Record<string, import('./config.js').UpstreamSpec>, limits: UpstreamLimits,
-   *   onToolsChanged: () => void, onRestart?: (upstream: string) => void }} options
+   *   onToolsChanged: () => void, onRestart?: (upstream: string) => void, shared?: boolean }} options
    */
-  constructor({ upstreams, limits, onToolsChanged, onRestart }) {
+  constructor({ upstreams, limits, onToolsChanged, onRestart, shared = false }) {
+    this.shared = shared;
     this.specs = upstreams;
     this.limits = limits;
     this.onToolsChanged = onToolsChanged;
@@ -190,6 +194,7 @@ export class Relay {
 
   async #fromUpstream(/** @type {Upstream} */ upstream, /** @type {any} */ n) {
     if (n.method === 'notifications/tools/list_changed') return this.onToolsChanged();
+    if (this.shared) return log.debug(`upstream ${upstream.name}: ${n.method} dropped (--stateless: it could belong to any client's call)`);
     const extra = this.#relatedExtra(upstream);
     if (extra) return this.#notify(extra, n);
     if (!this.client) return log.debug(`upstream ${upstream.name}: ${n.method} before the client is connected; dropped`);
@@ -197,6 +202,10 @@ export class Relay {
   }
 
   async #requestFromUpstream(/** @type {Upstream} */ upstream, /** @type {any} */ request, /** @type {{ signal: AbortSignal }} */ upExtra) {
+    if (this.shared) {
+      log.debug(`upstream ${upstream.name}: its ${request.method} request refused (--stateless)`);
+      throw new JsonRpcError(ErrorCode.MethodNotFound, `${request.method} cannot reach a client: agentwire-mcp runs --stateless (no session to send it on)`);
+    }
     const extra = this.#relatedExtra(upstream);
     const options = { signal: upExtra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS };
     if (extra) return extra.sendRequest(request, AnyResult, options);

@@ -1,22 +1,23 @@
-// One downstream session: its lifecycle, and the MCP methods, each passed to the mode (tools) or
-// the relay (everything else).
+// One downstream session: its lifecycle, its upstream connections (a relay of its own) and its
+// catalog; its requests are served by dispatch.js.
 //
 // The SDK server of a session is created when the client's `initialize` arrives, after the
 // upstreams have started with the client's capabilities: so the SDK's own initialize handler
 // answers with the capabilities and instructions the upstreams have, and no private SDK field
 // is needed. Until then the session holds what arrives (bounded).
 
+import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { Catalog } from './catalog.js';
+import { route, toolsList } from './dispatch.js';
 import { errorResponse, INTERNAL_ERROR, INVALID_REQUEST, SERVER_ERROR } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
 import { methodLabel } from './metrics.js';
 import { modes } from './modes/index.js';
 import { Relay } from './relay.js';
-import { compactResultDetailed } from './result.js';
 import { SERVER_INFO } from './version.js';
-import { ResultStore } from './view.js';
+import { MemoryResultStore } from './view.js';
 
 /** Messages held while the upstreams start (a client should wait for the initialize reply). */
 const MAX_HELD = 100;
@@ -33,9 +34,11 @@ const idKey = (/** @type {unknown} */ id) => `${typeof id}:${String(id)}`;
 export class Session {
   /**
    * @param {Required<GatewayOptions>} options
-   * @param {{ stats: import('./stats.js').Stats, metrics: import('./metrics.js').Metrics }} shared
+   * @param {{ stats: import('./stats.js').Stats, metrics: import('./metrics.js').Metrics,
+   *   store?: import('./store.js').SharedStore }} shared with --store, results go there (under a
+   *   name of the session's own), else into memory
    */
-  constructor(options, { stats, metrics }) {
+  constructor(options, { stats, metrics, store }) {
     this.options = options;
     this.stats = stats;
     this.metrics = metrics;
@@ -47,7 +50,8 @@ export class Session {
       onRestart: (upstream) => metrics.upstreamRestarts.inc({ upstream }),
     });
     this.catalog = new Catalog([], options);
-    this.results = new ResultStore();
+    /** @type {import('./view.js').ResultStore} */
+    this.results = store ? store.forOwner(`session:${randomUUID()}`) : new MemoryResultStore();
     /** @type {Server | null} */
     this.server = null;
     this.initialized = false;
@@ -150,7 +154,7 @@ export class Session {
       const server = new Server(SERVER_INFO, { capabilities, instructions: this.relay.instructions() });
       // The SDK would answer setLevel itself; the gateway forwards it to the upstreams instead.
       if (capabilities.logging) server.removeRequestHandler('logging/setLevel');
-      server.fallbackRequestHandler = (request, requestExtra) => this.#route(request, requestExtra);
+      server.fallbackRequestHandler = (request, requestExtra) => route(this.#scope(), request, requestExtra);
       server.fallbackNotificationHandler = async (n) => this.relay.notifyAll(n);
       server.oninitialized = () => {
         this.initialized = true;
@@ -200,93 +204,13 @@ export class Session {
   }
 
   #toolsList() {
-    return this.mode.toolsList(this.catalog, this.options);
+    return toolsList(this.#scope());
   }
 
-  /** @param {any} request @param {import('./relay.js').RequestExtra} extra */
-  async #route(request, extra) {
-    const { method, params } = request;
-    const relay = this.relay;
-    switch (method) {
-      case 'tools/list':
-        return { tools: this.#toolsList() };
-      case 'tools/call':
-        return this.mode.callTool(this.#context(), params ?? {}, extra);
-      case 'resources/list':
-        return relay.listMerged('resources', method, 'resources', params, extra);
-      case 'resources/templates/list':
-        return relay.listMerged('resources', method, 'resourceTemplates', params, extra);
-      case 'prompts/list':
-        return relay.listMerged('prompts', method, 'prompts', params, extra);
-      case 'resources/read':
-      case 'resources/subscribe':
-      case 'resources/unsubscribe':
-        return relay.forward(relay.owner('resources', params?.uri), request, extra);
-      case 'prompts/get':
-        return relay.forward(relay.owner('prompts', params?.name), request, extra);
-      case 'completion/complete': {
-        const ref = params?.ref ?? {};
-        const owner = ref.type === 'ref/prompt' ? relay.owner('prompts', ref.name) : relay.owner('resources', ref.uri);
-        return relay.forward(owner, request, extra);
-      }
-      case 'logging/setLevel':
-        return relay.requestAll('logging', request, extra);
-      default:
-        return relay.forward(relay.first(), request, extra);
-    }
-  }
-
-  /** What the mode may use. @returns {import('./modes/compact.js').ModeContext} */
-  #context() {
-    return {
-      catalog: this.catalog,
-      options: this.options,
-      results: this.results,
-      callUpstream: (entry, args, params, extra, how) => this.#callUpstream(entry, args, params, extra, how),
-    };
-  }
-
-  /** A tools/call to the entry's upstream, its result compacted; counted in stats and metrics. */
-  async #callUpstream(/** @type {import('./catalog.js').CatalogEntry} */ entry, /** @type {unknown} */ args, /** @type {any} */ params, /** @type {any} */ extra, /** @type {{ structured: 'keep'|'strip' }} */ how) {
-    const labels = { upstream: entry.upstream, tool: entry.def.name };
-    const { metrics } = this;
-    metrics.toolCalls.inc(labels);
-    const started = performance.now();
-    let result;
-    try {
-      const request = { method: 'tools/call', params: { ...params, name: entry.def.name, arguments: args } };
-      result = await this.relay.forward(this.relay.get(entry.upstream), request, extra);
-    } catch (e) {
-      const code = /** @type {any} */ (e)?.code;
-      const kind = code === ErrorCode.RequestTimeout ? 'timeout' : code === ErrorCode.ConnectionClosed ? 'unavailable' : 'protocol';
-      if (!extra.signal?.aborted) metrics.toolErrors.inc({ ...labels, kind });
-      throw e;
-    }
-    const compactStarted = performance.now();
-    const { result: out, report } = compactResultDetailed(result, {
-      tool: entry.def.name,
-      tokenizer: this.options.tokenizer,
-      minSavings: this.options.minSavings,
-      structured: how.structured,
-      measure: this.options.measure,
-    });
-    const done = performance.now();
-    metrics.compactSeconds.observe({}, (done - compactStarted) / 1000);
-    metrics.callSeconds.observe({ upstream: entry.upstream }, (done - started) / 1000);
-    if (result?.isError) {
-      metrics.toolErrors.inc({ ...labels, kind: 'result' });
-    } else {
-      this.stats.add(entry.name, report);
-      for (const { code, message } of report.kept) {
-        metrics.compactKept.inc({ ...labels, reason: code });
-        log.debug(`${entry.name}: result text kept (${code}): ${message}`);
-      }
-      metrics.tokensBefore.inc(labels, report.tokensBefore);
-      metrics.tokensAfter.inc(labels, report.tokensAfter);
-      metrics.bytesBefore.inc(labels, report.bytesBefore);
-      metrics.bytesAfter.inc(labels, report.bytesAfter);
-    }
-    return out;
+  /** What the session's requests are served with (dispatch.js). @returns {import('./dispatch.js').Scope} */
+  #scope() {
+    const { options, mode, relay, catalog, results, stats, metrics } = this;
+    return { options, mode, relay, catalog, results, stats, metrics, stateless: false };
   }
 
   /** Names why the session is about to end (its transport closes next, e.g. on DELETE). */

@@ -40,6 +40,8 @@ export class SessionTable {
     this.replay = { maxEvents: replayEvents, maxBytes: replayBytes };
     /** @type {Map<string, Entry>} by session id */
     this.entries = new Map();
+    /** What session ids start with (`REPLICA.UUID`; set by listen() once the port is known). */
+    this.replicaId = 'replica';
     /** Sessions being created (they count against --max-sessions before they have an id). */
     this.opening = 0;
     this.sweepMs = Math.min(60_000, Math.max(250, Math.round(idleMs / 4)));
@@ -73,7 +75,7 @@ export class SessionTable {
       /** @type {Entry} */
       const entry = /** @type {any} */ ({ tokenId, lastSeen: Date.now(), getStreams: 0, events });
       entry.transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: () => `${this.replicaId}.${randomUUID()}`,
         eventStore: events,
         retryInterval: 1000,
         onsessioninitialized: (id) => {

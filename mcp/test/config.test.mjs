@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, describeDefault, nameOf, OPTIONS, parseConfig, parseServers, usage } from '../src/config.js';
+import { ConfigError, defaultReplicaId, describeDefault, nameOf, OPTIONS, parseConfig, parseServers, usage } from '../src/config.js';
 import { ROOT } from './helpers.mjs';
 
 const files = (map) => ({ readFile: (f) => (f in map ? map[f] : assert.fail(`read ${f}`)) });
@@ -64,6 +64,26 @@ test('mcpServers: checked field by field; disabled servers left out; other field
   assert.throws(() => parseServers('{"x": 1}', 'c.json'), /c\.json: no "mcpServers" object/);
   const c = parseConfig(['--config', 'a.json', '--config', 'b.json'], {}, files({ 'a.json': '{"mcpServers": {"a": {"command": "x"}}}', 'b.json': '{"servers": {"b": {"url": "http://127.0.0.1:1/mcp"}}}' }));
   assert.deepEqual(Object.keys(c.upstreams), ['a', 'b']);
+});
+
+test('--stateless, --replica-id, --store: what they need, and what they refuse', () => {
+  const c = parseConfig(['--listen', '8931', '--stateless', '--mode', 'gateway', '--store', 'redis://10.0.0.5:6379/2', '--', 'x']);
+  assert.equal(c.stateless, true);
+  assert.equal(c.store, 'redis://10.0.0.5:6379/2');
+  assert.equal(c.storeTtlMs, 3_600_000);
+  assert.equal(c.storeMaxBytes, 32 * 1024 ** 2);
+  assert.deepEqual(c.warnings, []);
+  fails(['--stateless', '--', 'x'], /^--stateless serves Streamable HTTP: give --listen/);
+  fails(['--listen', '1', '--stateless', '--mode', 'gateway', '--', 'x'], /^--mode gateway --stateless needs --store redis:\/\/HOST:PORT\/DB: a result stored for tool_view through one replica must be readable through any replica$/);
+  fails(['--listen', '1', '--stateless', '--cache-stable', '--', 'x'], /^--cache-stable keeps what one client browsed before; --stateless has no client/);
+  fails(['--store', 'http://h:1', '--', 'x'], /--store wants a redis:\/\/ or rediss:\/\/ URL, got "http"/);
+  fails(['--store', 'redis://h:1/x', '--', 'x'], /--store: the path is the database number/);
+  fails(['--store', 'nonsense', '--', 'x'], /--store wants redis:\/\/HOST:PORT\/DB/);
+  fails(['--listen', '1', '--replica-id', 'a.b', '--', 'x'], /--replica-id wants 1 to 63 letters, digits, _ or -, got "a\.b"/);
+  assert.deepEqual(parseConfig(['--listen', '1', '--stateless', '--max-sessions', '9', '--', 'x']).warnings, ['--max-sessions has no effect with --stateless (there are no sessions)']);
+  assert.deepEqual(parseConfig(['--store', 'redis://h/0', '--', 'x']).warnings, ["--store holds gateway mode's stored results; --mode compact stores none"]);
+  assert.equal(defaultReplicaId('web-3.example.com', 8931), 'web-3-example-com-8931');
+  assert.match(defaultReplicaId('x'.repeat(200), 65535), /^x{56}-65535$/);
 });
 
 test('upstream names from the command', () => {

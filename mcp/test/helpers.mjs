@@ -136,21 +136,28 @@ export const jsonServer = (env = {}) => ({ command: process.execPath, args: [JSO
  * first group and the child (killed by `stopAll`).
  */
 export function startProcess(command, args, pattern, { env = {}, cwd } = {}) {
+  const child = spawnTracked(command, args, { env, cwd });
+  return new Promise((resolve, reject) => {
+    const on = () => {
+      const m = pattern.exec(child.output());
+      if (m) resolve({ match: m[1], child });
+    };
+    child.stdout.on('data', on);
+    child.stderr.on('data', on);
+    child.once('exit', (code, signal) => reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before ${pattern}: ${child.output()}`)));
+  });
+}
+
+/** A process killed by `stopAll`; `child.output()` is what it printed so far. */
+export function spawnTracked(command, args, { env = {}, cwd } = {}) {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, cwd });
   started.add(child);
   child.once('exit', () => started.delete(child));
   let seen = '';
   child.output = () => seen;
-  return new Promise((resolve, reject) => {
-    const on = (d) => {
-      seen += d;
-      const m = pattern.exec(seen);
-      if (m) resolve({ match: m[1], child });
-    };
-    child.stdout.on('data', on);
-    child.stderr.on('data', on);
-    child.once('exit', (code, signal) => reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before ${pattern}: ${seen}`)));
-  });
+  child.stdout.on('data', (d) => (seen += d));
+  child.stderr.on('data', (d) => (seen += d));
+  return child;
 }
 const started = new Set();
 
@@ -191,14 +198,18 @@ export function freePort() {
   });
 }
 
-/** Kills every process startProcess started and waits for them. */
+/**
+ * Kills every process startProcess started and waits for them: SIGKILL, or `child.stopSignal`
+ * for one that must pass it on (nginx's master stops its workers on SIGTERM; killed, it leaves
+ * them running).
+ */
 export async function stopAll() {
   await Promise.all(
     [...started].map(
       (child) =>
         new Promise((resolve) => {
           child.once('exit', resolve);
-          child.kill('SIGKILL');
+          child.kill(child.stopSignal ?? 'SIGKILL');
         }),
     ),
   );

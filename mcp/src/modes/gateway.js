@@ -3,9 +3,8 @@
 
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcError } from '../jsonrpc.js';
-import { compact } from 'agentwire';
 import { errorResult } from '../catalog.js';
-import { ResultStore, ViewError } from '../view.js';
+import { infoOf, tokensOf, viewOf, ViewError } from '../view.js';
 import { execute, obj, TOOL_EXECUTE } from './shared.js';
 
 const META_TOOLS = [
@@ -38,41 +37,39 @@ export const gatewayMode = {
     const name = String(params.name);
     const args = params.arguments ?? {};
     if (name === 'tool_browse') return context.catalog.meta('tool_browse', args);
-    if (name === 'tool_view') return view(context, args);
+    if (name === 'tool_view') return await view(context, args);
     if (name === 'tool_execute') {
       const { result, entry } = await execute(context, args, params, extra);
-      return entry ? bounded(context, entry, result) : result;
+      return entry ? await bounded(context, entry, result) : result;
     }
     throw new JsonRpcError(ErrorCode.InvalidParams, `Tool ${name} not found`);
   },
 };
 
 /** A result above --max-result-tokens is stored; the reply says how to read it. */
-function bounded(/** @type {ModeContext} */ context, /** @type {import('../catalog.js').CatalogEntry} */ entry, /** @type {any} */ result) {
+async function bounded(/** @type {ModeContext} */ context, /** @type {import('../catalog.js').CatalogEntry} */ entry, /** @type {any} */ result) {
   const { maxResultTokens, tokenizer } = context.options;
   if (result.isError || !Array.isArray(result.content)) return result;
   const texts = result.content.filter((/** @type {any} */ b) => b.type === 'text');
   if (texts.length !== 1) return result;
   const text = texts[0].text;
-  const tokens = ResultStore.tokens(text, tokenizer);
+  const tokens = tokensOf(text, tokenizer);
   if (tokens <= maxResultTokens) return result;
-  let value;
-  let format = 'text';
-  if (text.startsWith('GCX1')) format = 'gcx1';
-  else if (text.startsWith('GCF')) format = 'gcf-generic';
+  /** @type {import('../view.js').StoredResult} */
+  const stored = { tool: entry.def.name, text, format: 'text', tokens };
+  if (text.startsWith('GCX1')) stored.format = 'gcx1';
+  else if (text.startsWith('GCF')) stored.format = 'gcf-generic';
   else {
     try {
-      value = JSON.parse(text);
-      format = 'json';
+      stored.value = JSON.parse(text);
+      stored.format = 'json';
     } catch {
       // Plain text: stored as lines only.
     }
   }
-  // The JSON value behind a compact text, for JSON pointers (decoded by the codec).
-  if (value === undefined && format !== 'text') value = compact.decode(text);
-  const handle = context.results.put({ tool: entry.def.name, text, format, tokens, value });
+  const handle = await context.results.put(stored);
   const body = {
-    stored: context.results.info(handle),
+    stored: infoOf(handle, stored),
     message: `result is ${tokens} tokens, above the ${maxResultTokens}-token limit; read it with tool_view(handle, selector)`,
     selectors: ['info', 'lines:A-B', 'rows:A-B[@SECTION]', '/json/pointer'],
   };
@@ -80,7 +77,7 @@ function bounded(/** @type {ModeContext} */ context, /** @type {import('../catal
   return { ...result, content };
 }
 
-function view(/** @type {ModeContext} */ context, /** @type {any} */ args) {
+async function view(/** @type {ModeContext} */ context, /** @type {any} */ args) {
   const { handle, selector = '' } = args ?? {};
   if (typeof handle !== 'string' || typeof selector !== 'string') {
     return errorResult({ error: 'ARGS_INVALID', message: 'tool_view requires string handle and optional string selector', path: '', retryable: false });
@@ -89,8 +86,8 @@ function view(/** @type {ModeContext} */ context, /** @type {any} */ args) {
   if (context.catalog.byId.has(handle)) return context.catalog.meta('tool_view', { tool_id: handle });
   const { maxResultTokens, tokenizer } = context.options;
   try {
-    const text = context.results.view(handle, selector, { tokenizer });
-    const tokens = ResultStore.tokens(text, tokenizer);
+    const text = viewOf(handle, await context.results.get(handle), selector, { tokenizer });
+    const tokens = tokensOf(text, tokenizer);
     if (tokens > maxResultTokens) {
       throw new ViewError(`selection is ${tokens} tokens, above the ${maxResultTokens}-token limit; narrow the selector`);
     }
