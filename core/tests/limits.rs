@@ -1,7 +1,7 @@
 //! Every input limit at its boundary: exactly the limit passes, one past it fails with its own
 //! code and position. GCX1 limits are checked in both decoders (the one-pass `decode` and the
-//! push `Decoder`), which must agree. A counting allocator checks that hostile GCB1 and GCF
-//! input fails before it allocates.
+//! push `Decoder`), which must agree. A counting allocator checks that hostile GCB1, GCF and
+//! TOON input fails before it allocates.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -9,7 +9,7 @@ use std::cell::Cell;
 use agentwire::gcx::document;
 use agentwire::gcx::{self, DecodeOptions, Decoder, Section};
 use agentwire::json::{self, ParseOptions};
-use agentwire::{Error, gcb, gcf};
+use agentwire::{Error, gcb, gcf, toon};
 
 /// The system allocator, counting the bytes each thread asks for.
 struct Counting;
@@ -636,4 +636,43 @@ fn events_line_limit() {
     let mut past = vec![b'a'; max + 1];
     past.push(b'\n');
     assert!(over_long(&past, max).contains("the line is longer than 16777216 bytes (skipped)"));
+}
+
+#[test]
+fn toon_declared_lengths_allocate_nothing() {
+    // A header may declare 10^12 items (or more than usize holds); the decoder reserves only
+    // what the rest of the input can hold, in either mode.
+    for strict in [true, false] {
+        let options = toon::DecodeOptions {
+            strict,
+            ..toon::DecodeOptions::default()
+        };
+        for text in [
+            "a[1000000000000]: 1",
+            "a[1000000000000]:\n  - 1",
+            "a[1000000000000]{x}:\n  1",
+            "a[1000000000000:]{x}:\n  k: 1",
+            "[99999999999999999999999999]{x}:\n  1",
+            "a[4000000000]:\n  - [4000000000]:\n    - t[4000000000]{x,y}:\n        1,2",
+        ] {
+            let (outcome, bytes) = allocated_by(|| toon::decode(text, &options));
+            assert!(bytes < 16 << 10, "{text:?}: allocated {bytes} bytes");
+            match outcome {
+                Err(e) => assert!(strict && e.code() == "TOON_COUNT_MISMATCH", "{e}"),
+                Ok(_) => assert!(!strict, "{text:?} decodes only leniently"),
+            }
+        }
+    }
+    // Deep nesting stops at the limit after allocating little.
+    let deep: String = (0..1_000)
+        .map(|d| format!("{}k:\n", " ".repeat(d)))
+        .collect();
+    let one = toon::DecodeOptions {
+        indent: 1,
+        ..toon::DecodeOptions::default()
+    };
+    let (e, bytes) = allocated_by(|| toon::decode(&deep, &one).unwrap_err());
+    assert_eq!(e.code(), "TOON_DEPTH");
+    assert_eq!(e.line(), Some(512));
+    assert!(bytes < 1 << 20, "allocated {bytes} bytes");
 }

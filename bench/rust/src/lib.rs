@@ -1,8 +1,9 @@
 //! The benchmark cases: agentwire against the alternatives, same inputs, same run. GCX1 decode
 //! and encode of the ~10 MB corpus against serde_json on the same rows, GCF/GCB1 against
 //! the `gcf` crate on a 500-symbol graph, and exact token counts against tiktoken-rs,
-//! bpe-openai and the `tiktoken` crate, and compaction of a 106 KB tool result. The corpus comes from `node bench/corpus/generate.mjs`
-//! (`make bench` runs it first).
+//! bpe-openai and the `tiktoken` crate, compaction of a 106 KB tool result, and TOON encode
+//! and decode of the 8 datasets of TOON's token benchmark (`bench/data/toon/`). The corpus
+//! comes from `node bench/corpus/generate.mjs` (`make bench` runs it first).
 //!
 //! Two harnesses run the same cases, so they cannot drift apart:
 //! - `benches/rounds.rs`: interleaved rounds, what `make bench` runs and bench/report.mjs reads
@@ -66,6 +67,7 @@ pub fn cases() -> Vec<Case> {
     gcf_generic(&mut cases);
     tokens(&mut cases);
     compact(&mut cases);
+    toon(&mut cases);
     cases
 }
 
@@ -666,4 +668,65 @@ fn char_boundary_at_or_before(text: &str, at: usize) -> usize {
         .rev()
         .find(|&i| text.is_char_boundary(i))
         .unwrap_or(0)
+}
+
+/// TOON (spec 4.0) on the 8 datasets of TOON's own token benchmark (`bench/data/toon/`, 1.2 MB
+/// of JSON): one call encodes all eight values (or decodes all eight texts), with the comma
+/// delimiter (`toon-8`) and the tab (`toon-8-tab`). Throughput counts the TOON text's bytes in
+/// both directions. The texts are checked to decode to the values first.
+fn toon(cases: &mut Vec<Case>) {
+    use agentwire::toon::{self, DecodeOptions, Delimiter, EncodeOptions};
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/toon");
+    let names = [
+        "analytics",
+        "event-logs",
+        "github",
+        "keyed",
+        "nested-config",
+        "nested-group",
+        "nested",
+        "tabular",
+    ];
+    let values: &'static [agentwire::json::Value] = keep(
+        names
+            .iter()
+            .map(|name| {
+                let path = dir.join(format!("{name}.json"));
+                let text = std::fs::read_to_string(&path)
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                agentwire::json::parse(&text).unwrap()
+            })
+            .collect::<Vec<_>>(),
+    );
+    for (group, delimiter) in [("toon-8", Delimiter::Comma), ("toon-8-tab", Delimiter::Tab)] {
+        let options = keep(EncodeOptions {
+            delimiter,
+            ..EncodeOptions::default()
+        });
+        let texts: &'static [String] = keep(
+            values
+                .iter()
+                .map(|value| toon::encode(value, options).unwrap())
+                .collect::<Vec<_>>(),
+        );
+        for (value, text) in values.iter().zip(texts) {
+            let back = toon::decode(text, &DecodeOptions::default()).unwrap();
+            assert!(
+                agentwire::compact::js_equal(value, &back),
+                "a TOON dataset must decode to its value"
+            );
+        }
+        let bytes = texts.iter().map(String::len).sum();
+        cases.push(case(group, "encode/agentwire", bytes, move || {
+            values
+                .iter()
+                .map(|value| toon::encode(black_box(value), options).unwrap().len())
+                .sum::<usize>()
+        }));
+        cases.push(case(group, "decode/agentwire", bytes, move || {
+            for text in texts {
+                black_box(toon::decode(black_box(text), &DecodeOptions::default()).unwrap());
+            }
+        }));
+    }
 }

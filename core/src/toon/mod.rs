@@ -20,7 +20,7 @@
 //! Decoded numbers: a numeral without fraction or exponent that fits 64 bits is an exact
 //! integer, any other numeral a double (`-0` is `0`); tokens outside the spec's number grammar
 //! (`05`, `+1`, `.5`, `1e999`) are strings. Every decode error has a `TOON_` code
-//! ([`ErrorKind::ToonSyntax`](crate::ErrorKind::ToonSyntax) and its neighbours) and the line
+//! ([`ErrorKind::ToonSyntax`] and its neighbours) and the line
 //! and column where it was found.
 
 mod decode;
@@ -207,7 +207,7 @@ pub enum ExpandPaths {
     /// Split every unquoted key whose dot-separated segments are all identifiers
     /// (`[A-Za-z_][A-Za-z0-9_]*`) into nested objects, merging objects that meet at the same
     /// path. Two values that cannot merge are an error in strict mode
-    /// ([`ErrorKind::ToonDuplicateKey`](crate::ErrorKind::ToonDuplicateKey)); otherwise the
+    /// ([`ErrorKind::ToonDuplicateKey`]); otherwise the
     /// later one wins. Quoted keys are never split.
     Safe,
 }
@@ -303,7 +303,7 @@ pub struct DecodeOptions {
     pub expand_paths: ExpandPaths,
     /// Deepest nesting of arrays and objects in the decoded value (a root container is depth
     /// 1; expanded paths count their objects), default [`DEFAULT_MAX_DEPTH`]. Deeper input is
-    /// [`ErrorKind::ToonDepth`](crate::ErrorKind::ToonDepth) at the line that crossed it. The
+    /// [`ErrorKind::ToonDepth`] at the line that crossed it. The
     /// decoder recurses once per level: raise it only on a thread with a matching stack.
     pub max_depth: usize,
 }
