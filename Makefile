@@ -90,8 +90,8 @@ build-cli:
 # package agentwire-schema (npm/packages/schema), the rest to the main package (npm/wasm).
 # The default module (core) is built for size (profile wasm: its budget is 150 KB gzipped),
 # the modules in WASM_SPEED_MODULES for speed (profile wasm-speed, opt-level 3; wasm-opt -O3).
-WASM_MODULES := core gcf gateway events schema tokens
-WASM_SPEED_MODULES := gcf gateway events
+WASM_MODULES := core gcf gateway events toon schema tokens
+WASM_SPEED_MODULES := gcf gateway events toon
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 TOKENS_PKG := $(NPM_DIR)/packages/tokens
 SCHEMA_PKG := $(NPM_DIR)/packages/schema

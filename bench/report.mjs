@@ -185,6 +185,17 @@ for (const encoding of ['cl100k', 'o200k']) {
     ratio(`node_wasm_tokens_count_vs_gpt_tokenizer_${encoding}_${key}`, speedup(node('wasm', bench, 'count'), js(bench, 'count', 'gpt-tokenizer')), 1.5, `Node wasm tokens.count vs gpt-tokenizer countTokens, ${encoding}_base, ${label}`);
   }
 }
+// TOON on its 8 benchmark datasets against @toon-format/toon, and the Rust codec's throughput.
+for (const [runtime, target] of [['native', 3], ['wasm', 1.5]]) {
+  for (const op of ['encode', 'decode']) {
+    ratio(`node_${runtime}_toon_${op}_vs_toon`, speedup(node(runtime, 'toon-8', op), js('toon-8', op, '@toon-format/toon')), target, `Node ${runtime} toon.${op} vs @toon-format/toon on TOON's 8 benchmark datasets (the same bytes and values)`);
+  }
+}
+for (const group of ['toon-8', 'toon-8-tab']) {
+  for (const op of ['encode', 'decode']) {
+    ratio(`rust_${group.replaceAll('-', '_')}_${op}_mb_per_s`, mbps(`${group}/${op}/rust/agentwire`), 0, `Rust TOON ${op} of TOON's 8 benchmark datasets (${group === 'toon-8' ? 'comma' : 'tab'} delimiter), MB/s of TOON text (for information)`, 'none');
+  }
+}
 ratio('compact_106kb_ms', find(node('native', 'compact-106kb', 'compact')).rounds_ns.map((ns) => ns / 1e6), 2, 'Node native compact.json of a 106 KB pretty-printed tool result (bench/corpus/tool-result-106kb.json), exact cl100k counts, ms', 'max');
 ratio('node_wasm_compact_106kb_ms', find(node('wasm', 'compact-106kb', 'compact')).rounds_ns.map((ns) => ns / 1e6), 0, 'Node wasm compact.json of the same result, ms (for information)', 'none');
 ratio('node_native_gcf3_graph_decode_vs_json_parse', speedup(node('native', 'gcf3-graph-500', 'decode'), js('gcf3-graph-500', 'decode', 'JSON')), 0.8, 'Node native gcf.decodeGraph vs JSON.parse of the same payload as JSON');
@@ -213,6 +224,9 @@ if (browser.records.length > 0) {
       const bench = `gcf3-generic-${set}`;
       ratio(`browser_wasm_gcf3_generic_${set.replace('-', '')}_${op}_vs_blackwell_gcf`, speedup(inBrowser('wasm', bench, op), inBrowser('js', bench, op, peer)), 1, `Chromium wasm GCF 3.5.3 generic ${op} vs ${peer} (${set})`);
     }
+  }
+  for (const op of ['encode', 'decode']) {
+    ratio(`browser_wasm_toon_${op}_vs_toon`, speedup(inBrowser('wasm', 'toon-8', op), inBrowser('js', 'toon-8', op, '@toon-format/toon')), 0, `Chromium wasm toon.${op} vs @toon-format/toon on TOON's 8 benchmark datasets (for information)`, 'none');
   }
   for (const set of ['1kb', '10kb']) {
     ratio(`browser_wasm_gcx1_${set}_decode_vs_json_parse`, speedup(inBrowser('wasm', `gcx1-${set}`, 'decode'), inBrowser('js', `gcx1-${set}`, 'decode', 'JSON')), 0.5, `Chromium wasm gcx.decode vs JSON.parse (${set})`);
@@ -261,6 +275,8 @@ const README_HEADLINES = [
   'rust_gcf_encode_vs_gcf_crate',
   'node_native_gcx1_10mb_decode_vs_json_parse',
   'node_native_gcx1_encode_vs_toon',
+  'node_native_toon_encode_vs_toon',
+  'node_native_toon_decode_vs_toon',
   'node_native_gcf3_generic_graph500_decode_vs_blackwell_gcf',
   'node_wasm_gcf3_generic_graph500_decode_vs_blackwell_gcf',
   'node_wasm_gcf3_graph_encode_vs_blackwell_gcf',

@@ -13,6 +13,7 @@ const NOT_READY = {
   gcf: 'agentwire: call `await gcf.load()` before using GCF v3 (gcf.encodeGeneric, gcf.decodeAny, …)',
   gateway: 'agentwire: call `await gateway.load()` before using the gateway',
   events: 'agentwire: call `await events.load()` before using events',
+  toon: 'agentwire: call `await toon.load()` before using TOON (toon.encode, toon.decode)',
   tokens: 'agentwire: call `await tokens.load("cl100k_base")` (or o200k_base) before counting',
 };
 
@@ -46,6 +47,6 @@ const vocabularies = {
 const api = createApi({ name: 'wasm', area, vocabularies });
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, gcf, gcb, codecs, tokens, gateway, events, compact, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, gateway, events, toon, compact, errorCodes, coreVersion } = api;
 export const backend = 'wasm';
 export const nativeLoadError = null;

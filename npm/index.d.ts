@@ -802,6 +802,45 @@ export declare const events: {
   }): Array<Record<string, unknown>>;
 };
 
+/** TOON encode options: those of `@toon-format/toon` (spec 4.0). */
+export interface ToonEncodeOptions {
+  /** Spaces per indentation level, 1 to 64 (default 2). */
+  indent?: number;
+  /** The delimiter of inline arrays and table rows (default `','`). */
+  delimiter?: ',' | '\t' | '|' | 'comma' | 'tab' | 'pipe';
+  /** `'safe'` folds chains of single-key objects into dotted keys (`a.b.c: 1`; default `'off'`). */
+  keyFolding?: 'off' | 'safe';
+  /** With key folding, the most keys folded along one path (default `Infinity`). */
+  flattenDepth?: number;
+}
+
+/** TOON decode options. */
+export interface ToonDecodeOptions {
+  /** Spaces per indentation level, 1 to 64 (default 2). */
+  indent?: number;
+  /** Every check of spec §14: counts, widths, indentation, duplicate keys (default true). */
+  strict?: boolean;
+  /** `'safe'` expands dotted keys into nested objects (default `'off'`). */
+  expandPaths?: 'off' | 'safe';
+  /** Deepest nesting of the decoded value (default 512, at most 1024). */
+  maxDepth?: number;
+}
+
+/**
+ * TOON (Token-Oriented Object Notation, spec 4.0), byte for byte what `@toon-format/toon`
+ * writes; decode errors are `AgentwireError`s with a `TOON_` code, line and column.
+ */
+export declare const toon: {
+  /** Browsers: fetch the TOON wasm module first (Node: resolves at once). */
+  load(input?: WasmInput): Promise<void>;
+  /** A JSON value → TOON text. */
+  encode(value: unknown, options?: ToonEncodeOptions): string;
+  /** JSON text → TOON text (numbers exactly as written, integers past 2^53 too). */
+  encodeJson(json: string, options?: ToonEncodeOptions): string;
+  /** TOON text → the JSON value. */
+  decode(text: string, options?: ToonDecodeOptions): unknown;
+};
+
 /** The form `compact.json` chose. */
 export type CompactFormat = 'gcx1-layout' | 'gcx1-generic' | 'gcf-generic' | 'toon' | 'toon-tab' | 'json-min' | 'input';
 

@@ -7,7 +7,7 @@ const backendOf = loadNodeBackend();
 const api = createApi(backendOf);
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, gcf, gcb, codecs, tokens, gateway, events, compact, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, gateway, events, toon, compact, errorCodes, coreVersion } = api;
 /** Which build is in use: 'native' or 'wasm'. */
 export const backend = backendOf.name;
 /** Why the native addon was not used (null when it was). */

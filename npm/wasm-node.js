@@ -7,7 +7,7 @@ const backendOf = loadNodeBackend({ forceWasm: true });
 const api = createApi(backendOf);
 
 export { AgentwireError } from './lib/errors.js';
-export const { gcx, gcf, gcb, codecs, tokens, gateway, events, compact, errorCodes, coreVersion } = api;
+export const { gcx, gcf, gcb, codecs, tokens, gateway, events, toon, compact, errorCodes, coreVersion } = api;
 export const backend = backendOf.name;
 export const nativeLoadError = null;
 export function init() {

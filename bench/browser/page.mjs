@@ -4,10 +4,11 @@
 // (graph-500, 1 KB, 10 KB) and gcx.decode of 1 KB and 10 KB. Outputs are checked equal first.
 import * as agentwire from 'agentwire';
 import * as blackwell from '@blackwell-systems/gcf';
+import * as reference from '@toon-format/toon';
 import { rowsUpTo } from '/bench/node/rows.mjs';
 import { timeInRounds } from '/bench/node/rounds.mjs';
 
-const { gcf, gcx } = agentwire;
+const { gcf, gcx, toon } = agentwire;
 const quick = location.hash === '#quick';
 const check = (ok, what) => {
   if (!ok) throw new Error(`check failed: ${what}`);
@@ -17,6 +18,7 @@ const json = async (path) => (await fetch(path)).json();
 try {
   await agentwire.init();
   await gcf.load();
+  await toon.load();
   const graph = await json('/bench/corpus/out/graph-500.json');
   const data = await json('/bench/corpus/out/gcx-10mb.json');
   const single = (target) => rowsUpTo(data[0].rows, target);
@@ -44,6 +46,16 @@ try {
     task(bench, 'browser-js', peer, 'decode', () => blackwell.decodeGeneric(text));
     task(bench, 'browser-js', peer, 'encode', () => blackwell.encodeGeneric(value));
   }
+
+  // TOON on its own 8 benchmark datasets, against @toon-format/toon (recorded, no target).
+  const names = ['analytics', 'event-logs', 'github', 'keyed', 'nested-config', 'nested-group', 'nested', 'tabular'];
+  const values = await Promise.all(names.map((name) => json(`/bench/data/toon/${name}.json`)));
+  const toonTexts = values.map((value) => reference.encode(value));
+  values.forEach((value, i) => check(toon.encode(value) === toonTexts[i], `toon.encode of ${names[i]} equals the reference's`));
+  task('toon-8', 'browser-wasm', 'agentwire', 'encode', () => values.map((v) => toon.encode(v)));
+  task('toon-8', 'browser-wasm', 'agentwire', 'decode', () => toonTexts.map((t) => toon.decode(t)));
+  task('toon-8', 'browser-js', '@toon-format/toon', 'encode', () => values.map((v) => reference.encode(v)));
+  task('toon-8', 'browser-js', '@toon-format/toon', 'decode', () => toonTexts.map((t) => reference.decode(t)));
 
   // gcx.decode against JSON.parse.
   for (const [label, target] of [['1kb', 1000], ['10kb', 10000]]) {

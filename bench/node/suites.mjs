@@ -348,5 +348,28 @@ function compact106kb(builds) {
   return { title: 'compact.json of a 106 KB pretty-printed tool result (bench/corpus/tool-result-106kb.json)', size: 'small', tasks };
 }
 
+/** TOON's 8 benchmark datasets (bench/data/toon), together 1.2 MB of JSON: toon.encode of all
+ * eight values and toon.decode of their texts, against @toon-format/toon 4.4.0 doing the same.
+ * Both write the same bytes (checked first) and read the same values. */
+export const TOON_DATASETS = ['analytics', 'event-logs', 'github', 'keyed', 'nested-config', 'nested-group', 'nested', 'tabular'];
+
+function toonDatasets(builds) {
+  const values = TOON_DATASETS.map((name) => JSON.parse(read(`bench/data/toon/${name}.json`)));
+  const texts = values.map((value) => toon.encode(value));
+  const bytes = sum(texts);
+  const tasks = [];
+  for (const [runtime, api] of builds) {
+    values.forEach((value, i) => {
+      assert.equal(api.toon.encode(value), texts[i], `${runtime}: toon.encode of ${TOON_DATASETS[i]} equals the reference's`);
+      assert.deepStrictEqual(api.toon.decode(texts[i]), toon.decode(texts[i]), `${runtime}: toon.decode of ${TOON_DATASETS[i]}`);
+    });
+    tasks.push(task('toon-8', runtime, 'agentwire', 'encode', bytes, () => values.map((v) => api.toon.encode(v))));
+    tasks.push(task('toon-8', runtime, 'agentwire', 'decode', bytes, () => texts.map((t) => api.toon.decode(t))));
+  }
+  tasks.push(task('toon-8', 'node-js', '@toon-format/toon', 'encode', bytes, () => values.map((v) => toon.encode(v))));
+  tasks.push(task('toon-8', 'node-js', '@toon-format/toon', 'decode', bytes, () => texts.map((t) => toon.decode(t))));
+  return { title: "TOON encode and decode of TOON's 8 benchmark datasets against @toon-format/toon", size: 'large', tasks };
+}
+
 /** The suites in run order; each takes the agentwire builds and checks before returning. */
-export const SUITES = [gcx10mb, gcxBench20, gcxSingle, graph500, gcf3Graph, gcf3Generic, tokenCounts, compact106kb];
+export const SUITES = [gcx10mb, gcxBench20, gcxSingle, graph500, gcf3Graph, gcf3Generic, tokenCounts, compact106kb, toonDatasets];

@@ -6,7 +6,7 @@
 //! its class (`GcxEncoder.writeRow`).
 //!
 //! Areas, named as their wasm modules: `core` (GCX1, GCF v1.1, GCB1, codecs: the default
-//! module), `gcf` (GCF v3, and compaction), `gateway`, `events`, `schema` and `tokens` (the
+//! module), `gcf` (GCF v3, and compaction), `gateway`, `events`, `toon`, `schema` and `tokens` (the
 //! counter, which loads a vocabulary at run time, and compaction with exact counts). The
 //! first four exports are in every module, `exportTable` and `version` first (ids 0 and 1).
 
@@ -148,6 +148,11 @@ crate::exports! {
         fn "tokens.encode" -> crate::call::Bytes = crate::js::tokens::encode;
         #[cfg(feature = "tokens")]
         fn "tokens.decodeBytes" -> crate::call::Bytes = crate::js::tokens::decode;
+
+        #[cfg(feature = "toon")]
+        fn "toon.encode" -> String = crate::js::toon::encode;
+        #[cfg(feature = "toon")]
+        fn "toon.decode" -> crate::call::Tape = crate::js::toon::decode;
 
         #[cfg(any(feature = "gcf", feature = "tokens"))]
         fn "compact.json" -> crate::call::Tape = crate::js::compact::json;

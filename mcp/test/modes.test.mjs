@@ -7,7 +7,7 @@ import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateway as gw } from 'agentwire';
 import { count } from 'agentwire/tokens';
-import { decodeCompact, deepEqual } from '../src/index.js';
+import { compactJson, decodeCompact, deepEqual } from '../src/index.js';
 import {
   alive,
   childrenOf,
@@ -21,6 +21,8 @@ import {
   tmp,
   upstreams,
   BIN as BIN_PATH,
+  JSON_SERVER,
+  ROOT,
 } from './helpers.mjs';
 
 const open = [];
@@ -161,7 +163,8 @@ describe('--mode compact', () => {
     const want = await up.callTool({ name: 'directory_tree', arguments: { path: dir } });
     const got = await c.callTool({ name: 'directory_tree', arguments: { path: dir } });
     assert.deepEqual(got.structuredContent, want.structuredContent);
-    assert.match(textOf(got), /^(GCX1|GCF)/);
+    assert.equal(textOf(got), compactJson(textOf(want), { tool: 'directory_tree' }).text);
+    assert.notEqual(textOf(got), textOf(want));
     assert.ok(deepEqual(decodeCompact(textOf(got)), JSON.parse(textOf(want))));
 
     const ev = await track(gateway(['--structured', 'keep'], upstreams.everything()));
@@ -187,8 +190,28 @@ describe('--mode compact', () => {
     const s = await ev.callTool({ name: 'get-structured-content', arguments: { location: 'New York' } });
     const sWant = await evUp.callTool({ name: 'get-structured-content', arguments: { location: 'New York' } });
     assert.equal(s.structuredContent, undefined);
-    const carried = s.content.filter((b) => b.type === 'text').map((b) => decodeCompact(b.text.trim().startsWith('{') || /^(GCX1|GCF)/.test(b.text) ? b.text : 'null'));
+    const readBack = (text) => {
+      try {
+        return decodeCompact(text);
+      } catch {
+        return undefined; // prose
+      }
+    };
+    const carried = s.content.filter((b) => b.type === 'text').map((b) => readBack(b.text));
     assert.ok(carried.some((v) => deepEqual(v, sWant.structuredContent)), 'the structured data is in a text block');
+  });
+
+  test('a result where TOON has the fewest tokens is sent as TOON, and reads back', async () => {
+    // 80 contacts of TOON's nested-group dataset: nested address and plan objects, where TOON's
+    // nested field groups beat GCF's flattened headers.
+    const contacts = JSON.parse(readFileSync(join(ROOT, '..', 'bench/data/toon/nested-group.json'), 'utf8')).contacts.slice(0, 80);
+    const c = await track(gateway([], { command: process.execPath, args: [JSON_SERVER] }));
+    const got = textOf(await c.callTool({ name: 'echo', arguments: { contacts } }));
+    const want = compactJson(JSON.stringify({ contacts }), { tool: 'echo' });
+    assert.match(want.format, /^toon/, want.format);
+    assert.equal(got, want.text);
+    assert.match(got, /^contacts\[80\t?\]\{/);
+    assert.ok(deepEqual(decodeCompact(got), { contacts }));
   });
 
   test('images, non-JSON text and isError results pass through untouched', async () => {

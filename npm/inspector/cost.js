@@ -10,6 +10,8 @@ export const FORMAT_LABELS = {
   'gcx1-generic': 'GCX1 generic',
   'gcx1-layout': 'GCX1 per-tool layout',
   'gcf-generic': 'GCF v3.6 generic',
+  toon: 'TOON',
+  'toon-tab': 'TOON (tab delimiter)',
   'gcf-v1.1': 'GCF v1.1 (graph)',
   gcb1: 'GCB1 (binary graph)',
 };

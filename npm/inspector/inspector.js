@@ -3,7 +3,7 @@
 // (tables, graph, event timeline), what agentwire-mcp would send instead (compact.json's
 // candidates, counted in a worker) and where the tokens go. Runs entirely on the wasm build;
 // nothing leaves the page.
-import { compact, events, gcb, gcf, init } from '../browser.js';
+import { compact, events, gcb, gcf, init, toon } from '../browser.js';
 import { renderCost } from './cost.js';
 import { el } from './dom.js';
 import { defaultPart, mcpResult } from './mcp-result.js';
@@ -18,8 +18,9 @@ const encoder = new TextEncoder();
 const worker = new WorkerClient();
 
 await init();
-// events: the timeline; gcf: compact.decode, whose JSON errors carry a line and column.
-const modulesReady = Promise.all([events.load(), gcf.load()]);
+// events: the timeline; gcf: compact.decode, whose JSON errors carry a line and column; toon:
+// pasted TOON.
+const modulesReady = Promise.all([events.load(), gcf.load(), toon.load()]);
 
 /** Bytes of a dropped binary file (GCB1); null when the input is the textarea's text. */
 let droppedBytes = null;
@@ -198,14 +199,28 @@ async function analyze() {
       const r = renderEvents(text);
       view.replaceChildren(...r.view);
       target = { ...stringified(r.json, 'the events'), graph: false };
+    } else if (format === 'toon') {
+      const value = toon.decode(text);
+      view.replaceChildren(...renderJson(value, 'TOON'));
+      target = { ...stringified(value, 'the TOON document'), graph: looksLikeGraph(value) };
     } else {
       let value;
       try {
         value = JSON.parse(text);
       } catch (error) {
-        throw jsonError(text, error);
+        // Not JSON: TOON, when it reads as TOON (the format agents also paste), else the JSON
+        // error with its line and column.
+        let asToon;
+        try {
+          asToon = toon.decode(text);
+        } catch {
+          throw jsonError(text, error);
+        }
+        $('format').textContent = 'toon';
+        view.replaceChildren(...renderJson(asToon, 'TOON'));
+        target = { ...stringified(asToon, 'the TOON document'), graph: looksLikeGraph(asToon) };
       }
-      const mcp = mcpResult(value);
+      const mcp = target === null ? mcpResult(value) : null;
       if (mcp && mcp.parts.length > 0) {
         const index = pickPart(mcp);
         const part = mcp.parts[index];
@@ -214,7 +229,7 @@ async function analyze() {
         const what = `${part.label} of the pasted ${mcp.envelope}${part.label.endsWith('structuredContent') ? ' (JSON.stringify of it)' : ''}`;
         $('used-part').textContent = `Using ${part.label}${mcp.isError ? ' (isError: true)' : ''}`;
         target = { text: part.text, source: what, graph: looksLikeGraph(partValue), isError: mcp.isError };
-      } else {
+      } else if (target === null) {
         view.replaceChildren(...renderJson(value, 'JSON'));
         target = { text, source: 'the input text, as pasted', graph: looksLikeGraph(value) };
       }

@@ -8,12 +8,13 @@ import { makeGateway } from './gateway.js';
 import { makeGcx } from './gcx.js';
 import { makeGraph } from './graph.js';
 import { makeTokens } from './tokens.js';
+import { makeToon } from './toon.js';
 
 /**
  * @param {{ name: 'native' | 'wasm', area: (name: string) => Area,
  *   vocabularies: import('./tokens.js').Vocabularies,
  *   defaultValidator?: (schema: string, args: string) => string }} backend  `area(name)` gives an
- *   export area's boundary and loader (core, gcf, gateway, events, tokens); `vocabularies`
+ *   export area's boundary and loader (core, gcf, gateway, events, toon, tokens); `vocabularies`
  *   gives the token vocabularies' bytes; `defaultValidator` validates gateway arguments when a
  *   session is given none (Node)
  * @typedef {{ boundary: import('./boundary.js').Boundary, load: (input?: unknown) => unknown }} Area
@@ -31,6 +32,7 @@ export function createApi(backend) {
     tokens,
     gateway: makeGateway(backend.area('gateway'), { tokens, defaultValidator: backend.defaultValidator }),
     events: makeEvents(backend.area('events')),
+    toon: makeToon(backend.area('toon')),
     compact: makeCompact({ gcfArea: () => backend.area('gcf'), tokensArea: () => backend.area('tokens'), tokens }),
     /** Every stable error code the core can report. */
     errorCodes: () => core.call('errorCodes', undefined),

@@ -14,6 +14,7 @@ export const MODULE_OF_AREA = Object.freeze({
   gcf: 'gcf',
   gateway: 'gateway',
   events: 'events',
+  toon: 'toon',
   schema: 'schema',
   tokens: 'tokens',
 });
@@ -41,6 +42,7 @@ export const IMPORTERS = Object.freeze({
   gcf: () => import('../wasm/agentwire_gcf.js'),
   gateway: () => import('../wasm/agentwire_gateway.js'),
   events: () => import('../wasm/agentwire_events.js'),
+  toon: () => import('../wasm/agentwire_toon.js'),
 });
 
 /** @type {Record<string, () => Promise<any>>} */

@@ -5,6 +5,7 @@ import { Mismatch, deepEqual, fail, newReport, same, sameText, show } from './co
 import { EVENTS_FILES, runEventsSuite } from './conformance-events.mjs';
 import { GATEWAY_FILES, runGatewaySuite } from './conformance-gateway.mjs';
 import { GCF_DIRECTORIES, runGcfSuite } from './conformance-gcf.mjs';
+import { TOON_DIRECTORIES, runToonSuite } from './conformance-toon.mjs';
 
 /** Vector files of each suite with fixed names, in run order. */
 export const SUITE_FILES = {
@@ -15,6 +16,7 @@ export const SUITE_FILES = {
   gcb1: [],
   gateway: [...GATEWAY_FILES, 'python_quirks.json'],
   events: EVENTS_FILES,
+  toon: [],
 };
 
 /** Sub-directories whose files a suite runs: directory → file extension. */
@@ -27,6 +29,7 @@ const SUITE_DIRECTORIES = {
   gcb1: { vectors: '.json' },
   gateway: {},
   events: { streams: ['.jsonl', '.json'], sse: ['.sse', '.json'] },
+  toon: Object.fromEntries(TOON_DIRECTORIES.map((d) => [d, '.json'])),
 };
 
 /**
@@ -396,6 +399,7 @@ export function runSuite(api, suite, files, options = {}) {
   if (suite === 'gateway') return runGatewaySuite(api, files, options);
   if (suite === 'events') return runEventsSuite(api, files);
   if (suite === 'gcf') return runGcfSuite(api, files);
+  if (suite === 'toon') return runToonSuite(api, files);
   const { report, record } = newReport();
   const keys = Object.keys(files);
   if (keys.length === 0) throw new Error(`no ${suite} vector file found`);

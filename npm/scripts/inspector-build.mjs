@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The wasm modules the page loads: core (init), gcf (v3, compact.decode), events; tokens in the worker. */
-const WASM = ['core', 'gcf', 'events'];
+/** The wasm modules the page loads: core (init), gcf (v3, compact.decode), events, toon (pasted TOON); tokens in the worker. */
+const WASM = ['core', 'gcf', 'events', 'toon'];
 
 /**
  * Writes the folder and returns the files written (relative to it).

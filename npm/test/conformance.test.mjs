@@ -47,6 +47,15 @@ for (const [runtime, api] of [['native', native], ['wasm', wasm]]) {
     counts[runtime] = { ...counts[runtime], gcf3: report.passed };
   });
 
+  test(`TOON spec 4.0 fixtures, encode and decode (${runtime})`, async () => {
+    const report = runSuite(api, 'toon', await loadSuite('toon'));
+    console.log(`toon ${runtime}: ${summary(report)}`);
+    for (const f of report.failures) console.log(`FAIL ${f.id}: ${f.message}`);
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.passed, 516);
+    counts[runtime] = { ...counts[runtime], toon: report.passed };
+  });
+
   test(`GCF v1.1 graph fixtures (${runtime})`, async () => {
     const report = runSuite(api, 'gcf-v1.1', await loadSuite('gcf-v1.1', 'gcf/conformance-v1.1'));
     console.log(`gcf-v1.1 ${runtime}: ${summary(report)}`);

@@ -79,6 +79,8 @@ function call(api, c, arg) {
       return api.gcf.encodeJson(arg);
     case 'gcf.decodeAny':
       return api.gcf.decodeAny(arg, options);
+    case 'toon.decode':
+      return api.toon.decode(arg, options);
     case 'gcb.decode':
       return api.gcb.decode(arg, options);
     case 'events.parse':

@@ -5,7 +5,7 @@
 // round trip, the error cases, and what a 10 MB paste shows (its speed is measured by make bench).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compact, gcb, gcf, gcx, tokens } from 'agentwire';
@@ -223,6 +223,30 @@ test('a pasted CallToolResult, a JSON-RPC response, and structured content: the 
     await settled(page, () => paste(page, JSON.stringify({ content: [{ type: 'text', text }], isError: true })));
     assert.deepEqual(await pageWinner(page), ['input']);
     assert.match(await page.textContent('[data-testid="verdict"]'), /isError/);
+  });
+});
+
+test('pasted TOON is read as TOON with its tables; a result where TOON wins shows it as the winner', { timeout: 180_000 }, async () => {
+  // 60 contacts of TOON's nested-group dataset (nested address and plan objects): TOON's
+  // nested field groups beat GCF's flattened headers here.
+  const contacts = JSON.parse(readFileSync(join(packageDir, '..', 'bench/data/toon/nested-group.json'), 'utf8')).contacts.slice(0, 60);
+  const text = JSON.stringify({ contacts }, null, 2);
+  const best = compact.json(text);
+  assert.match(best.format, /^toon/, `compact.json picks ${best.format}`);
+  await withPage(async (page) => {
+    await settled(page, () => paste(page, text));
+    await assertCostsMatch(page, text);
+    assert.deepEqual(await pageWinner(page), [best.format]);
+    assert.match(await page.textContent('[data-testid="verdict"]'), /^agentwire-mcp sends TOON/);
+
+    // The winner itself pasted back: detected as TOON, its table shown, the same value.
+    await settled(page, () => paste(page, best.text));
+    assert.equal(await page.textContent('[data-testid="format"]'), 'toon');
+    assert.equal(await count(page, 'row'), 60);
+    assert.equal(await compactedText(page), JSON.stringify({ contacts }));
+    // Broken TOON that is not JSON either: the JSON error with its line and column.
+    await settled(page, () => paste(page, 'contacts[2]{name}:\n  a\n  b\n  c'));
+    assert.match(await page.textContent('[data-testid="error"]'), /^JSON_SYNTAX/);
   });
 });
 

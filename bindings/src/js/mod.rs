@@ -23,3 +23,5 @@ pub mod graph;
 pub mod schema;
 #[cfg(feature = "tokens")]
 pub mod tokens;
+#[cfg(feature = "toon")]
+pub mod toon;

@@ -71,17 +71,6 @@ enum NumberModel {
     Host,
 }
 
-fn string_option<'a>(options: &'a Value, key: &str, allowed: &[&str]) -> Result<Option<&'a str>> {
-    match options.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s)),
-        Some(other) => Err(invalid(format!(
-            "options.{key}: expected one of {allowed:?}, got {}",
-            json_text(other)
-        ))),
-    }
-}
-
 fn json_text(value: &Value) -> String {
     json::to_string(value, WriteOptions::PLAIN).unwrap_or_default()
 }
@@ -119,7 +108,7 @@ fn retype_host_numbers(value: &mut Value) {
 /// The generic encoder's options from `{"version": "3.6.0" | "3.5.3", "lossless": bool}`
 /// (default 3.6.0, byte parity with the gcf crate).
 pub fn encode_options(options: &Value) -> Result<v3::EncodeOptions> {
-    let version = match string_option(options, "version", &["3.6.0", "3.5.3"])? {
+    let version = match super::option_choice(options, "version", &["3.6.0", "3.5.3"])? {
         Some(name) => SpecVersion::from_name(name).unwrap_or_default(),
         None => SpecVersion::default(),
     };
@@ -138,7 +127,7 @@ pub fn encode_options(options: &Value) -> Result<v3::EncodeOptions> {
 
 /// JSON text read as the encoders' input, numbers by the `numbers` option.
 pub fn input_value(json_text_in: &str, options: &Value) -> Result<Value> {
-    let model = match string_option(options, "numbers", &["literal", "host"])? {
+    let model = match super::option_choice(options, "numbers", &["literal", "host"])? {
         Some("host") => NumberModel::Host,
         _ => NumberModel::Literal,
     };
@@ -249,13 +238,14 @@ pub enum Decoded {
 
 /// [`decode`], with a graph payload (`expect: "graph"`) kept typed.
 pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded> {
-    let large_int = match string_option(options, "largeInt", &["number", "error", "string"])? {
+    let large_int = match super::option_choice(options, "largeInt", &["number", "error", "string"])?
+    {
         Some("error") => LargeInt::Error,
         Some("string") => LargeInt::String,
         _ => LargeInt::Number,
     };
     let versions = ["auto", "3.6.0", "3.5.3", "1.1"];
-    let (version, document) = match string_option(options, "version", &versions)? {
+    let (version, document) = match super::option_choice(options, "version", &versions)? {
         Some("3.6.0" | "3.5.3") => {
             let (version, document) = v3::decode_versioned(input, &Default::default())?;
             (Version::V3(version), document)
@@ -270,7 +260,7 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
         _ => gcf::decode_any(input, &gcf::DecodeOptions::default())?,
     };
     let profile = document.profile();
-    let expect = string_option(options, "expect", &["generic", "graph"])?;
+    let expect = super::option_choice(options, "expect", &["generic", "graph"])?;
     if let (Some("graph"), Version::V3(_), Document::Graph(payload)) = (expect, version, &document)
     {
         let integers = [payload.token_budget, payload.tokens_used]
@@ -317,7 +307,7 @@ pub fn decode_payload_or_value(input: &[u8], options: &Value) -> Result<Decoded>
 /// 3.6.0).
 fn graph_version(options: &Value) -> Result<Version> {
     Ok(
-        match string_option(options, "version", &["3.6.0", "3.5.3", "3", "1.1"])? {
+        match super::option_choice(options, "version", &["3.6.0", "3.5.3", "3", "1.1"])? {
             Some("1.1") => Version::V1_1,
             _ => Version::V3(SpecVersion::default()),
         },

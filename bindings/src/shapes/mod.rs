@@ -11,6 +11,7 @@
 //! - [`events`]: the event functions' options and results, the `events.EventStreamDecoder`
 //!   state.
 //! - [`compact`]: `compact.json`'s options and its report.
+//! - [`toon`]: the options of `toon.encode` and `toon.decode`.
 //! - [`number`]: how JavaScript numbers and BigInts become JSON numbers.
 
 use agentwire::json::Value;
@@ -22,6 +23,7 @@ pub mod gateway;
 pub mod gcf;
 pub mod gcx;
 pub mod number;
+pub mod toon;
 
 /// Reads an array value with `read` per item, naming the failing index.
 pub fn read_array<T>(value: &Value, what: &str, read: fn(&Value) -> Result<T>) -> Result<Vec<T>> {
@@ -90,6 +92,26 @@ pub fn option_f64(options: &Value, key: &str, default: f64) -> Result<f64> {
         Some(other) => Err(Error::new(
             ErrorKind::InvalidArgument,
             format!("options.{key} must be a number, got {}", other.type_name()),
+        )),
+    }
+}
+
+/// An optional string option that must be one of `allowed`.
+pub fn option_choice<'a>(
+    options: &'a Value,
+    key: &str,
+    allowed: &[&str],
+) -> Result<Option<&'a str>> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if allowed.contains(&s.as_str()) => Ok(Some(s)),
+        Some(other) => Err(Error::new(
+            ErrorKind::InvalidArgument,
+            format!(
+                "options.{key}: expected one of {allowed:?}, got {}",
+                agentwire::json::to_string(other, agentwire::json::WriteOptions::PLAIN)
+                    .unwrap_or_default()
+            ),
         )),
     }
 }

@@ -228,7 +228,7 @@ impl<'a> TapeReader<'a> {
             }
             tag::SAME_KEYS => {
                 self.enter()?;
-                let keys = core::mem::take(&mut self.last_keys);
+                let keys = self.current_keys();
                 let mut members = Vec::with_capacity(keys.len());
                 for key in &keys {
                     if self.ops.get(self.op) == Some(&tag::ABSENT) {
@@ -238,7 +238,7 @@ impl<'a> TapeReader<'a> {
                     let value = self.read::<B>()?;
                     members.push((B::key(key), value));
                 }
-                // A nested object with its own keys may have replaced them; these stay current.
+                // A nested object with its own keys may have replaced them; these are current.
                 self.set_last_keys(keys);
                 self.depth -= 1;
                 B::object(members)
@@ -262,6 +262,15 @@ impl<'a> TapeReader<'a> {
 
     fn key_list(&mut self) -> Vec<Cow<'a, str>> {
         self.spare_keys.pop().unwrap_or_default()
+    }
+
+    /// A copy of the keys a SAME_KEYS op refers to. They stay current while its members are
+    /// read: the writer sets an object's keys after its members, so a member object with the
+    /// same keys is a SAME_KEYS op too.
+    fn current_keys(&mut self) -> Vec<Cow<'a, str>> {
+        let mut keys = self.key_list();
+        keys.extend(self.last_keys.iter().cloned());
+        keys
     }
 
     /// The keys a SAME_KEYS op refers to from now on; the list they replace is kept for reuse.
@@ -355,7 +364,7 @@ impl<'a> ValueReader<'a> for TapeReader<'a> {
             }
             self.set_last_keys(keys);
         } else {
-            let keys = core::mem::take(&mut self.last_keys);
+            let keys = self.current_keys();
             for key in &keys {
                 if self.ops.get(self.op) == Some(&tag::ABSENT) {
                     self.op += 1;
@@ -524,6 +533,54 @@ mod tests {
         let mut t = (Vec::new(), Vec::new(), String::new());
         write(value, &mut t, &mut Vec::new());
         t
+    }
+
+    /// Nested objects with the keys of the object before them, as JS writes them (SAME_KEYS
+    /// inside SAME_KEYS, members absent or not): every value reads back as itself, through
+    /// both readers, and the next argument after it is intact.
+    #[test]
+    fn objects_with_the_same_keys_nested_in_each_other_read_back() {
+        let fixed = [
+            r#"[{"k":[]},{"k":[{"k":[]}]}]"#,
+            r#"[{"a":1,"b":{"a":2,"b":{"a":3,"b":null}}},{"a":4,"b":[{"a":5,"b":6}]}]"#,
+            r#"[{"k":1},{"k":{"j":1}},{"k":{"k":2}},{"j":{"k":{"j":3}}}]"#,
+        ];
+        let mut seed: u64 = 99;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        fn random(rand: &mut dyn FnMut(u64) -> u64, depth: u32) -> String {
+            let keys = ["k", "j"];
+            match if depth > 4 { 3 } else { rand(5) } {
+                0 => {
+                    let n = rand(3);
+                    let items: Vec<String> = (0..n).map(|_| random(rand, depth + 1)).collect();
+                    format!("[{}]", items.join(","))
+                }
+                1 | 2 => {
+                    let n = 1 + rand(2) as usize;
+                    let members: Vec<String> = keys[..n]
+                        .iter()
+                        .map(|k| format!("\"{k}\":{}", random(rand, depth + 1)))
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }
+                _ => format!("{}", rand(10)),
+            }
+        }
+        let generated: Vec<String> = (0..2000).map(|_| random(&mut rand, 0)).collect();
+        for text in fixed.iter().map(|t| t.to_string()).chain(generated) {
+            let value = agentwire::json::parse(&text).unwrap();
+            let both = Value::Array(vec![value.clone(), Value::from("next")]);
+            let (ops, doubles, tape_text) = argument_tape(&both);
+            let mut reader = TapeReader::new(&ops, &doubles, &tape_text);
+            assert_eq!(reader.value().unwrap(), both, "{text}");
+            let arg = TapeReader::new(&ops, &doubles, &tape_text).arg().unwrap();
+            assert_eq!(arg, BorrowedValue::of(&both), "{text}");
+        }
     }
 
     /// Replaces one value (chosen by `pick`) of `value` with `with`, or adds an unknown key.

@@ -33,6 +33,8 @@ try {
   await Promise.all([schema.load(), agentwire.gateway.load(), agentwire.events.load()]);
   suites.gateway = runSuite(agentwire, 'gateway', await loadSuite('gateway', 'gateway'), { validator: schema.validator });
   suites.events = runSuite(agentwire, 'events', await loadSuite('events', 'events'));
+  await agentwire.toon.load();
+  suites.toon = runSuite(agentwire, 'toon', await loadSuite('toon', 'toon'));
   status.textContent = `backend ${agentwire.backend} · ${Object.entries(suites)
     .map(([name, report]) => `${name} ${summary(report)}`)
     .join(' · ')}`;

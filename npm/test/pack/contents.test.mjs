@@ -49,6 +49,7 @@ test('contents: README and licences shipped, no dev files, every wasm file once 
     'agentwire_gcf_bg.wasm',
     'agentwire_schema_bg.wasm',
     'agentwire_tokens_bg.wasm',
+    'agentwire_toon_bg.wasm',
   ]);
   assert.equal(seen.get('agentwire_tokens_bg.wasm'), 'agentwire-tokens');
   assert.equal(seen.get('agentwire_schema_bg.wasm'), 'agentwire-schema');
@@ -76,7 +77,7 @@ test('package.json: metadata, optional platform packages, tokens and schema, no 
     }
     // Every wasm and vocabulary subpath resolves to a file in its package.
     const subpaths = [
-      ...['agentwire.wasm', 'core.wasm', 'gcf.wasm', 'gateway.wasm', 'events.wasm'].map((s) => `agentwire/${s}`),
+      ...['agentwire.wasm', 'core.wasm', 'gcf.wasm', 'gateway.wasm', 'events.wasm', 'toon.wasm'].map((s) => `agentwire/${s}`),
       'agentwire-tokens/tokens.wasm',
       'agentwire-tokens/cl100k_base.bin',
       'agentwire-tokens/o200k_base.bin',

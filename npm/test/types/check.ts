@@ -15,6 +15,7 @@ import {
   gcx,
   init,
   tokens,
+  toon,
   type CardReport,
   type ChoiceCard,
   type DecodeItem,
@@ -41,6 +42,7 @@ import type * as CoreRaw from '../../wasm/agentwire_core';
 import type * as GcfRaw from '../../wasm/agentwire_gcf';
 import type * as GatewayRaw from '../../wasm/agentwire_gateway';
 import type * as EventsRaw from '../../wasm/agentwire_events';
+import type * as ToonRaw from '../../wasm/agentwire_toon';
 import type * as SchemaRaw from '../../packages/schema/wasm/agentwire_schema';
 import type * as TokensRaw from '../../packages/tokens/wasm/agentwire_tokens';
 
@@ -94,6 +96,8 @@ declare const gatewayRaw: typeof GatewayRaw;
 export const fromGateway: RawWasm = gatewayRaw;
 declare const eventsRaw: typeof EventsRaw;
 export const fromEvents: RawWasm = eventsRaw;
+declare const toonRaw: typeof ToonRaw;
+export const fromToon: RawWasm = toonRaw;
 declare const schemaRaw: typeof SchemaRaw;
 export const fromSchema: RawWasm = schemaRaw;
 declare const tokensRaw: typeof TokensRaw;
@@ -150,6 +154,11 @@ export async function usage(): Promise<void> {
   const detailed: ToolEncoding = gcx.encodeToolDetailed('search_symbols', [], { strict: true, compat: 'gcx-go' });
   const why: string | undefined = gcx.encodeToolJsonDetailed('search_symbols', '[]').fallbackReason;
   const strategyUsed: 'layout' | 'generic' | 'bench' = detailed.strategy;
+  const toonText: string = toon.encode({ a: [1, 2] }, { delimiter: '\t', indent: 4, keyFolding: 'safe', flattenDepth: 2 });
+  const toonBack: unknown = toon.decode(toonText, { strict: false, expandPaths: 'safe', indent: 4 });
+  const toonFromJson: string = toon.encodeJson('{"a":1}', { delimiter: 'pipe' });
+  await toon.load();
+  void [toonBack, toonFromJson];
   const compacted: CompactResult = compact.json('{"a":1}', { tool: 't', counter: (t) => t.length, minSavings: 0 });
   const compactedFormat: string = compact.json({ a: 1 }, { tokenizer: 'bytes' }).format;
   const decodedBack: unknown = compact.decode(compacted.text);

@@ -138,6 +138,13 @@ fn run(case: &J, input: &[u8]) -> agentwire::Result<String> {
             )
         }
         "gcf3_decode" => gcf3_decode(input),
+        "toon_decode" => {
+            let options = agentwire::toon::DecodeOptions {
+                strict: options.get("strict") != Some(&Value::Bool(false)),
+                ..agentwire::toon::DecodeOptions::default()
+            };
+            json_text(&agentwire::toon::decode(text(input), &options)?)
+        }
         "gcf_encode" => gcf::v1::encode(&gcf::Payload::from_value(&json::parse(text(input))?)?),
         "gcb_decode" => {
             let options = gcf::DecodeOptions::from_value(&options)?;
