@@ -670,7 +670,12 @@ impl<'a> Decoder<'a> {
             split_cells(self.bytes, start, end, header.delimiter, &mut cells);
         }
         let row = if cells.len() != header.leaves {
-            Err(self.count_mismatch("values in the row", header.leaves as u64, cells.len(), start))
+            Err(self.count_mismatch(
+                "values in the row",
+                header.leaves as u64,
+                cells.len(),
+                start,
+            ))
         } else {
             self.row_object(fields, &cells, &mut 0, header.plain_rows, start)
         };
