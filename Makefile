@@ -163,7 +163,8 @@ npm-platforms: build-native setup-cross
 # directly. napi-build (napi's own build script calls it too) insists on a libnode.dll, as
 # MSYS2's Node has, and the linker on the libnode.a it names: empty stubs, nothing is linked
 # from them. macOS: minimum 11.0 (arm64) and 10.13 (x64); napi's symbols are bound when Node
-# loads the addon (dynamic_lookup), and zig signs the arm64 build ad hoc, as macOS requires.
+# loads the addon (dynamic_lookup), and zig signs the arm64 build ad hoc, as macOS requires;
+# rustc's warning that `xcrun` is missing is expected (zig brings the libSystem stubs).
 # mimalloc, the one C dependency, fails under zig's clang on __DATE__ without the CFLAGS.
 # Entries: rust target:napi triple. `make test` builds win32-x64 (2-3 min from cold here) and
 # runs it under Wine; `make npm-release` all four, checked by their headers.
@@ -178,7 +179,7 @@ define zig-addons
 	  echo "== build: native addon ($$triple: $$rust, cargo-zigbuild)"; \
 	  rustup target list --installed | grep -qx "$$rust" || rustup target add "$$rust"; \
 	  case $$rust in aarch64-apple-*) macos=11.0;; x86_64-apple-*) macos=10.13;; *) macos=;; esac; \
-	  env CFLAGS_$${rust//-/_}=-Wno-error=date-time LIBNODE_PATH=$(LIBNODE_STUB) RUSTFLAGS="-C link-arg=-s" \
+	  env CFLAGS_$${rust//-/_}=-Wno-error=date-time LIBNODE_PATH=$(LIBNODE_STUB) RUSTFLAGS="$${RUSTFLAGS:-} -C link-arg=-s" \
 	    $${macos:+MACOSX_DEPLOYMENT_TARGET=$$macos} \
 	    $(CARGO) zigbuild -q --release --locked -p agentwire-bindings-node --target $$rust || exit 1; \
 	  case $$rust in *-windows-*) lib=agentwire_node.dll;; *) lib=libagentwire_node.dylib;; esac; \

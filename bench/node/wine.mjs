@@ -41,7 +41,7 @@ try {
     const runtime = rename[r.runtime];
     return { ...r, name: r.name.replace(`/${r.runtime}/`, `/${runtime}/`), runtime, schedule: `wine-${r.schedule}` };
   });
-  writeFileSync(args.out, `${JSON.stringify({ node: `win32-x64 node.exe ${args.node} under ${execFileSync('wine', ['--version'], { encoding: 'utf8' }).trim()}`, records }, null, 2)}\n`);
+  writeFileSync(args.out, `${JSON.stringify({ node: `win32-x64 node.exe ${args.node} under ${execFileSync('wine', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()}`, records }, null, 2)}\n`);
   console.error(`wrote ${records.length} records to ${args.out}`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
