@@ -4,11 +4,11 @@
 // does not match this package's version, fails its self-check, or AGENTWIRE_FORCE_WASM=1 is
 // set; `nativeLoadError` says which. Each area's module loads on first use. The addon is
 // looked for in native/ (a build in a checkout) and then in the platform package
-// (agentwire-linux-x64-gnu, …), an optionalDependency npm installs only on its platform. The addon counts tokens itself, with
-// the vocabularies of the optional package agentwire-tokens (read from its files on first
-// use); without the addon, that package's tokens wasm module counts. JSON Schema validation
-// comes from the wasm module of the optional package agentwire-schema (2 MB the addon does
-// not carry).
+// (agentwire-linux-x64-gnu, …), an optionalDependency npm installs only on its platform. The
+// addon counts tokens itself, with the vocabularies of the optional package agentwire-tokens
+// (read from its files on first use); without the addon, that package's tokens wasm module
+// counts. JSON Schema validation comes from the wasm module of the optional package
+// agentwire-schema (2 MB the addon does not carry).
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

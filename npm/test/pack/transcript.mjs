@@ -9,7 +9,8 @@
 // outputs on both. Runs in a Windows node.exe too (paths come from import.meta.url).
 
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runSuite } from '../../scripts/conformance-lib.mjs';
 import { fixturesDir, loadSuite, packageDir } from '../helpers.mjs';
 
@@ -151,7 +152,7 @@ export async function transcript() {
   return { text: lines.text(), calls: lines.calls, counts, platform: `${process.platform}-${process.arch}`, node: process.version };
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('transcript.mjs')) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const out = process.argv[2];
   if (!out) throw new Error('usage: node test/pack/transcript.mjs OUT');
   const { text, ...summary } = await transcript();
