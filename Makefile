@@ -166,8 +166,9 @@ npm-platforms: build-native setup-cross
 # loads the addon (dynamic_lookup), and zig signs the arm64 build ad hoc, as macOS requires;
 # rustc's warning that `xcrun` is missing is expected (zig brings the libSystem stubs).
 # mimalloc, the one C dependency, fails under zig's clang on __DATE__ without the CFLAGS.
-# Entries: rust target:napi triple. `make test` builds win32-x64 (2-3 min from cold here) and
-# runs it under Wine; `make npm-release` all four, checked by their headers.
+# Entries: rust target:napi triple. `make test` builds win32-x64 (37 s in a fresh clone here,
+# 4.5 min with one job on a busy machine) and runs it under Wine; `make npm-release` all four,
+# checked by their headers.
 ZIG_NAPI_TARGETS := x86_64-pc-windows-gnu:win32-x64-msvc aarch64-pc-windows-gnullvm:win32-arm64-msvc \
   aarch64-apple-darwin:darwin-arm64 x86_64-apple-darwin:darwin-x64
 LIBNODE_STUB := $(abspath $(TARGET_DIR))/libnode-stub
