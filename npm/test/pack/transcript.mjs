@@ -22,6 +22,7 @@ const SUITES = [
   ['gcb1', 'gcb1'],
   ['gateway', 'gateway'],
   ['events', 'events'],
+  ['toon', 'toon'],
 ];
 
 /** A value as canonical JSON text: bytes as hex, bigints, undefined and -0 spelled out. */
@@ -120,7 +121,7 @@ function recording(api, lines) {
     }
     return value;
   };
-  const namespaces = ['gcx', 'gcf', 'gcb', 'codecs', 'tokens', 'gateway', 'events', 'compact'];
+  const namespaces = ['gcx', 'gcf', 'gcb', 'codecs', 'tokens', 'gateway', 'events', 'toon', 'compact'];
   return { ...api, ...Object.fromEntries(namespaces.map((n) => [n, wrap(api[n], n)])) };
 }
 
