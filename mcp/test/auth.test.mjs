@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, config, eventually, httpClient, jsonServer, JSON_SERVER, listeningGateway, post, rawSession, request, startProcess, stopAll, tmp } from './helpers.mjs';
+import { decodeCompact } from '../src/index.js';
 
 after(stopAll);
 
@@ -64,7 +65,7 @@ describe('bearer tokens', () => {
     }
     for (const token of [TOKEN_A, TOKEN_B]) {
       const c = await httpClient(url, { headers: bearer(token) });
-      assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { t: 1 } })), '{"t":1}');
+      assert.deepEqual(decodeCompact(textOf(await c.callTool({ name: 'echo', arguments: { t: 1 } }))), { t: 1 });
       await c.close();
     }
     await assert.rejects(httpClient(url), (e) => e.code === 401 && /Unauthorized/.test(e.message));
@@ -74,8 +75,8 @@ describe('bearer tokens', () => {
     const { url } = await listeningGateway([...upstream()], { env: { AGENTWIRE_MCP_TOKEN: TOKEN_A } });
     assert.equal((await initialize({ url, headers: {} })).status, 401);
     const c = await httpClient(url, { headers: bearer(TOKEN_A) });
-    assert.equal(textOf(await c.callTool({ name: 'env', arguments: { name: 'AGENTWIRE_MCP_TOKEN' } })), '{"AGENTWIRE_MCP_TOKEN":null}');
-    assert.notEqual(textOf(await c.callTool({ name: 'env', arguments: { name: 'PATH' } })), '{"PATH":null}', 'the rest of the environment does');
+    assert.deepEqual(decodeCompact(textOf(await c.callTool({ name: 'env', arguments: { name: 'AGENTWIRE_MCP_TOKEN' } }))), { AGENTWIRE_MCP_TOKEN: null });
+    assert.equal(typeof decodeCompact(textOf(await c.callTool({ name: 'env', arguments: { name: 'PATH' } }))).PATH, 'string', 'the rest of the environment does');
     await c.close();
   });
 
@@ -85,7 +86,7 @@ describe('bearer tokens', () => {
     const file = config({ web: { url: upstreamUrl, headers: { Authorization: 'Bearer upstream-secret' } } });
     const { url } = await listeningGateway(['--auth-token-file', tokenFile(TOKEN_A), '--config', file]);
     const c = await httpClient(url, { headers: bearer(TOKEN_A) });
-    const seen = JSON.parse(textOf(await c.callTool({ name: 'headers', arguments: {} })));
+    const seen = decodeCompact(textOf(await c.callTool({ name: 'headers', arguments: {} })));
     assert.equal(seen.authorization, 'Bearer upstream-secret');
     await c.close();
     const events = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));

@@ -7,6 +7,7 @@ import { test, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { BIN, eventually, jsonServer, listeningGateway, post, rawSession, stopAll } from './helpers.mjs';
+import { decodeCompact } from '../src/index.js';
 
 after(stopAll);
 
@@ -32,13 +33,15 @@ const CASES = [
   { what: 'tools/call of an unknown tool', raw: line({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } }), id: 7, code: -32602 },
   { what: 'string id "8"', raw: line({ jsonrpc: '2.0', id: '8', method: 'ping' }), id: '8', code: null },
   { what: 'number id 8', raw: line({ jsonrpc: '2.0', id: 8, method: 'ping' }), id: 8, code: null },
-  { what: '1 MB of arguments', raw: line(call(9, { data: 'x'.repeat(MB) })), id: 9, code: null, result: `{"bytes":${MB}}` },
+  { what: '1 MB of arguments', raw: line(call(9, { data: 'x'.repeat(MB) })), id: 9, code: null, result: { bytes: MB } },
 ];
 
 describe('stdio', () => {
-  test('every bad message gets its JSON-RPC error; 10 MB gets -32600 with its id; stdout is only protocol; the gateway keeps serving', async () => {
+  test('every bad message gets its JSON-RPC error; 10 MB gets -32600 with its id; stdout is only protocol; the gateway keeps serving', async (t) => {
     const spec = jsonServer();
     const child = spawn(process.execPath, [BIN, '--', spec.command, ...spec.args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // A failing assertion must not leave the gateway running (the test file would never end).
+    t.after(() => child.exitCode === null && child.kill('SIGKILL'));
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const messages = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
@@ -58,7 +61,7 @@ describe('stdio', () => {
       const r = await reply(c.id, c.id === null ? nullReplies++ : 0);
       if (c.code === null) {
         assert.equal(r.error, undefined, `${c.what}: ${JSON.stringify(r.error)}`);
-        if (c.result) assert.equal(r.result.content[0].text, c.result, c.what);
+        if (c.result) assert.deepEqual(decodeCompact(r.result.content[0].text), c.result, c.what);
       } else {
         assert.equal(r.error?.code, c.code, `${c.what}: ${JSON.stringify(r)}`);
       }
@@ -69,7 +72,7 @@ describe('stdio', () => {
     assert.equal(big.error.code, -32600);
     assert.match(big.error.message, /over the 4194304-byte limit \(--max-body\)/);
     send(line(call(11, { data: 'still serving' })));
-    assert.equal((await reply(11)).result.content[0].text, '{"bytes":13}');
+    assert.deepEqual(decodeCompact((await reply(11)).result.content[0].text), { bytes: 13 });
     child.stdin.end();
     await new Promise((r) => child.once('exit', r));
     for (const m of messages()) assert.equal(m.jsonrpc, '2.0');
@@ -88,7 +91,7 @@ describe('HTTP', () => {
       if (c.code === null) {
         assert.equal(r.status, 200, c.what);
         assert.equal(body.error, undefined, `${c.what}: ${JSON.stringify(body)}`);
-        if (c.result) assert.equal(body.result.content[0].text, c.result, c.what);
+        if (c.result) assert.deepEqual(decodeCompact(body.result.content[0].text), c.result, c.what);
       } else {
         // Unreadable messages: 400 with id null; a request's own error: 200 with its id.
         assert.equal(r.status, c.id === null ? 400 : 200, `${c.what}: HTTP ${r.status}`);
@@ -100,7 +103,7 @@ describe('HTTP', () => {
     assert.equal(big.status, 413);
     assert.match(big.body.error.message, /over 4194304 bytes \(--max-body\)/);
     const after = await post(url, call(11, { data: 'still serving' }), { session });
-    assert.equal(after.body.find((m) => m.id === 11).result.content[0].text, '{"bytes":13}');
+    assert.deepEqual(decodeCompact(after.body.find((m) => m.id === 11).result.content[0].text), { bytes: 13 });
   });
 
   // 6 MB, not 10: the SDK's own stdio server transport (the upstream's) reads at most 10 MB a line.
@@ -110,7 +113,7 @@ describe('HTTP', () => {
     const session = await rawSession(url);
     const r = await post(url, call(1, { data: 'x'.repeat(6 * MB) }), { session });
     assert.equal(r.status, 200);
-    assert.equal(r.body.find((m) => m.id === 1).result.content[0].text, `{"bytes":${6 * MB}}`);
+    assert.deepEqual(decodeCompact(r.body.find((m) => m.id === 1).result.content[0].text), { bytes: 6 * MB });
     const big = await post(url, call(2, { data: 'x'.repeat(10 * MB) }), { session });
     assert.equal(big.status, 413);
     assert.match(big.body.error.message, /over 8388608 bytes \(--max-body\)/);

@@ -7,6 +7,7 @@ import { test, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { decodeCompact } from '../src/index.js';
 import {
   alive,
   childrenOf,
@@ -61,7 +62,7 @@ describe('stdio upstream killed mid-call', () => {
     assert.match(textOf(await c.callTool({ name: 'read_graph', arguments: {} })), /entities/);
     assert.equal(byName().mem, mem);
     // And the killed one is back.
-    assert.equal(textOf(await eventually(() => c.callTool({ name: 'echo', arguments: { back: true } }))), '{"back":true}');
+    assert.deepEqual(decodeCompact(textOf(await eventually(() => c.callTool({ name: 'echo', arguments: { back: true } })))), {"back":true});
     assert.notEqual(byName().a, a);
   });
 });
@@ -73,14 +74,14 @@ describe('HTTP upstream restarted', () => {
     const first = await startUpstream();
     const { url, child } = await listeningGateway(['--config', config({ web: { url: first.match } })]);
     const c = await track(httpClient(url));
-    assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { n: 1 } })), '{"n":1}');
+    assert.deepEqual(decodeCompact(textOf(await c.callTool({ name: 'echo', arguments: { n: 1 } }))), { n: 1 });
     first.child.kill('SIGKILL');
     await eventually(() => assert.ok(!alive(first.child.pid)));
     // Down: the call fails, naming the upstream.
     await assert.rejects(c.callTool({ name: 'echo', arguments: { n: 2 } }), /upstream "web"/);
     // Back, with no memory of our session: it answers 404, and the gateway starts a new one.
     await startUpstream();
-    assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { n: 3 } })), '{"n":3}');
+    assert.deepEqual(decodeCompact(textOf(await c.callTool({ name: 'echo', arguments: { n: 3 } }))), { n: 3 });
     assert.match(child.output(), /upstream web: its session is gone \(HTTP 404, the server restarted\?\); initializing a new one/);
   });
 });
@@ -125,7 +126,7 @@ describe('an upstream that writes garbage on stdout', () => {
   for (const [kind, message] of cases) {
     test(`${kind}: an error for the call in flight, no crash, and the next call works`, async () => {
       const c = await track(gateway(['--max-upstream-message', '1m'], jsonServer()));
-      assert.equal(textOf(await c.callTool({ name: 'echo', arguments: {} })), '{}');
+      assert.deepEqual(decodeCompact(textOf(await c.callTool({ name: 'echo', arguments: {} }))), {});
       const before = procStatus(c.pid, 'VmRSS');
       await assert.rejects(c.callTool({ name: 'garbage', arguments: { kind } }, undefined, { timeout: 30000 }), message);
       assert.ok(alive(c.pid), 'the gateway runs');
@@ -135,7 +136,7 @@ describe('an upstream that writes garbage on stdout', () => {
         console.log(`a 50 MB line skipped with --max-upstream-message 1m: peak RSS +${grew.toFixed(1)} MB`);
         assert.ok(grew < 30, `peak RSS grew ${grew.toFixed(1)} MB while a 50 MB line was skipped`);
       }
-      assert.equal(textOf(await eventually(() => c.callTool({ name: 'echo', arguments: { after: kind } }))), JSON.stringify({ after: kind }));
+      assert.deepEqual(decodeCompact(textOf(await eventually(() => c.callTool({ name: 'echo', arguments: { after: kind } })))), { after: kind });
     });
   }
 });

@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createEventStore } from '../src/event-store.js';
 import { alive, childrenOf, config, eventually, httpClient, jsonServer, JSON_SERVER, listeningGateway, post, rawSession, sleep, startProcess, stopAll, tmp } from './helpers.mjs';
+import { decodeCompact } from '../src/index.js';
 
 after(stopAll);
 
@@ -22,7 +23,7 @@ describe('--session-idle', () => {
   test('a client that leaves without DELETE: its session expires, 404 after, its upstream process exits', async () => {
     const { url, child } = await listeningGateway(['--session-idle', '1s', ...upstream()]);
     const c = await httpClient(url);
-    assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { n: 1 } })), '{"n":1}');
+    assert.deepEqual(decodeCompact(textOf(await c.callTool({ name: 'echo', arguments: { n: 1 } }))), {"n":1});
     const [up] = childrenOf(child.pid);
     assert.ok(up && alive(up), 'the session has its upstream process');
     const session = c.sessionId;
@@ -43,7 +44,7 @@ describe('--session-idle', () => {
       // 1.7 s, reopened by the SDK client) keeps the session.
       sleep(11000),
     ]);
-    for (const c of [busy, idle]) assert.equal(textOf(await c.callTool({ name: 'echo', arguments: { still: 'here' } })), '{"still":"here"}');
+    for (const c of [busy, idle]) assert.deepEqual(decodeCompact(textOf(await c.callTool({ name: 'echo', arguments: { still: 'here' } }))), {"still":"here"});
     assert.equal(childrenOf(child.pid).length, 2);
     for (const c of [busy, idle]) await c.close();
   });
@@ -106,7 +107,7 @@ describe('--max-sessions', () => {
     const c = await httpClient(url);
     await c.callTool({ name: 'echo', arguments: {} });
     await assert.rejects(a.callTool({ name: 'echo', arguments: {} }), /404|Session not found/);
-    assert.equal(textOf(await b.callTool({ name: 'echo', arguments: { b: 1 } })), '{"b":1}');
+    assert.deepEqual(decodeCompact(textOf(await b.callTool({ name: 'echo', arguments: { b: 1 } }))), {"b":1});
     await eventually(() => assert.equal([...before].filter(alive).length, 1, 'one of the two upstreams closed'));
     // Both remaining sessions busy: a new one is refused with 503, nothing is evicted.
     const hangs = [b, c].map((x) => x.callTool({ name: 'hang', arguments: {} }, undefined, { timeout: 60000 }).catch((e) => e));
@@ -116,7 +117,7 @@ describe('--max-sessions', () => {
     assert.equal(refused.headers.get('retry-after'), '5');
     assert.equal(refused.body.error.code, -32000);
     assert.match(refused.body.error.message, /none is idle \(--max-sessions 2\)/);
-    assert.equal(textOf(await b.callTool({ name: 'echo', arguments: { still: 1 } })), '{"still":1}');
+    assert.deepEqual(decodeCompact(textOf(await b.callTool({ name: 'echo', arguments: { still: 1 } }))), {"still":1});
     for (const x of [a, b, c]) await x.close();
     await Promise.all(hangs);
   });

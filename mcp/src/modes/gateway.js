@@ -2,6 +2,7 @@
 // --max-result-tokens is stored; tool_view reads it in parts (view.js).
 
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { compact } from 'agentwire';
 import { JsonRpcError } from '../jsonrpc.js';
 import { errorResult } from '../catalog.js';
 import { infoOf, tokensOf, viewOf, ViewError } from '../view.js';
@@ -64,7 +65,14 @@ async function bounded(/** @type {ModeContext} */ context, /** @type {import('..
       stored.value = JSON.parse(text);
       stored.format = 'json';
     } catch {
-      // Plain text: stored as lines only.
+      // Not JSON: TOON that compaction wrote (compact.decode reads it only as an array or an
+      // object), else plain text, stored as lines only.
+      try {
+        stored.value = compact.decode(text);
+        stored.format = 'toon';
+      } catch {
+        stored.format = 'text';
+      }
     }
   }
   const handle = await context.results.put(stored);
