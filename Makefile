@@ -489,7 +489,7 @@ setup-mcp: setup-mcp-deploy
 # Two test files at a time: most of the time goes to waiting on processes and timeouts.
 test-mcp: setup-mcp
 	@echo "== test: agentwire-mcp (modes, sessions, auth, faults, bad input, load, conformance)"
-	cd $(MCP_DIR) && node --test --test-concurrency=2 test/*.test.mjs
+	cd $(MCP_DIR) && node --test --test-concurrency=2 --test-timeout=300000 test/*.test.mjs
 
 # ---- fuzzing (not part of `make test`) ------------------------------------------------------
 
