@@ -11,6 +11,8 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcError, relayedError } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
+import { MODERN_VERSION, withoutModernMeta } from './modern.js';
+import { ModernClient, NotModernError } from './modern-client.js';
 import { StdioUpstreamTransport } from './transports/stdio-upstream.js';
 
 /** Accepts any result object: the gateway passes results through, it does not police them. */
@@ -48,8 +50,11 @@ export class Upstream {
     this.spec = spec;
     this.hooks = hooks;
     this.limits = limits;
-    /** @type {Client | null} */
+    /** @type {Client | ModernClient | null} the SDK's client (legacy revisions) or the modern one */
     this.client = null;
+    /** The revision the connection speaks: `modern` (2026-07-28) or `legacy` (an initialize handshake). */
+    /** @type {'legacy' | 'modern' | null} */
+    this.era = null;
     /** @type {'down'|'up'|'restarting'|'closed'} */
     this.status = 'down';
     /** @type {Error | null} */
@@ -77,7 +82,20 @@ export class Upstream {
     return this.ready;
   }
 
+  /**
+   * How to speak to this upstream: its config's `protocol` (or --upstream-protocol). `auto` asks an
+   * HTTP upstream server/discover first (the revision's probe) and falls back to initialize when
+   * the answer is not a modern one; stdio and in-process upstreams speak the legacy revisions.
+   */
+  get protocol() {
+    return this.spec.url ? (this.spec.protocol ?? 'auto') : 'legacy';
+  }
+
   async #connect() {
+    if (this.protocol !== 'legacy') {
+      const modern = await this.#connectModern();
+      if (modern) return modern;
+    }
     const client = new Client(this.hooks.clientInfo, { capabilities: this.hooks.capabilities });
     client.fallbackNotificationHandler = async (n) => this.hooks.onNotification(n);
     client.fallbackRequestHandler = async (r, extra) => this.hooks.onRequest(r, extra);
@@ -115,6 +133,7 @@ export class Upstream {
       throw this.unavailable();
     }
     this.client = client;
+    this.era = 'legacy';
     this.transport = transport;
     this.pid = transport.pid ?? null;
     this.status = 'up';
@@ -125,7 +144,45 @@ export class Upstream {
     return client;
   }
 
-  /** @param {Client} client @param {string} why */
+  /**
+   * MCP 2026-07-28: server/discover, no session. Resolves with the client; with null when `auto`
+   * found a legacy server; rejects (and schedules a retry) when the upstream cannot be reached or
+   * `modern` was asked of a server that is not.
+   */
+  async #connectModern() {
+    const url = new URL(/** @type {string} */ (this.spec.url));
+    const client = new ModernClient(url, { headers: this.spec.headers, clientInfo: this.hooks.clientInfo, capabilities: this.hooks.capabilities, name: this.name });
+    client.fallbackNotificationHandler = async (n) => this.hooks.onNotification(n);
+    try {
+      await client.connect({ timeout: Math.max(this.limits.callTimeoutMs, CONNECT_TIMEOUT_MS) });
+    } catch (e) {
+      await client.close();
+      if (e instanceof NotModernError && this.protocol === 'auto') {
+        log.debug(`upstream ${this.name}: not MCP ${MODERN_VERSION} (${e.message}); initializing`);
+        return null;
+      }
+      this.lastError = new Error(e instanceof NotModernError ? `not an MCP ${MODERN_VERSION} server (--upstream-protocol modern): ${e.message}` : errorMessage(e));
+      log.warn(`upstream ${this.name}: cannot connect: ${this.lastError.message}`);
+      this.#scheduleRetry();
+      throw this.unavailable();
+    }
+    if (this.closed) {
+      await client.close();
+      throw this.unavailable();
+    }
+    this.client = client;
+    this.era = 'modern';
+    this.transport = null;
+    this.pid = null;
+    this.status = 'up';
+    this.attempt = 0;
+    this.lastError = null;
+    const version = client.getServerVersion();
+    log.info(`upstream ${this.name}: connected (${version?.name ?? '?'} ${version?.version ?? ''}, ${MODERN_VERSION})`);
+    return client;
+  }
+
+  /** @param {Client | ModernClient} client @param {string} why */
   #lost(client, why) {
     if (this.client !== client || this.closed) return;
     this.client = null;
@@ -195,14 +252,19 @@ export class Upstream {
   /**
    * Sends a request upstream; errors name the upstream.
    * @param {{ method: string, params?: any }} request
-   * @param {{ signal?: AbortSignal, onprogress?: (progress: any) => void }} [options]
+   * @param {{ signal?: AbortSignal, onprogress?: (progress: any) => void,
+   *   onnotification?: (n: any) => void, perRequest?: import('./modern-client.js').PerRequest }} [options]
+   *   `perRequest` and `onnotification` are for a modern upstream: what this request's client
+   *   declared, and where the request's own notifications (log messages) go
    */
-  async request(request, { signal, onprogress } = {}) {
+  async request(request, { signal, onprogress, onnotification, perRequest } = {}) {
     for (let attempt = 0; ; attempt++) {
       const client = this.client ?? (this.reinitializing ? await this.reinitializing : null);
       if (!client) throw this.unavailable();
+      // A legacy upstream is not sent the modern revision's per-request _meta.
+      const sent = client instanceof ModernClient ? request : { ...request, params: withoutModernMeta(request.params) };
       try {
-        return await this.#send(client, request, signal, onprogress);
+        return await this.#send(client, sent, signal, onprogress, { onnotification, perRequest });
       } catch (e) {
         if (attempt === 0 && e instanceof StreamableHTTPError && e.code === 404) {
           await this.#reinitialize(client);
@@ -213,7 +275,7 @@ export class Upstream {
     }
   }
 
-  async #send(/** @type {Client} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal, /** @type {any} */ onprogress) {
+  async #send(/** @type {Client | ModernClient} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal, /** @type {any} */ onprogress, /** @type {any} */ modern) {
     const controller = new AbortController();
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
@@ -225,6 +287,7 @@ export class Upstream {
         onprogress,
         timeout: this.limits.callTimeoutMs,
         resetTimeoutOnProgress: true,
+        ...modern,
       });
     } finally {
       this.inflight.delete(controller);
@@ -233,7 +296,7 @@ export class Upstream {
   }
 
   /** The error a caller gets: what went wrong, and where. */
-  #named(/** @type {any} */ e, /** @type {Client} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal) {
+  #named(/** @type {any} */ e, /** @type {Client | ModernClient} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal) {
     if (signal?.aborted) return e;
     const data = { upstream: this.name };
     // Ours (output that is not protocol, the upstream lost): as it is.

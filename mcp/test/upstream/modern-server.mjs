@@ -292,8 +292,9 @@ const tools = {
 };
 let dynamicTool = false;
 let dynamicPrompt = false;
-const listedTools = () => [...Object.keys(tools), ...(dynamicTool ? ['test_dynamic_tool'] : [])];
+const STATIC_TOOLS = Object.keys(tools);
 tools.test_dynamic_tool = { run: async () => text('the dynamic tool') };
+const listedTools = () => [...STATIC_TOOLS, ...(dynamicTool ? ['test_dynamic_tool'] : [])];
 
 const RESOURCES = [
   { uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', contents: { text: 'This is the content of the static text resource.' } },
