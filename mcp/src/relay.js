@@ -8,7 +8,7 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcError } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
-import { CAPABILITY_OF, META, missingCapabilities } from './modern.js';
+import { CAPABILITY_OF, META, MISSING_REQUIRED_CLIENT_CAPABILITY, missingCapabilities } from './modern.js';
 import { AnyResult, listAll, Upstream } from './upstream.js';
 
 // An upstream's sampling or elicitation request may wait for a person.
@@ -189,7 +189,13 @@ export class Relay {
       // The SDK puts its own progress token in; the client's is restored on the way back.
       const params = request.params && token !== undefined ? withoutProgressToken(request.params) : request.params;
       const options = { signal: extra.signal, onprogress, onnotification, perRequest };
-      let result = await upstream.request({ method: request.method, params }, options);
+      let result = await upstream.request({ method: request.method, params }, options).catch((e) => {
+        // A modern upstream that needs what this client could not declare: say why it could not.
+        if (e?.code === MISSING_REQUIRED_CLIENT_CAPABILITY && this.shared && !modernClient) {
+          throw new JsonRpcError(e.code, `${e.message} (this client has no session to be asked on: agentwire-mcp --stateless)`, e.data);
+        }
+        throw e;
+      });
       // A modern upstream that needs input (MRTR): a modern client answers it itself; for a
       // legacy one the gateway asks it (sampling, elicitation, roots requests on its session)
       // and retries the request with the answers.
@@ -269,8 +275,11 @@ export class Relay {
 
   async #requestFromUpstream(/** @type {Upstream} */ upstream, /** @type {any} */ request, /** @type {{ signal: AbortSignal }} */ upExtra) {
     if (this.shared) {
-      log.debug(`upstream ${upstream.name}: its ${request.method} request refused (--stateless)`);
-      throw new JsonRpcError(ErrorCode.MethodNotFound, `${request.method} cannot reach a client: agentwire-mcp runs --stateless (no session to send it on)`);
+      log.debug(`upstream ${upstream.name}: its ${request.method} request refused (a shared connection)`);
+      throw new JsonRpcError(
+        ErrorCode.MethodNotFound,
+        `${request.method} cannot reach a client: this connection serves clients without a session (MCP 2026-07-28 clients, or agentwire-mcp --stateless), and nothing can be sent to them but their answers`,
+      );
     }
     const extra = this.#relatedExtra(upstream);
     const options = { signal: upExtra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS };

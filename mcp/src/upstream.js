@@ -61,9 +61,9 @@ export class Upstream {
     this.lastError = null;
     this.closed = false;
     this.attempt = 0;
-    /** @type {Promise<Client | null> | null} */
+    /** @type {Promise<Client | ModernClient | null> | null} */
     this.ready = null;
-    /** @type {Promise<Client | null> | null} a re-initialization after a 404, shared by the requests that saw it */
+    /** @type {Promise<Client | ModernClient | null> | null} a re-initialization after a 404, shared by the requests that saw it */
     this.reinitializing = null;
     /** @type {NodeJS.Timeout | null} */
     this.retryTimer = null;
@@ -266,7 +266,7 @@ export class Upstream {
       try {
         return await this.#send(client, sent, signal, onprogress, { onnotification, perRequest });
       } catch (e) {
-        if (attempt === 0 && e instanceof StreamableHTTPError && e.code === 404) {
+        if (attempt === 0 && e instanceof StreamableHTTPError && e.code === 404 && client instanceof Client) {
           await this.#reinitialize(client);
           continue;
         }

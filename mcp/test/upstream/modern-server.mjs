@@ -7,10 +7,16 @@
 // for: the 2026-07-28 server scenarios, and the 2025 ones in their 2026-07-28 form (sampling and
 // elicitation as input requests), so agentwire-mcp in front of it can be run by either suite.
 //
+// For the tests of agentwire-mcp itself it also has json-server.mjs's `json {bytes}` (the same
+// listing), `echo {...}` and `slow {ms, steps, tag}` (progress; a closed request is logged as
+// cancelled to UPSTREAM_LOG, one JSON line per event, like json-server's).
+//
 // `node modern-server.mjs [--listen PORT]` prints its URL on stdout.
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { listing } from './json-server.mjs';
 
 const VERSION = '2026-07-28';
 const META = {
@@ -28,6 +34,7 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwA
 const WAV = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
 const SECRET = randomBytes(32);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const record = (event) => process.env.UPSTREAM_LOG && appendFileSync(process.env.UPSTREAM_LOG, `${JSON.stringify({ pid: process.pid, ...event })}\n`);
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const noArgs = { type: 'object', properties: {} };
 
@@ -105,6 +112,26 @@ const titled = (prefix, label) => [1, 2, 3].map((i) => ({ const: `${prefix}${i}`
 
 /** name → { inputSchema?, run(args, ctx) } */
 const tools = {
+  json: {
+    inputSchema: { type: 'object', properties: { bytes: { type: 'integer' } }, required: ['bytes'] },
+    run: async ({ bytes }) => text(listing(bytes)),
+  },
+  echo: { inputSchema: { type: 'object' }, run: async (args) => text(JSON.stringify(args)) },
+  slow: {
+    inputSchema: { type: 'object', properties: { ms: { type: 'integer' }, steps: { type: 'integer' }, tag: { type: 'string' } } },
+    run: async (args, ctx) => {
+      const steps = args.steps ?? 4;
+      for (let i = 1; i <= steps; i++) {
+        await sleep((args.ms ?? 400) / steps);
+        if (ctx.signal.aborted) {
+          record({ event: 'cancelled', tool: 'slow', tag: args.tag ?? null });
+          return text('cancelled');
+        }
+        ctx.progress(i, steps);
+      }
+      return text(args.tag === undefined ? 'done' : `done ${args.tag}`);
+    },
+  },
   test_simple_text: { run: async () => text('This is a simple text response for testing.') },
   test_image_content: { run: async () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }) },
   test_audio_content: { run: async () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] }) },
@@ -523,7 +550,10 @@ async function handle(req, res) {
   // Progress and log messages need a stream; the rest is plain JSON.
   const streaming = progressToken !== undefined || level !== undefined || method === 'tools/call' && params.name === 'test_streaming_elicitation';
   const write = streaming ? sse(res) : null;
+  const closed = new AbortController();
+  res.once('close', () => !res.writableFinished && closed.abort());
   const ctx = {
+    signal: closed.signal,
     caps: meta[META.caps] ?? {},
     progressToken,
     progress(progress, total, msg) {
