@@ -73,6 +73,14 @@ test('/metrics: behind the token; calls, errors, tokens, sessions, restarts and 
   assert.equal(s['agentwire_mcp_tool_call_duration_seconds_bucket{upstream="up",le="+Inf"}'], 3);
   assert.ok(s['agentwire_mcp_tool_call_duration_seconds_sum{upstream="up"}'] > 0);
   assert.equal(s.agentwire_mcp_compact_duration_seconds_count, 3);
+  // What compaction sends as the upstream wrote it is counted with the reason: a minified echo
+  // of a few bytes saves less than 10 %, and prose is not JSON.
+  await c.callTool({ name: 'echo', arguments: { a: [1, 2] } });
+  await c.callTool({ name: 'slow', arguments: { ms: 1, steps: 1 } });
+  s = (await scrape(url)).samples;
+  assert.equal(s['agentwire_mcp_compact_kept_total{upstream="up",tool="echo",reason="BELOW_MIN_SAVINGS"}'], 1);
+  assert.equal(s['agentwire_mcp_compact_kept_total{upstream="up",tool="slow",reason="NOT_JSON"}'], 1);
+  assert.equal(s['agentwire_mcp_compact_kept_total{upstream="up",tool="json",reason="BELOW_MIN_SAVINGS"}'], undefined);
   assert.equal(s['agentwire_mcp_upstream_connections{upstream="up",status="up"}'], 1);
   assert.ok(s.process_resident_memory_bytes > 10e6);
 

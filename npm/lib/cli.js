@@ -67,6 +67,7 @@ export async function main(argv, api, io) {
   }
 }
 
+/** @type {import('node:util').ParseArgsConfig['options']} */
 const COMPACT_OPTIONS = {
   tool: { type: 'string', default: 'result' },
   encoding: { type: 'string', default: 'cl100k_base' },
@@ -74,6 +75,7 @@ const COMPACT_OPTIONS = {
   report: { type: 'boolean', default: false },
 };
 
+/** @type {import('node:util').ParseArgsConfig['options']} */
 const TOKENS_OPTIONS = {
   encoding: { type: 'string', default: 'cl100k_base' },
   ids: { type: 'boolean', default: false },

@@ -222,16 +222,22 @@ test('compact.json never returns more tokens than its input, with any counter', 
     assert.equal(bytes.inputTokens, Buffer.byteLength(text));
     assert.ok(bytes.tokens < bytes.inputTokens);
     assert.notEqual(bytes.format, 'input');
-    assert.ok(bytes.candidates.some((c) => c.format === 'gcx1-layout' && c.lossless));
-    assert.ok(bytes.candidates.every((c) => !c.lossless || c.tokens >= bytes.tokens));
+    // A candidate that could not win was not read back (lossless: null) and its count is a
+    // lower bound past the winner's; with exactCounts every one is read back and counted.
+    assert.ok(bytes.candidates.every((c) => (c.lossless === null ? !c.tokensExact && c.tokens > bytes.tokens : !c.lossless || c.tokens >= bytes.tokens)));
+    const all = api.compact.json(text, { tool: 'search_symbols', tokenizer: 'bytes', exactCounts: true });
+    assert.ok(all.candidates.some((c) => c.format === 'gcx1-layout' && c.lossless));
+    assert.ok(all.candidates.every((c) => c.lossless !== null && (!c.lossless || (c.tokensExact && c.tokens >= all.tokens))));
     const words = api.compact.json(text, { tool: 'search_symbols', counter: (t) => t.split(/\s+/).length });
     assert.ok(words.tokens <= words.inputTokens);
     // A value, generic: decodes back.
     const generic = api.compact.json(rows, { tokenizer: 'bytes', minSavings: 0 });
     assert.notEqual(generic.format, 'input');
     assert.ok(api.compact.equal(api.compact.decode(generic.text), rows));
-    // Nothing saves enough: the input is kept.
-    assert.equal(api.compact.json('{"a":1}', { tokenizer: 'bytes' }).format, 'input');
+    // Nothing saves enough: the input is kept, and says why.
+    const kept = api.compact.json('[1,2]', { tokenizer: 'bytes' });
+    assert.equal(kept.format, 'input');
+    assert.equal(kept.reason.code, 'BELOW_MIN_SAVINGS');
     assert.equal(api.compact.json('not json', { tokenizer: 'bytes' }).format, 'input');
     assert.throws(() => api.compact.json(text, { counter: 5 }), { code: 'INVALID_ARGUMENT' });
     assert.throws(() => api.compact.json(text, { counter: () => NaN }), { code: 'INVALID_ARGUMENT' });

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compact, tokens } from 'agentwire';
-import { columnCosts, OUTSIDE, STRUCTURE } from '../inspector/columns.js';
+import { columnCosts, isTabular, OUTSIDE, STRUCTURE } from '../inspector/columns.js';
 import { defaultPart, mcpResult } from '../inspector/mcp-result.js';
 import { decodeShare, encodeShare, MAX_FRAGMENT } from '../inspector/share.js';
 import { SAMPLES } from '../inspector/samples.js';
@@ -22,7 +22,8 @@ const rows = Array.from({ length: 12 }, (_, i) => ({
 
 test('column costs of every tabular candidate sum to its tokens, and the long column costs most', () => {
   const out = compact.json(JSON.stringify(rows), { tool: 'search', exactCounts: true, candidateTexts: true });
-  const tabular = out.candidates.filter((c) => c.format !== 'json-min');
+  // The column view covers GCX1 and GCF tables (TOON candidates get the token view only).
+  const tabular = out.candidates.filter((c) => isTabular(c.format));
   assert.ok(tabular.some((c) => c.format === 'gcx1-generic') && tabular.some((c) => c.format === 'gcf-generic'), tabular.map((c) => c.format).join());
   for (const candidate of tabular) {
     const lengths = tokenLengths(candidate.text);
@@ -39,7 +40,7 @@ test('column costs of every tabular candidate sum to its tokens, and the long co
 test('column costs of nested values put lines no header describes outside tables, and still sum', () => {
   const nested = { stats: { a: { b: [1, 2, 3] } }, items: rows.slice(0, 3) };
   const out = compact.json(JSON.stringify(nested), { exactCounts: true, candidateTexts: true, minSavings: 0 });
-  for (const candidate of out.candidates.filter((c) => c.format !== 'json-min' && c.lossless)) {
+  for (const candidate of out.candidates.filter((c) => isTabular(c.format) && c.lossless)) {
     const costs = columnCosts(candidate.format, new TextEncoder().encode(candidate.text), tokenLengths(candidate.text));
     assert.equal(costs.reduce((n, c) => n + c.tokens, 0), tokens.count(candidate.text), candidate.format);
   }

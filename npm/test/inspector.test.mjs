@@ -12,6 +12,7 @@ import { compact, gcb, gcf, gcx, tokens } from 'agentwire';
 import { withChromiumPage } from './chromium.mjs';
 import { largeCorpus, measureLargePaste } from './inspector-large.mjs';
 import { SAMPLES } from '../inspector/samples.js';
+import { PAGE } from '../inspector/table.js';
 import { buildInspector } from '../scripts/inspector-build.mjs';
 import { packageDir } from './helpers.mjs';
 
@@ -216,7 +217,7 @@ test('a pasted CallToolResult, a JSON-RPC response, and structured content: the 
     assert.equal(await lossy.getAttribute('data-tokens'), '');
     // The core's reason, and where the value reads back differently: GCX1 cells are text, and a
     // reader takes a column of numerals for numbers, so the string "1" comes back as 1.
-    const reason = compact.json(mixed).candidates.find((c) => c.format === 'gcx1-generic').reason;
+    const reason = compact.json(mixed, { exactCounts: true }).candidates.find((c) => c.format === 'gcx1-generic').reason;
     assert.equal(await lossy.locator('[data-testid="lossless"]').textContent(), `✗ ${reason}: [1].a: "1" → 1`);
 
     // isError: agentwire-mcp passes it through; the page says so and marks the input.
@@ -242,10 +243,11 @@ test('pasted TOON is read as TOON with its tables; a result where TOON wins show
     // The winner itself pasted back: detected as TOON, its table shown, the same value.
     await settled(page, () => paste(page, best.text));
     assert.equal(await page.textContent('[data-testid="format"]'), 'toon');
-    assert.equal(await count(page, 'row'), 60);
+    assert.equal(await count(page, 'row'), PAGE, 'the first page of the 60-row table');
     assert.equal(await compactedText(page), JSON.stringify({ contacts }));
     // Broken TOON that is not JSON either: the JSON error with its line and column.
-    await settled(page, () => paste(page, 'contacts[2]{name}:\n  a\n  b\n  c'));
+    await paste(page, 'contacts[2]{name}:\n  a\n  b\n  c');
+    await page.waitForFunction(() => document.querySelector('[data-testid="error"]').dataset.line === '1');
     assert.match(await page.textContent('[data-testid="error"]'), /^JSON_SYNTAX/);
   });
 });

@@ -80,7 +80,7 @@ test('the raw builds export the same functions and classes', () => {
   const nativeNames = table(makeBoundary(() => rawNative));
   assert.deepEqual(nativeNames.slice(0, 4), common);
   const wasmNames = [];
-  for (const module of ['core', 'gcf', 'gateway', 'events', 'schema', 'tokens']) {
+  for (const module of ['core', 'gcf', 'gateway', 'events', 'toon', 'schema', 'tokens']) {
     const names = table(wasmBoundary(module));
     assert.deepEqual(names.slice(0, 4), common, module);
     for (const name of names.slice(4)) if (!wasmNames.includes(name)) wasmNames.push(name);

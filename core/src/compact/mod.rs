@@ -444,16 +444,19 @@ fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
             v3::encode_generic_with(value, &gcf_options),
         );
         // TOON as its users read it (the spec's defaults; key folding saved no token on TOON's
-        // datasets or the real-world corpus, and needs a reader that expands paths).
-        for (format, delimiter) in [
-            (Format::Toon, toon::Delimiter::Comma),
-            (Format::ToonTab, toon::Delimiter::Tab),
-        ] {
-            let options = toon::EncodeOptions {
-                delimiter,
-                ..toon::EncodeOptions::default()
-            };
-            consider(format, toon::encode(value, &options));
+        // datasets or the real-world corpus, and needs a reader that expands paths). Not for `{}`,
+        // whose TOON is the empty text: a reader would take it for no result at all.
+        if !matches!(value, Value::Object(map) if map.is_empty()) {
+            for (format, delimiter) in [
+                (Format::Toon, toon::Delimiter::Comma),
+                (Format::ToonTab, toon::Delimiter::Tab),
+            ] {
+                let options = toon::EncodeOptions {
+                    delimiter,
+                    ..toon::EncodeOptions::default()
+                };
+                consider(format, toon::encode(value, &options));
+            }
         }
     }
     candidates
@@ -486,9 +489,10 @@ fn gcx_sections(text: &str) -> Result<Vec<gcx::Section>> {
 }
 
 /// The JSON value of a text [`compact_json`] chose, read from the text alone: GCX1 generic,
-/// GCF generic (by their first line), JSON, else TOON. `None` for GCX1 that a reader cannot map
-/// back without the tool's input (a per-tool layout renames and nests columns). Text that is
-/// neither JSON nor TOON is the JSON parser's error. A TOON candidate is kept only when this
+/// GCF generic (by their first line), JSON, else TOON of an array or an object (compaction
+/// writes TOON for nothing else; TOON reads almost any line as a string). `None` for GCX1 that
+/// a reader cannot map back without the tool's input (a per-tool layout renames and nests
+/// columns). Other text is the JSON parser's error. A TOON candidate is kept only when this
 /// reads it back as its value, so text that JSON and TOON both read never stands for the other.
 ///
 /// ```
@@ -497,7 +501,7 @@ fn gcx_sections(text: &str) -> Result<Vec<gcx::Section>> {
 /// assert_eq!(decode("GCX1 tool=result fields=a rows=1\n1\n")?, Some(parse(r#"[{"a":1}]"#)?));
 /// assert_eq!(decode(r#"{"a": [1]}"#)?, Some(parse(r#"{"a":[1]}"#)?));
 /// assert_eq!(decode("a[2]: 1,2")?, Some(parse(r#"{"a":[1,2]}"#)?));
-/// assert_eq!(decode("{").unwrap_err().code(), "JSON_SYNTAX");
+/// assert_eq!(decode("{").unwrap_err().code(), "JSON_SYNTAX"); // not a TOON container either
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn decode(text: &str) -> Result<Option<Value>> {
@@ -509,8 +513,9 @@ pub fn decode(text: &str) -> Result<Option<Value>> {
     }
     match json::parse(text) {
         Ok(value) => Ok(Some(value)),
-        Err(not_json) => toon::decode(text, &toon::DecodeOptions::default())
-            .map(Some)
-            .map_err(|_| not_json),
+        Err(not_json) => match toon::decode(text, &toon::DecodeOptions::default()) {
+            Ok(value @ (Value::Array(_) | Value::Object(_))) if !text.is_empty() => Ok(Some(value)),
+            _ => Err(not_json),
+        },
     }
 }

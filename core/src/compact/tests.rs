@@ -467,3 +467,24 @@ fn toon_is_a_candidate_read_back_from_its_text_alone() {
                 .starts_with("it does not decode")
     );
 }
+
+#[test]
+fn toon_stands_only_for_non_empty_containers() {
+    let options = Options {
+        min_savings: 0.0,
+        exact_counts: true,
+        ..Options::default()
+    };
+    // `{}` is the empty text in TOON: never offered, so an empty result never becomes no text.
+    let out = compact_json("{ }", &options, &bytes).unwrap();
+    assert_eq!((out.format, out.text.as_str()), (Format::JsonMin, "{}"));
+    assert!(out.candidates.iter().all(|c| c.format != Format::Toon));
+    // A reader takes TOON only for an array or an object: other text is not JSON.
+    for text in ["", "hello", "{", "[1,", "42 apples"] {
+        assert!(decode(text).is_err(), "{text:?}");
+    }
+    assert_eq!(
+        decode("a: 1").unwrap(),
+        Some(json::parse(r#"{"a":1}"#).unwrap())
+    );
+}

@@ -91,7 +91,7 @@ pub fn parse_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Value> {
 ///
 /// ```
 /// let err = agentwire::json::utf8(b"{\n \"a\xff\": 1}").unwrap_err();
-/// assert_eq!(err.to_string(), "invalid UTF-8 in JSON input at line 2 column 3");
+/// assert_eq!(err.to_string(), "invalid UTF-8 in JSON input at line 2 column 4");
 /// ```
 pub fn utf8(bytes: &[u8]) -> Result<&str> {
     core::str::from_utf8(bytes).map_err(|e| {
@@ -140,7 +140,7 @@ pub fn parse_with(text: &str, options: &ParseOptions) -> Result<Value> {
 /// let text = r#"{"v": "3b814327e-20221014", "ids": [1, 9007199254740993]}"#;
 /// assert!(json::parse_with(text, &options).is_ok());
 /// let err = json::parse_exact(text, &options).unwrap_err();
-/// assert_eq!((err.code(), err.column()), ("JSON_INEXACT_NUMBER", Some(42)));
+/// assert_eq!((err.code(), err.column()), ("JSON_INEXACT_NUMBER", Some(40)));
 /// assert!(err.message().ends_with("gives back 9007199254740992 at $.ids[1]"));
 /// ```
 pub fn parse_exact(text: &str, options: &ParseOptions) -> Result<Value> {

@@ -226,7 +226,7 @@ impl<'a> Decoder<'a> {
         )
     }
 
-    fn count_mismatch(&self, what: &str, declared: usize, found: usize, at: usize) -> Error {
+    fn count_mismatch(&self, what: &str, declared: u64, found: usize, at: usize) -> Error {
         self.error(
             ErrorKind::ToonCountMismatch,
             format!("expected {declared} {what}, found {found}"),
@@ -577,15 +577,17 @@ impl<'a> Decoder<'a> {
 
     /// A capacity for `declared` items that the rest of the input can hold (a declared length
     /// is never trusted).
-    fn capacity(&self, declared: usize) -> usize {
-        declared.min(self.remaining() / 2 + 1)
+    fn capacity(&self, declared: u64) -> usize {
+        usize::try_from(declared)
+            .unwrap_or(usize::MAX)
+            .min(self.remaining() / 2 + 1)
     }
 
     fn inline(&mut self, header: &Header, start: usize, end: usize) -> Result<Value> {
         let mut cells = core::mem::take(&mut self.cells);
         cells.clear();
         split_cells(self.bytes, start, end, header.delimiter, &mut cells);
-        if self.strict && cells.len() != header.length {
+        if self.strict && cells.len() as u64 != header.length {
             let error = self.count_mismatch("inline values", header.length, cells.len(), start);
             self.cells = cells;
             return Err(error);
@@ -610,7 +612,7 @@ impl<'a> Decoder<'a> {
         let row_depth = self.scope_depth(base)?;
         let mut rows = Vec::with_capacity(self.capacity(header.length));
         let mut in_span = false;
-        while !self.strict || rows.len() < header.length {
+        while !self.strict || (rows.len() as u64) < header.length {
             let Some(next) = self.peek()? else {
                 break;
             };
@@ -636,7 +638,7 @@ impl<'a> Decoder<'a> {
             self.span -= 1;
         }
         if self.strict {
-            if rows.len() != header.length {
+            if rows.len() as u64 != header.length {
                 return Err(self.count_mismatch("rows", header.length, rows.len(), line.start));
             }
             if let Some(next) = self.peek()?
@@ -668,7 +670,12 @@ impl<'a> Decoder<'a> {
             split_cells(self.bytes, start, end, header.delimiter, &mut cells);
         }
         let row = if cells.len() != header.leaves {
-            Err(self.count_mismatch("values in the row", header.leaves, cells.len(), start))
+            Err(self.count_mismatch(
+                "values in the row",
+                header.leaves as u64,
+                cells.len(),
+                start,
+            ))
         } else {
             self.row_object(fields, &cells, &mut 0, header.plain_rows, start)
         };
@@ -752,7 +759,7 @@ impl<'a> Decoder<'a> {
         if in_span {
             self.span -= 1;
         }
-        if self.strict && entries.len() != header.length {
+        if self.strict && entries.len() as u64 != header.length {
             self.metas.truncate(meta_start);
             return Err(self.count_mismatch("entries", header.length, entries.len(), line.start));
         }
@@ -763,7 +770,7 @@ impl<'a> Decoder<'a> {
         let item_depth = self.scope_depth(base)?;
         let mut items = Vec::with_capacity(self.capacity(header.length));
         let mut in_span = false;
-        while !self.strict || items.len() < header.length {
+        while !self.strict || (items.len() as u64) < header.length {
             let Some(next) = self.peek()? else {
                 break;
             };
@@ -787,7 +794,7 @@ impl<'a> Decoder<'a> {
             self.span -= 1;
         }
         if self.strict {
-            if items.len() != header.length {
+            if items.len() as u64 != header.length {
                 return Err(self.count_mismatch(
                     "list items",
                     header.length,

@@ -13,9 +13,10 @@ use crate::text::{indices, same_text, sort_by_text};
 pub(super) struct Header {
     /// The key before the bracket, if any.
     pub key: Option<HeaderKey>,
-    /// The declared length or entry count (saturating: a length too large for `usize` is
-    /// `usize::MAX`, which no input can match).
-    pub length: usize,
+    /// The declared length or entry count (saturating: a length too large for `u64` is
+    /// `u64::MAX`, which no input can match). 64 bits on every target, so errors name the
+    /// same number in native code and in wasm.
+    pub length: u64,
     /// The active delimiter.
     pub delimiter: u8,
     /// `[N:]`: a keyed tabular object (spec §9.5).
@@ -177,8 +178,8 @@ pub(super) fn parse(
             bracket + 1,
         );
     }
-    let length = segment.iter().fold(0usize, |n, &d| {
-        n.saturating_mul(10).saturating_add(usize::from(d - b'0'))
+    let length = segment.iter().fold(0u64, |n, &d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
     });
 
     let mut header = Header {
