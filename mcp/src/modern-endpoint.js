@@ -130,6 +130,7 @@ export async function serveModern(replica, req, res, message, tokenId) {
     return sendJson(res, 503, errorResponse(id, SERVER_ERROR, `Server busy: ${replica.inflight} requests are in flight (--max-inflight ${options.maxInflight})`), { 'Retry-After': '1' });
   }
   metrics.requests.inc({ method: methodLabel(method) });
+  metrics.modernRequests.inc({ method: methodLabel(method) });
   if (method === 'subscriptions/listen') {
     lease.release();
     return listen(replica, res, id, params);

@@ -226,6 +226,11 @@ describe('what crosses between the eras, and what does not', () => {
     assert.equal(textOf(await c.callTool('test_header_param', { region: 'eu-west 1 ü' })), 'region=eu-west 1 ü query=');
     await expect(c.callTool('test_header_param', { region: 'a' }, { headers: { 'Mcp-Param-Region': 'b' } }), -32020, 400);
     await expect(c.callTool('test_header_param', { region: 'a' }, { headers: { 'Mcp-Param-Region': null } }), -32020, 400);
+    // Counted: the 400s as refusals, the requests by method.
+    const metrics = await (await fetch(modern.url.replace(/\/mcp$/, '/metrics'))).text();
+    const value = (/** @type {string} */ series) => Number(new RegExp(`^${series.replace(/[{}"/]/g, '\\$&')} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+    assert.ok(value('agentwire_mcp_http_rejected_total{reason="bad_request"}') >= 7, metrics);
+    assert.ok(value('agentwire_mcp_modern_requests_total{method="tools/call"}') >= 1);
     // A 2025 upstream's "resource not found" (-32002) is the revision's -32602 with the uri.
     const e = await modernClient(legacy.url).request('resources/read', { uri: 'test://missing' }).catch((err) => err);
     assert.deepEqual([e.code, e.data?.uri], [-32602, 'test://missing']);
