@@ -236,6 +236,27 @@ describe('what crosses between the eras, and what does not', () => {
     assert.deepEqual([e.code, e.data?.uri], [-32602, 'test://missing']);
   });
 
+  test('a 2026-07-28 client in gateway mode: a large result stored (per token, in memory without --store) and read with tool_view', async () => {
+    const g = await listeningGateway(['--mode', 'gateway', '--max-result-tokens', '300', '--config', config({ up: { url: modernUp.url } })]);
+    const c = modernClient(g.url);
+    const stored = JSON.parse(textOf(await callModern(c, 'gateway', 'json', { bytes: 8000 }))).stored;
+    assert.ok(stored?.handle, 'stored, not returned whole');
+    const part = await c.callTool('tool_view', { handle: stored.handle, selector: '/entries/3' });
+    assert.deepEqual(decodeCompact(textOf(part)), JSON.parse(listing(8000)).entries[3]);
+  });
+
+  test('--max-inflight bounds the requests of 2026-07-28 clients on their shared connections: 503 and -32000, at once', async () => {
+    const g = await listeningGateway(['--max-inflight', '1', '--config', config({ up: { url: modernUp.url } })]);
+    const c = modernClient(g.url);
+    await c.listTools();
+    const slow = c.callTool('slow', { ms: 1500, steps: 3 });
+    await new Promise((r) => setTimeout(r, 200));
+    const e = await c.callTool('echo', { a: 1 }).catch((err) => err);
+    assert.deepEqual([e.code, e.status], [-32000, 503]);
+    assert.equal(textOf(await slow), 'done');
+    assert.equal(textOf(await c.callTool('echo', { a: 1 })), '{"a":1}', 'served again once the first is done');
+  });
+
   test('subscriptions/listen: acknowledged first, then the tool list changes of the upstream, tagged with the subscription id', async () => {
     const c = modernClient(modern.url);
     const controller = new AbortController();
