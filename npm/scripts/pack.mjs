@@ -6,8 +6,8 @@
 //                             devDependencies
 //   agentwire-tokens          packages/tokens (the token counter wasm module and the two vocabularies)
 //   agentwire-schema          packages/schema (the JSON Schema validator's wasm module)
-//   agentwire-<triple>        one per native addon in native/ (os, cpu and libc fields, so npm
-//                             installs only the one that runs)
+//   agentwire-<triple>        one per native addon in native/ (os, cpu and, on linux, libc
+//                             fields, so npm installs only the one that runs)
 //   agentwire-mcp             ../mcp (the MCP gateway), its `file:` dependencies on the packages
 //                             above turned into version ranges
 // Usage: node scripts/pack.mjs [--out DIR] [--require-all-platforms]
@@ -23,12 +23,20 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoDir = resolve(packageDir, '..');
 const REPO_URL = 'https://github.com/agentwire/agentwire';
 
-/** Every platform agentwire publishes an addon for: napi triple → package.json fields. */
+/**
+ * Every platform agentwire publishes an addon for: napi triple → package.json fields and the
+ * Rust target it is built for. The Windows addons are gnu(llvm) builds under napi-rs's -msvc
+ * names: a napi addon's ABI is plain C (docs/packaging.md).
+ */
 export const PLATFORMS = {
   'linux-x64-gnu': { os: ['linux'], cpu: ['x64'], libc: ['glibc'], rust: 'x86_64-unknown-linux-gnu' },
   'linux-arm64-gnu': { os: ['linux'], cpu: ['arm64'], libc: ['glibc'], rust: 'aarch64-unknown-linux-gnu' },
   'linux-x64-musl': { os: ['linux'], cpu: ['x64'], libc: ['musl'], rust: 'x86_64-unknown-linux-musl' },
   'linux-arm64-musl': { os: ['linux'], cpu: ['arm64'], libc: ['musl'], rust: 'aarch64-unknown-linux-musl' },
+  'win32-x64-msvc': { os: ['win32'], cpu: ['x64'], rust: 'x86_64-pc-windows-gnu' },
+  'win32-arm64-msvc': { os: ['win32'], cpu: ['arm64'], rust: 'aarch64-pc-windows-gnullvm' },
+  'darwin-arm64': { os: ['darwin'], cpu: ['arm64'], rust: 'aarch64-apple-darwin' },
+  'darwin-x64': { os: ['darwin'], cpu: ['x64'], rust: 'x86_64-apple-darwin' },
 };
 
 function parseArgs(argv) {
@@ -118,7 +126,7 @@ function stagePlatform(out, triple, main) {
     type: 'commonjs',
     os,
     cpu,
-    libc,
+    ...(libc ? { libc } : {}),
     main: file,
     files: [file, 'LICENSE-MIT', 'LICENSE-APACHE'],
   });

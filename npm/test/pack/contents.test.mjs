@@ -65,10 +65,14 @@ test('package.json: metadata, optional platform packages, tokens and schema, no 
     assert.equal(pkg.scripts, undefined);
     assert.equal(pkg.devDependencies, undefined);
     assert.deepEqual(Object.keys(pkg.optionalDependencies).sort(), [
+      'agentwire-darwin-arm64',
+      'agentwire-darwin-x64',
       'agentwire-linux-arm64-gnu',
       'agentwire-linux-arm64-musl',
       'agentwire-linux-x64-gnu',
       'agentwire-linux-x64-musl',
+      'agentwire-win32-arm64-msvc',
+      'agentwire-win32-x64-msvc',
     ]);
     for (const v of Object.values(pkg.optionalDependencies)) assert.equal(v, pkg.version);
     for (const optional of ['agentwire-tokens', 'agentwire-schema']) {
