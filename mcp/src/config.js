@@ -155,7 +155,7 @@ export const OPTIONS = [
   { flag: 'mode', key: 'mode', value: 'compact|proxy|gateway', default: 'compact', parse: oneOf(MODES), doc: 'compact: upstream tools, compact results; proxy: tool cards + tool_hydrate/tool_execute; gateway: tool_browse/tool_execute/tool_view' },
   { flag: 'config', key: 'configFiles', value: 'FILE', multiple: true, default: [], doc: 'upstreams from {"mcpServers": {name: {command, args, env, cwd} | {url, headers}}} (repeatable)' },
   { flag: 'name', key: 'name', value: 'NAME', doc: 'server name of the upstream after -- (default: from the command)' },
-  { flag: 'upstream-protocol', key: 'upstreamProtocol', value: 'legacy|auto|modern', default: 'auto', parse: oneOf(UPSTREAM_PROTOCOLS), doc: 'HTTP upstreams: the 2025 revisions (initialize), MCP 2026-07-28, or auto (server/discover, else initialize); a config entry\'s "protocol" wins' },
+  { flag: 'upstream-protocol', key: 'upstreamProtocol', value: 'legacy|auto|modern', default: 'auto', parse: oneOf(UPSTREAM_PROTOCOLS), doc: 'the 2025 revisions (initialize), MCP 2026-07-28, or auto (server/discover, else initialize); default: auto for HTTP upstreams, legacy for stdio ones; a config entry\'s "protocol" wins' },
   { flag: 'structured', key: 'structured', value: 'keep|strip', default: 'strip', parse: oneOf(['keep', 'strip']), doc: 'structuredContent and outputSchema: kept, or dropped once a text block carries them' },
   { flag: 'tokenizer', key: 'tokenizer', value: 'cl100k_base|o200k_base', default: 'cl100k_base', parse: oneOf(['cl100k_base', 'o200k_base']), doc: 'the exact token counts that pick the format' },
   { flag: 'min-savings', key: 'minSavings', value: 'F', default: 0.1, parse: fraction, doc: 'least saving for a result to be replaced: a fraction or a percent (15%)' },
@@ -271,11 +271,10 @@ export function parseConfig(argv, env = {}, { readFile = (file) => readFileSync(
   }
   if (command.length) out.upstreams[out.name ?? nameOf(command)] = { command: command[0], args: command.slice(1) };
   else if (out.name !== undefined) out.warnings.push('--name names the upstream after --, and there is none');
-  for (const [name, spec] of Object.entries(out.upstreams)) {
-    if (spec.url) spec.protocol ??= out.upstreamProtocol;
-    else if (spec.protocol === 'modern' || (values['upstream-protocol'] === 'modern')) {
-      throw new ConfigError(`upstream ${JSON.stringify(name)}: MCP 2026-07-28 is spoken to HTTP upstreams; a stdio upstream speaks the 2025 revisions`);
-    }
+  // HTTP upstreams are asked server/discover unless told otherwise; a stdio upstream only when the
+  // flag or its entry says so (a 2025 stdio server may never answer the probe).
+  for (const spec of Object.values(out.upstreams)) {
+    if (spec.url || values['upstream-protocol'] !== undefined) spec.protocol ??= out.upstreamProtocol;
   }
   delete out.configFiles;
   delete out.name;

@@ -12,7 +12,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcError, relayedError } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
 import { MODERN_VERSION, withoutModernMeta } from './modern.js';
-import { ModernClient, NotModernError } from './modern-client.js';
+import { HttpWire, ModernClient, NotModernError, StdioWire } from './modern-client.js';
 import { StdioUpstreamTransport } from './transports/stdio-upstream.js';
 
 /** Accepts any result object: the gateway passes results through, it does not police them. */
@@ -21,6 +21,8 @@ export const AnyResult = { parse: (/** @type {any} */ v) => v, safeParse: (/** @
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
 /** The least time an upstream gets to answer initialize. */
 const CONNECT_TIMEOUT_MS = 60_000;
+/** How long `auto` waits for a stdio upstream to answer server/discover (a 2025 server may never answer it). */
+const STDIO_PROBE_TIMEOUT_MS = 10_000;
 /** How long closing waits for an HTTP upstream to acknowledge the end of the session. */
 const TERMINATE_TIMEOUT_MS = 2000;
 /** The errors #failInflight made (told apart from the upstream's own). */
@@ -83,38 +85,48 @@ export class Upstream {
   }
 
   /**
-   * How to speak to this upstream: its config's `protocol` (or --upstream-protocol). `auto` asks an
-   * HTTP upstream server/discover first (the revision's probe) and falls back to initialize when
-   * the answer is not a modern one; stdio and in-process upstreams speak the legacy revisions.
+   * How to speak to this upstream: its config's `protocol` (or --upstream-protocol). `auto` asks
+   * server/discover first (the revision's probe) and falls back to initialize when the answer is
+   * not a modern one. HTTP upstreams default to `auto`; stdio ones to `legacy` (a 2025 server may
+   * never answer the probe); in-process ones speak the legacy revisions.
    */
   get protocol() {
-    return this.spec.url ? (this.spec.protocol ?? 'auto') : 'legacy';
+    if (typeof this.spec.transport === 'function') return 'legacy';
+    return this.spec.protocol ?? (this.spec.url ? 'auto' : 'legacy');
+  }
+
+  #stdioTransport() {
+    const transport = new StdioUpstreamTransport({
+      name: this.name,
+      command: /** @type {string} */ (this.spec.command),
+      args: this.spec.args,
+      env: this.spec.env,
+      cwd: this.spec.cwd,
+      maxMessageBytes: this.limits.maxUpstreamMessageBytes,
+    });
+    transport.onprotocolerror = (/** @type {string} */ reason) => this.#failInflight(reason);
+    return transport;
   }
 
   async #connect() {
+    /** @type {any} a stdio process `auto` probed and found legacy, handed on to initialize */
+    let transport = null;
     if (this.protocol !== 'legacy') {
       const modern = await this.#connectModern();
-      if (modern) return modern;
+      if (modern.client) return modern.client;
+      transport = modern.transport;
     }
     const client = new Client(this.hooks.clientInfo, { capabilities: this.hooks.capabilities });
     client.fallbackNotificationHandler = async (n) => this.hooks.onNotification(n);
     client.fallbackRequestHandler = async (r, extra) => this.hooks.onRequest(r, extra);
-    /** @type {any} */
-    let transport;
-    if (typeof this.spec.transport === 'function') {
+    if (transport) {
+      // The probe's process, still running: initialize goes to it.
+    } else if (typeof this.spec.transport === 'function') {
       transport = await this.spec.transport();
     } else if (this.spec.url) {
       transport = new StreamableHTTPClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers ?? {} } });
     } else {
-      transport = new StdioUpstreamTransport({
-        name: this.name,
-        command: /** @type {string} */ (this.spec.command),
-        args: this.spec.args,
-        env: this.spec.env,
-        cwd: this.spec.cwd,
-        maxMessageBytes: this.limits.maxUpstreamMessageBytes,
-      });
-      transport.onprotocolerror = (/** @type {string} */ reason) => this.#failInflight(reason);
+      transport = this.#stdioTransport();
     }
     client.onclose = () => this.#lost(client, transport.exitReason ? `the process ${transport.exitReason}` : 'connection closed');
     client.onerror = (e) => log.debug(`upstream ${this.name}: ${errorMessage(e)}`);
@@ -145,23 +157,49 @@ export class Upstream {
   }
 
   /**
-   * MCP 2026-07-28: server/discover, no session. Resolves with the client; with null when `auto`
-   * found a legacy server; rejects (and schedules a retry) when the upstream cannot be reached or
-   * `modern` was asked of a server that is not.
+   * MCP 2026-07-28: server/discover, no session. Resolves with `{client}`; with `{transport}` when
+   * `auto` found a legacy server (a stdio process still running, for initialize; else null);
+   * rejects (and schedules a retry) when the upstream cannot be reached or `modern` was asked of a
+   * server that is not.
    */
   async #connectModern() {
-    const url = new URL(/** @type {string} */ (this.spec.url));
-    const client = new ModernClient(url, { headers: this.spec.headers, clientInfo: this.hooks.clientInfo, capabilities: this.hooks.capabilities, name: this.name });
+    const stdio = this.spec.url ? null : this.#stdioTransport();
+    /** @type {import('./modern-client.js').Wire} */
+    let wire;
+    if (stdio) {
+      const stdioWire = new StdioWire(stdio, this.name);
+      stdio.onclose = () => {
+        stdioWire.closed();
+        if (this.client === client) this.#lost(client, stdio.exitReason ? `the process ${stdio.exitReason}` : 'connection closed');
+      };
+      wire = stdioWire;
+    } else {
+      wire = new HttpWire(new URL(/** @type {string} */ (this.spec.url)), this.spec.headers ?? {}, (tool) => client.schemas.get(tool));
+    }
+    const client = new ModernClient(wire, { clientInfo: this.hooks.clientInfo, capabilities: this.hooks.capabilities, name: this.name });
     client.fallbackNotificationHandler = async (n) => this.hooks.onNotification(n);
+    const timeout = stdio && this.protocol === 'auto' ? STDIO_PROBE_TIMEOUT_MS : Math.max(this.limits.callTimeoutMs, CONNECT_TIMEOUT_MS);
     try {
-      await client.connect({ timeout: Math.max(this.limits.callTimeoutMs, CONNECT_TIMEOUT_MS) });
+      await stdio?.start();
+      await client.connect({ timeout });
     } catch (e) {
-      await client.close();
+      const running = stdio && stdio.child && !stdio.exitReason;
       if (e instanceof NotModernError && this.protocol === 'auto') {
         log.debug(`upstream ${this.name}: not MCP ${MODERN_VERSION} (${e.message}); initializing`);
-        return null;
+        client.closed = true;
+        if (stdio) stdio.onclose = undefined;
+        if (running) return { transport: stdio };
+        await client.close();
+        return { transport: null };
       }
-      this.lastError = new Error(e instanceof NotModernError ? `not an MCP ${MODERN_VERSION} server (--upstream-protocol modern): ${e.message}` : errorMessage(e));
+      await client.close();
+      this.lastError = new Error(
+        e instanceof NotModernError
+          ? `not an MCP ${MODERN_VERSION} server (--upstream-protocol modern): ${e.message}`
+          : stdio?.exitReason
+            ? `the process ${stdio.exitReason}`
+            : errorMessage(e),
+      );
       log.warn(`upstream ${this.name}: cannot connect: ${this.lastError.message}`);
       this.#scheduleRetry();
       throw this.unavailable();
@@ -172,14 +210,14 @@ export class Upstream {
     }
     this.client = client;
     this.era = 'modern';
-    this.transport = null;
-    this.pid = null;
+    this.transport = stdio;
+    this.pid = stdio?.pid ?? null;
     this.status = 'up';
     this.attempt = 0;
     this.lastError = null;
     const version = client.getServerVersion();
     log.info(`upstream ${this.name}: connected (${version?.name ?? '?'} ${version?.version ?? ''}, ${MODERN_VERSION})`);
-    return client;
+    return { client };
   }
 
   /** @param {Client | ModernClient} client @param {string} why */

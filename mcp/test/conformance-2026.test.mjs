@@ -1,7 +1,8 @@
 // MCP 2026-07-28 conformance: the revision's server scenarios (@modelcontextprotocol/conformance
 // 0.2.0-alpha.12, `--spec-version 2026-07-28`) against a 2026-07-28 upstream
 // (test/upstream/modern-server.mjs) directly, then through agentwire-mcp in front of it (a
-// stateful endpoint, a --stateless one, and with --auth-token-file); and through agentwire-mcp
+// stateful endpoint, a --stateless one, with --auth-token-file, and the same server as a stdio
+// upstream); and through agentwire-mcp
 // in front of a 2025 upstream, where what a 2025 server cannot do is listed, line by line, in
 // test/conformance/2026-07-28-through-a-2025-upstream.yml. Then the 2025 suite (0.1.16) through
 // agentwire-mcp in front of the 2026-07-28 upstream: a client of either revision is served by an
@@ -32,14 +33,16 @@ test('conformance 2026-07-28: every scenario passes directly and through agentwi
   const modernUrl = await start(process.execPath, [join(ROOT, 'test/upstream/modern-server.mjs'), '--listen', '0'], /(http:\/\/\S+\/mcp)\n/);
   const legacyUrl = await start(process.execPath, [join(ROOT, 'test/upstream/conformance-server.mjs'), '--listen', '0'], /(http:\/\/\S+\/mcp)\n/);
   const modernFile = config({ modern: { url: modernUrl } });
+  const modernStdioFile = config({ modern: { command: process.execPath, args: [join(ROOT, 'test/upstream/modern-server.mjs')], protocol: 'modern' } });
   const legacyFile = config({ legacy: { url: legacyUrl } });
   const token = 'conformance-token-0123456789';
   const tokens = join(tmp('conformance-2026-token'), 'tokens');
   writeFileSync(tokens, `${token}\n`);
-  const [stateful, stateless, authed, overLegacy] = await Promise.all([
+  const [stateful, stateless, authed, overStdio, overLegacy] = await Promise.all([
     gateway(modernFile),
     gateway(modernFile, ['--stateless']),
     gateway(modernFile, ['--auth-token-file', tokens]),
+    gateway(modernStdioFile),
     gateway(legacyFile),
   ]);
   const withToken = await start(process.execPath, [join(ROOT, 'test/upstream/auth-proxy.mjs'), authed, token], /(http:\/\/\S+\/mcp)\n/);
@@ -50,6 +53,7 @@ test('conformance 2026-07-28: every scenario passes directly and through agentwi
     gateway: suite(SUITE_2026, stateful, work, scenarios, MODERN),
     gatewayStateless: suite(SUITE_2026, stateless, work, scenarios, MODERN),
     gatewayWithToken: suite(SUITE_2026, withToken, work, scenarios, MODERN),
+    gatewayStdioUpstream: suite(SUITE_2026, overStdio, work, scenarios, MODERN),
   };
   // In front of a 2025 upstream, the suite itself compares the failures with the list: exit 0
   // only when every failure is listed and every listed failure fails.
@@ -71,13 +75,13 @@ test('conformance 2026-07-28: every scenario passes directly and through agentwi
   const count = (/** @type {Map<string, boolean>} */ r, /** @type {string[]} */ list) => list.filter((s) => r.get(s)).length;
   console.log(
     `conformance 2026-07-28: ${count(runs.direct, scenarios)}/${scenarios.length} directly; through agentwire-mcp: ${count(runs.gateway, scenarios)}, ` +
-      `--stateless ${count(runs.gatewayStateless, scenarios)}, with --auth-token-file ${count(runs.gatewayWithToken, scenarios)}; ` +
+      `--stateless ${count(runs.gatewayStateless, scenarios)}, with --auth-token-file ${count(runs.gatewayWithToken, scenarios)}, in front of it on stdio ${count(runs.gatewayStdioUpstream, scenarios)}; ` +
       `in front of a 2025 upstream ${count(overLegacyResults, scenarios)} (the rest expected: ${relative(ROOT, EXPECTED_THROUGH_LEGACY)}); ` +
       `2025 suite through agentwire-mcp in front of the 2026-07-28 upstream: ${count(legacyClients, scenarios2025)}/${scenarios2025.length}`,
   );
   for (const r of report.scenarios2026) {
     const mark = (/** @type {boolean | null} */ v) => (v ? '✓' : '✗');
-    console.log(`  ${mark(r.direct)} direct  ${mark(r.gateway)} gateway  ${mark(r.gatewayStateless)} stateless  ${mark(r.gatewayWithToken)} with token  ${mark(r.gatewayIn2025Upstream)} 2025 upstream  ${r.scenario}`);
+    console.log(`  ${mark(r.direct)} direct  ${mark(r.gateway)} gateway  ${mark(r.gatewayStateless)} stateless  ${mark(r.gatewayWithToken)} with token  ${mark(r.gatewayStdioUpstream)} stdio upstream  ${mark(r.gatewayIn2025Upstream)} 2025 upstream  ${r.scenario}`);
   }
 
   for (const [name, results] of Object.entries(runs)) {

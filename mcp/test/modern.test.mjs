@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gateway as gw } from 'agentwire';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { decodeCompact, deepEqual } from '../src/index.js';
-import { config, eventually, httpClient, JSON_SERVER, listeningGateway, ROOT, startProcess, stopAll, textOf, tmp } from './helpers.mjs';
+import { childrenOf, commandLine, config, eventually, httpClient, JSON_SERVER, listeningGateway, ROOT, startProcess, stopAll, textOf, tmp } from './helpers.mjs';
 import { modernClient, RpcError } from './modern-client.mjs';
 import { listing } from './upstream/json-server.mjs';
 
@@ -72,14 +72,23 @@ before(async () => {
   [legacyUp, modernUp] = await Promise.all([upstream(JSON_SERVER, 'json-server'), upstream(MODERN_SERVER, 'modern')]);
 });
 
+const stdioLog = join(logs, 'modern-stdio.jsonl');
+writeFileSync(stdioLog, '');
+/** The upstreams each mode is tested in front of: their config entry, and the log of their cancellations. */
+const UPSTREAMS = {
+  '2025 HTTP': () => ({ spec: { url: legacyUp.url }, log: legacyUp.log }),
+  '2026-07-28 HTTP': () => ({ spec: { url: modernUp.url }, log: modernUp.log }),
+  '2026-07-28 stdio': () => ({ spec: { command: process.execPath, args: [MODERN_SERVER], env: { UPSTREAM_LOG: stdioLog }, protocol: 'modern' }, log: stdioLog }),
+};
+
 for (const mode of ['compact', 'proxy', 'gateway']) {
-  for (const era of ['2025', '2026-07-28']) {
+  for (const [era, upstreamOf] of Object.entries(UPSTREAMS)) {
     describe(`--mode ${mode}, a ${era} upstream`, () => {
       let url;
       let up;
       before(async () => {
-        up = era === '2025' ? legacyUp : modernUp;
-        ({ url } = await listeningGateway(['--mode', mode, '--max-result-tokens', '100000', '--config', config({ up: { url: up.url } })]));
+        up = upstreamOf();
+        ({ url } = await listeningGateway(['--mode', mode, '--max-result-tokens', '100000', '--config', config({ up: up.spec })]));
       });
 
       test('a 2026-07-28 client: discover, then a JSON result compacted that decodes to the upstream JSON', async () => {
@@ -290,6 +299,37 @@ describe('what crosses between the eras, and what does not', () => {
     await c.callTool('test_trigger_tool_change');
     controller.abort();
     await reading;
+  });
+
+  test('--upstream-protocol auto on stdio: a 2025 server answers the probe with an error and is initialized in the same process; a 2026-07-28 one is found', async () => {
+    const g = await listeningGateway(['--log-level', 'debug', '--upstream-protocol', 'auto', '--config', config({ old: { command: process.execPath, args: [CONFORMANCE_SERVER] }, new: { command: process.execPath, args: [MODERN_SERVER] } })]);
+    const c = modernClient(g.url);
+    const names = (await c.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('old__test_tool_with_progress') && names.includes('new__test_tool_with_progress') && names.includes('json'), 'both upstreams\' tools');
+    assert.match(g.child.output(), /upstream old: not MCP 2026-07-28 \(server\/discover: .*\); initializing/);
+    assert.match(g.child.output(), /upstream new: connected \(agentwire-modern-upstream 1\.0\.0, 2026-07-28\)/);
+    const spawned = g.child.output().match(/upstream old: connected/g) ?? [];
+    assert.equal(spawned.length, 1);
+    assert.equal(textOf(await c.callTool('old__test_simple_text')), 'This is a simple text response for testing.');
+    assert.equal(textOf(await c.callTool('new__test_simple_text')), 'This is a simple text response for testing.');
+  });
+
+  test('a 2026-07-28 stdio upstream killed mid-call: the call fails naming it, it restarts, and calls work again', async () => {
+    const g = await listeningGateway(['--config', config({ up: { command: process.execPath, args: [MODERN_SERVER], protocol: 'modern' } })]);
+    const c = modernClient(g.url);
+    await c.listTools();
+    const server = () => childrenOf(g.child.pid).find((pid) => /modern-server/.test(commandLine(pid)));
+    const pid = server();
+    assert.ok(pid, 'the upstream process');
+    const pending = c.callTool('slow', { ms: 10000, steps: 2 });
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(pid, 'SIGKILL');
+    const e = await pending.catch((err) => err);
+    assert.ok(e instanceof RpcError, String(e));
+    assert.equal(e.code, -32000);
+    assert.match(e.message, /^upstream "up" closed during the call: the process killed by SIGKILL$/);
+    await eventually(async () => assert.equal(textOf(await c.callTool('echo', { back: true })).length > 0, true));
+    assert.notEqual(server(), pid, 'a new process');
   });
 
   test('--upstream-protocol: legacy or modern forced on the wrong server: it is not connected, and the log says why', async () => {

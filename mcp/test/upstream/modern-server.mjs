@@ -11,7 +11,9 @@
 // listing), `echo {...}` and `slow {ms, steps, tag}` (progress; a closed request is logged as
 // cancelled to UPSTREAM_LOG, one JSON line per event, like json-server's).
 //
-// `node modern-server.mjs [--listen PORT]` prints its URL on stdout.
+// `node modern-server.mjs --listen PORT` serves Streamable HTTP and prints its URL on stdout;
+// without --listen it speaks the revision's stdio binding (no header layer; notifications/cancelled
+// cancels, listen notifications carry their subscription id).
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
@@ -447,18 +449,21 @@ function paramHeaders(schema, path = []) {
 
 const mismatch = (message) => new Fail(-32020, `Header mismatch: ${message}`, undefined, 400);
 
-/** Checks the request's headers and _meta (Streamable HTTP "Server Validation"). */
-function validate(req, message) {
+/** Checks a request's _meta and, over HTTP (`req`), its headers ("Server Validation"). */
+function validate(message, req) {
   const params = message.params ?? {};
   const meta = params._meta;
-  const header = req.headers['mcp-protocol-version'];
   if (!meta || meta[META.version] === undefined || meta[META.caps] === undefined) {
     const missing = [META.version, META.caps].filter((k) => meta?.[k] === undefined);
     throw new Fail(-32602, `Invalid params: _meta lacks ${missing.join(', ')}`, undefined, 400);
   }
-  if (header === undefined) throw mismatch('MCP-Protocol-Version header is missing');
-  if (header.trim() !== meta[META.version]) throw mismatch(`MCP-Protocol-Version ${JSON.stringify(header)} does not match _meta ${JSON.stringify(meta[META.version])}`);
+  const header = req?.headers['mcp-protocol-version'];
+  if (req && header === undefined) throw mismatch('MCP-Protocol-Version header is missing');
+  if (req && header.trim() !== meta[META.version]) throw mismatch(`MCP-Protocol-Version ${JSON.stringify(header)} does not match _meta ${JSON.stringify(meta[META.version])}`);
   if (meta[META.version] !== VERSION) throw new Fail(-32022, 'Unsupported protocol version', { supported: [VERSION], requested: meta[META.version] }, 400);
+  const level = meta[META.logLevel];
+  if (level !== undefined && !LEVELS.includes(level)) throw invalid(`Invalid params: unknown log level ${JSON.stringify(level)}`);
+  if (!req) return;
   const method = req.headers['mcp-method'];
   if (method === undefined) throw mismatch('Mcp-Method header is missing');
   if (method.trim() !== message.method) throw mismatch(`Mcp-Method ${JSON.stringify(method)} does not match the body's ${JSON.stringify(message.method)}`);
@@ -482,8 +487,53 @@ function validate(req, message) {
       if (!same) throw mismatch(`Mcp-Param-${name} does not match the body`);
     }
   }
+}
+
+const errorOf = (f) => ({ code: f.code, message: f.message, ...(f.data ? { data: f.data } : {}) });
+
+/** A listen request's acknowledged filter, and the listener that publish() sends to. */
+function subscribe(id, params, send) {
+  const filter = params.notifications ?? {};
+  const agreed = {};
+  for (const k of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged']) if (filter[k] === true) agreed[k] = true;
+  if (Array.isArray(filter.resourceSubscriptions)) agreed.resourceSubscriptions = filter.resourceSubscriptions;
+  const listener = { id, filter: agreed, send };
+  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { [META.subscription]: id }, notifications: agreed } });
+  listeners.add(listener);
+  return listener;
+}
+
+/**
+ * A checked request's response; `write` carries its notifications (progress at its token, log
+ * messages at its level), `signal` says the client cancelled it.
+ */
+async function respond(message, { write, signal }) {
+  const { id, method } = message;
+  const params = message.params ?? {};
+  const meta = params._meta;
   const level = meta[META.logLevel];
-  if (level !== undefined && !LEVELS.includes(level)) throw invalid(`Invalid params: unknown log level ${JSON.stringify(level)}`);
+  const progressToken = meta.progressToken;
+  const ctx = {
+    signal,
+    caps: meta[META.caps] ?? {},
+    progressToken,
+    progress(progress, total, msg) {
+      if (progressToken !== undefined) write?.({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total, message: msg } });
+    },
+    log(lvl, data) {
+      if (level !== undefined && LEVELS.indexOf(lvl) >= LEVELS.indexOf(level)) write?.({ jsonrpc: '2.0', method: 'notifications/message', params: { level: lvl, logger: 'modern-upstream', data } });
+    },
+  };
+  try {
+    const result = await serve(method, params, ctx);
+    const out = { ...result, resultType: result.resultType ?? 'complete', _meta: { ...result._meta, [META.serverInfo]: SERVER_INFO } };
+    if (CACHEABLE.has(method) && out.resultType === 'complete') Object.assign(out, { ttlMs: 0, cacheScope: 'private' });
+    return { status: 200, body: { jsonrpc: '2.0', id, result: out } };
+  } catch (e) {
+    if (!(e instanceof Fail)) process.stderr.write(`modern-upstream: ${method}: ${e.stack}\n`);
+    const f = e instanceof Fail ? e : new Fail(-32603, `Internal error: ${e.message}`);
+    return { status: f.status, body: { jsonrpc: '2.0', id, error: errorOf(f) } };
+  }
 }
 
 function send(res, status, body, headers = {}) {
@@ -522,23 +572,12 @@ async function handle(req, res) {
   const { id, method } = message;
   const params = message.params ?? {};
   try {
-    validate(req, message);
+    validate(message, req);
   } catch (e) {
-    return send(res, e.status ?? 400, { jsonrpc: '2.0', id, error: { code: e.code, message: e.message, ...(e.data ? { data: e.data } : {}) } });
+    return send(res, e.status ?? 400, { jsonrpc: '2.0', id, error: errorOf(e) });
   }
-  const meta = params._meta;
-  const level = meta[META.logLevel];
-  const progressToken = meta.progressToken;
-
   if (method === 'subscriptions/listen') {
-    const filter = params.notifications ?? {};
-    const agreed = {};
-    for (const k of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged']) if (filter[k] === true) agreed[k] = true;
-    if (Array.isArray(filter.resourceSubscriptions)) agreed.resourceSubscriptions = filter.resourceSubscriptions;
-    const write = sse(res);
-    const listener = { id, filter: agreed, send: write };
-    write({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { [META.subscription]: id }, notifications: agreed } });
-    listeners.add(listener);
+    const listener = subscribe(id, params, sse(res));
     const keepAlive = setInterval(() => res.write(':\n\n'), 15_000);
     res.once('close', () => {
       clearInterval(keepAlive);
@@ -546,49 +585,81 @@ async function handle(req, res) {
     });
     return;
   }
-
   // Progress and log messages need a stream; the rest is plain JSON.
-  const streaming = progressToken !== undefined || level !== undefined || method === 'tools/call' && params.name === 'test_streaming_elicitation';
+  const meta = params._meta;
+  const streaming = meta.progressToken !== undefined || meta[META.logLevel] !== undefined || (method === 'tools/call' && params.name === 'test_streaming_elicitation');
   const write = streaming ? sse(res) : null;
   const closed = new AbortController();
   res.once('close', () => !res.writableFinished && closed.abort());
-  const ctx = {
-    signal: closed.signal,
-    caps: meta[META.caps] ?? {},
-    progressToken,
-    progress(progress, total, msg) {
-      if (progressToken !== undefined) write?.({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total, message: msg } });
-    },
-    log(lvl, data) {
-      if (level !== undefined && LEVELS.indexOf(lvl) >= LEVELS.indexOf(level)) write?.({ jsonrpc: '2.0', method: 'notifications/message', params: { level: lvl, logger: 'modern-upstream', data } });
-    },
-  };
-  let body;
-  try {
-    const result = await serve(method, params, ctx);
-    const out = { ...result, resultType: result.resultType ?? 'complete', _meta: { ...result._meta, [META.serverInfo]: SERVER_INFO } };
-    if (CACHEABLE.has(method) && out.resultType === 'complete') Object.assign(out, { ttlMs: 0, cacheScope: 'private' });
-    body = { jsonrpc: '2.0', id, result: out };
-  } catch (e) {
-    if (!(e instanceof Fail)) process.stderr.write(`modern-upstream: ${method}: ${e.stack}\n`);
-    const f = e instanceof Fail ? e : new Fail(-32603, `Internal error: ${e.message}`);
-    if (!write) return send(res, f.status, { jsonrpc: '2.0', id, error: { code: f.code, message: f.message, ...(f.data ? { data: f.data } : {}) } });
-    body = { jsonrpc: '2.0', id, error: { code: f.code, message: f.message, ...(f.data ? { data: f.data } : {}) } };
-  }
+  const { status, body } = await respond(message, { write, signal: closed.signal });
   if (write) {
     write(body);
     res.end();
-  } else send(res, 200, body);
+  } else send(res, status, body);
+}
+
+/** The stdio binding: one message a line each way. */
+async function stdio() {
+  const out = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
+  const inflight = new Map();
+  const listening = new Map();
+  let buffer = '';
+  for await (const chunk of process.stdin) {
+    buffer += chunk;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        out({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+        continue;
+      }
+      if (!('id' in message)) {
+        if (message.method === 'notifications/cancelled') {
+          const requestId = message.params?.requestId;
+          inflight.get(requestId)?.abort();
+          const listener = listening.get(requestId);
+          if (listener) listeners.delete(listener);
+        }
+        continue;
+      }
+      try {
+        validate(message);
+      } catch (e) {
+        out({ jsonrpc: '2.0', id: message.id, error: errorOf(e) });
+        continue;
+      }
+      if (message.method === 'subscriptions/listen') {
+        listening.set(message.id, subscribe(message.id, message.params ?? {}, out));
+        continue;
+      }
+      const cancelled = new AbortController();
+      inflight.set(message.id, cancelled);
+      respond(message, { write: out, signal: cancelled.signal }).then(({ body }) => {
+        inflight.delete(message.id);
+        // A cancelled request gets nothing more (the revision's rule).
+        if (!cancelled.signal.aborted) out(body);
+      });
+    }
+  }
 }
 
 const at = process.argv.indexOf('--listen');
-const server = createServer((req, res) =>
-  handle(req, res).catch((e) => {
-    process.stderr.write(`modern-upstream: ${e.stack}\n`);
-    if (!res.headersSent) send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: String(e.message) } });
-    else res.destroy();
-  }),
-);
-server.listen(at < 0 ? 0 : Number(process.argv[at + 1] ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`http://127.0.0.1:${server.address().port}/mcp\n`);
-});
+if (at < 0) {
+  await stdio();
+} else {
+  const server = createServer((req, res) =>
+    handle(req, res).catch((e) => {
+      process.stderr.write(`modern-upstream: ${e.stack}\n`);
+      if (!res.headersSent) send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: String(e.message) } });
+      else res.destroy();
+    }),
+  );
+  server.listen(Number(process.argv[at + 1] ?? 0), '127.0.0.1', () => {
+    process.stdout.write(`http://127.0.0.1:${server.address().port}/mcp\n`);
+  });
+}
