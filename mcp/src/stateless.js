@@ -1,5 +1,7 @@
 // --stateless: Streamable HTTP without sessions. Every POST stands alone (no Mcp-Session-Id), so
-// any replica can serve any request and a load balancer may send each one anywhere.
+// any replica can serve any request and a load balancer may send each one anywhere. MCP
+// 2026-07-28 clients are served this way in both modes (the revision has no sessions):
+// `handleModern` (modern-endpoint.js), on the same shared connections.
 //
 // The replica's upstream connections are its own, opened once at start and shared by all its
 // requests (one relay, one catalog), with the same restarts, --call-timeout and
