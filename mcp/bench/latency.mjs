@@ -1,15 +1,24 @@
 #!/usr/bin/env node
 // Added latency of agentwire-mcp per tools/call: the same call to the same upstream, directly
-// and through `agentwire-mcp --mode compact`, for 1 KB, 64 KB and 1 MB JSON results.
+// and through `agentwire-mcp --mode compact`, for 1 KB, 64 KB and 1 MB JSON results (stdio).
+// Then the two protocol eras over Streamable HTTP, 1 KB and 64 KB: a 2025 call (the SDK's
+// client, in a session) directly to a 2025 upstream (test/upstream/json-server.mjs) and through
+// `agentwire-mcp --listen` in front of it, beside a 2026-07-28 call (test/modern-client.mjs, no
+// session) directly to a 2026-07-28 upstream (test/upstream/modern-server.mjs, the same `json`
+// listing) and through `agentwire-mcp --listen` in front of that.
 // Writes records and ratios in bench/results' shape (`--out FILE`, default
 // ../bench/results/mcp.json); bench/report.mjs merges them into latest.json.
 
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { compactJson } from '../src/index.js';
+import { modernClient } from '../test/modern-client.mjs';
 import { listing } from '../test/upstream/json-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,6 +93,90 @@ for (const [label, bytes, n] of SIZES) {
 }
 await direct.close();
 await gateway.close();
+
+// ---- the eras over Streamable HTTP ----------------------------------------------------------
+/** A process of ours that prints its URL; killed at the end. */
+const processes = [];
+function startHttp(/** @type {string[]} */ args, /** @type {RegExp} */ pattern) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  processes.push(child);
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const on = (/** @type {Buffer} */ d) => {
+      seen += d;
+      const m = pattern.exec(seen);
+      if (m) resolve(m[1]);
+    };
+    child.stdout.on('data', on);
+    child.stderr.on('data', on);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${seen}`)));
+  });
+}
+const URL_LINE = /(http:\/\/\S+\/mcp)\n/;
+const LISTENING = /listening on (http:\/\/\S+\/mcp)/;
+const gatewayIn = (/** @type {string} */ url, /** @type {string} */ file) => {
+  writeFileSync(file, JSON.stringify({ mcpServers: { up: { url } } }));
+  return startHttp([join(root, 'bin/agentwire-mcp.js'), '--listen', '127.0.0.1:0', '--config', file], LISTENING);
+};
+const legacyUp = await startHttp([join(root, 'test/upstream/json-server.mjs'), '--listen', '0'], URL_LINE);
+const modernUp = await startHttp([join(root, 'test/upstream/modern-server.mjs'), '--listen', '0'], URL_LINE);
+const configDir = mkdtempSync(join(tmpdir(), 'agentwire-mcp-bench-'));
+const legacyGw = await gatewayIn(legacyUp, join(configDir, 'eras-2025.json'));
+const modernGw = await gatewayIn(modernUp, join(configDir, 'eras-2026.json'));
+const httpLegacy = async (/** @type {string} */ url) => {
+  const c = new Client({ name: 'bench', version: '1' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return { call: (/** @type {number} */ bytes) => c.callTool({ name: 'json', arguments: { bytes } }), close: () => c.close() };
+};
+const httpModern = (/** @type {string} */ url) => {
+  const c = modernClient(url);
+  return { call: (/** @type {number} */ bytes) => c.callTool('json', { bytes }), close: async () => {} };
+};
+const eras = {
+  '2025': { direct: await httpLegacy(legacyUp), gateway: await httpLegacy(legacyGw) },
+  '2026': { direct: httpModern(modernUp), gateway: httpModern(modernGw) },
+};
+const added = {};
+for (const [label, bytes, n] of [['1kb', 1024, 400], ['64kb', 65536, 100]]) {
+  /** era → {direct: ms[], gateway: ms[]} */
+  const times = { '2025': { direct: [], gateway: [] }, '2026': { direct: [], gateway: [] } };
+  const time = async (/** @type {{ call: (b: number) => Promise<unknown> }} */ c) => {
+    const t = process.hrtime.bigint();
+    await c.call(bytes);
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  for (let i = 0; i < n + 20; i++) {
+    // All four alternate, so that machine noise falls on each alike; the first 20 warm up.
+    for (const era of ['2025', '2026']) {
+      for (const side of ['direct', 'gateway']) {
+        const ms = await time(eras[era][side]);
+        if (i >= 20) times[era][side].push(ms);
+      }
+    }
+  }
+  const size = Buffer.byteLength(listing(bytes));
+  for (const era of ['2025', '2026']) {
+    const { direct: d, gateway: g } = times[era];
+    for (const [impl, xs] of [['direct', d], ['agentwire-mcp', g]]) {
+      const ms = pct(xs, 50);
+      records.push({ name: `mcp-tools-call-http-${era}-${label}/p50/node/${impl}`, runtime: 'node', impl, op: `tools-call-http-${era}`, bytes: size, ns_per_op: ms * 1e6, mb_per_s: size / 1e6 / (ms / 1e3) });
+    }
+    const a50 = pct(g, 50) - pct(d, 50);
+    const a95 = pct(g, 95) - pct(d, 95);
+    added[`${era}-${label}`] = a50;
+    const who = era === '2025' ? 'a 2025 call (SDK client, session) to a 2025 upstream' : 'a 2026-07-28 call (no session) to a 2026-07-28 upstream';
+    ratio(`mcp_http_${era}_added_p50_ms_${label}`, a50, null, `agentwire-mcp added p50 latency over Streamable HTTP, ${who}, ${label} JSON result, ms`, 'none');
+    ratio(`mcp_http_${era}_added_p95_ms_${label}`, a95, null, `agentwire-mcp added p95 latency over Streamable HTTP, ${who}, ${label} JSON result, ms`, 'none');
+    process.stderr.write(
+      `http ${era} ${label.padEnd(5)} ${size} B: direct p50 ${pct(d, 50).toFixed(2)} ms p95 ${pct(d, 95).toFixed(2)} ms; through agentwire-mcp p50 ${pct(g, 50).toFixed(2)} ms p95 ${pct(g, 95).toFixed(2)} ms; added p50 ${a50.toFixed(2)} ms p95 ${a95.toFixed(2)} ms\n`,
+    );
+  }
+  // The stateless era should cost the gateway less (no session, one POST per call): ≤ 1 means it does.
+  ratio(`mcp_http_2026_vs_2025_added_p50_${label}`, added[`2026-${label}`] / added[`2025-${label}`], 1, `agentwire-mcp added p50 latency of a 2026-07-28 call / of a 2025 call, over Streamable HTTP, ${label} JSON result`);
+}
+for (const era of Object.values(eras)) for (const c of Object.values(era)) await c.close();
+for (const child of processes) child.kill();
+
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify({ records, ratios }, null, 2)}\n`);
 const missed = Object.entries(ratios).filter(([, r]) => r.met === false);

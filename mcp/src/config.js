@@ -9,6 +9,9 @@ import { LOG_LEVELS } from './log.js';
 /** The three ways to show upstream tools (modes/*.js). */
 export const MODES = /** @type {const} */ (['compact', 'proxy', 'gateway']);
 
+/** How to speak to an HTTP upstream: the legacy revisions, MCP 2026-07-28, or whichever server/discover finds. */
+export const UPSTREAM_PROTOCOLS = /** @type {const} */ (['legacy', 'auto', 'modern']);
+
 /** The env var that carries the bearer token when no --auth-token-file is given. */
 export const TOKEN_ENV = 'AGENTWIRE_MCP_TOKEN';
 
@@ -22,7 +25,7 @@ export class ConfigError extends Error {
 
 /**
  * @typedef {{ command?: string, args?: string[], env?: Record<string, string>, cwd?: string,
- *   url?: string, headers?: Record<string, string>,
+ *   url?: string, headers?: Record<string, string>, protocol?: 'legacy'|'auto'|'modern',
  *   transport?: () => import('@modelcontextprotocol/sdk/shared/transport.js').Transport
  *     | Promise<import('@modelcontextprotocol/sdk/shared/transport.js').Transport> }} UpstreamSpec
  *   an `mcpServers` entry; or, embedded, a function that returns a connected-to-be client
@@ -31,6 +34,7 @@ export class ConfigError extends Error {
  * @typedef {object} GatewayConfig
  * @property {Record<string, UpstreamSpec>} upstreams
  * @property {'compact'|'proxy'|'gateway'} mode
+ * @property {'legacy'|'auto'|'modern'} upstreamProtocol
  * @property {'keep'|'strip'} structured
  * @property {'cl100k_base'|'o200k_base'} tokenizer
  * @property {number} minSavings
@@ -151,6 +155,7 @@ export const OPTIONS = [
   { flag: 'mode', key: 'mode', value: 'compact|proxy|gateway', default: 'compact', parse: oneOf(MODES), doc: 'compact: upstream tools, compact results; proxy: tool cards + tool_hydrate/tool_execute; gateway: tool_browse/tool_execute/tool_view' },
   { flag: 'config', key: 'configFiles', value: 'FILE', multiple: true, default: [], doc: 'upstreams from {"mcpServers": {name: {command, args, env, cwd} | {url, headers}}} (repeatable)' },
   { flag: 'name', key: 'name', value: 'NAME', doc: 'server name of the upstream after -- (default: from the command)' },
+  { flag: 'upstream-protocol', key: 'upstreamProtocol', value: 'legacy|auto|modern', default: 'auto', parse: oneOf(UPSTREAM_PROTOCOLS), doc: 'the 2025 revisions (initialize), MCP 2026-07-28, or auto (server/discover, else initialize); default: auto for HTTP upstreams, legacy for stdio ones; a config entry\'s "protocol" wins' },
   { flag: 'structured', key: 'structured', value: 'keep|strip', default: 'strip', parse: oneOf(['keep', 'strip']), doc: 'structuredContent and outputSchema: kept, or dropped once a text block carries them' },
   { flag: 'tokenizer', key: 'tokenizer', value: 'cl100k_base|o200k_base', default: 'cl100k_base', parse: oneOf(['cl100k_base', 'o200k_base']), doc: 'the exact token counts that pick the format' },
   { flag: 'min-savings', key: 'minSavings', value: 'F', default: 0.1, parse: fraction, doc: 'least saving for a result to be replaced: a fraction or a percent (15%)' },
@@ -266,6 +271,11 @@ export function parseConfig(argv, env = {}, { readFile = (file) => readFileSync(
   }
   if (command.length) out.upstreams[out.name ?? nameOf(command)] = { command: command[0], args: command.slice(1) };
   else if (out.name !== undefined) out.warnings.push('--name names the upstream after --, and there is none');
+  // HTTP upstreams are asked server/discover unless told otherwise; a stdio upstream only when the
+  // flag or its entry says so (a 2025 stdio server may never answer the probe).
+  for (const spec of Object.values(out.upstreams)) {
+    if (spec.url || values['upstream-protocol'] !== undefined) spec.protocol ??= out.upstreamProtocol;
+  }
   delete out.configFiles;
   delete out.name;
   delete out.quiet;
@@ -340,6 +350,7 @@ const SERVER_FIELDS = /** @type {const} */ ({
   headers: 'record',
   type: 'string',
   disabled: 'boolean',
+  protocol: 'string',
 });
 
 /**
@@ -374,6 +385,7 @@ export function parseServers(/** @type {string} */ text, /** @type {string} */ s
     }
     if (entry.disabled) continue;
     if (entry.type === 'sse') throw new ConfigError(`${where}: the SSE transport (deprecated) is not supported; use Streamable HTTP`);
+    if (entry.protocol !== undefined && !UPSTREAM_PROTOCOLS.includes(entry.protocol)) throw new ConfigError(`${where}: "protocol" must be one of ${UPSTREAM_PROTOCOLS.join(', ')}`);
     if (!entry.command === !entry.url) throw new ConfigError(`${where} needs "command" or "url" (one of them)`);
     if (entry.url !== undefined) {
       let url;
@@ -383,9 +395,10 @@ export function parseServers(/** @type {string} */ text, /** @type {string} */ s
         throw new ConfigError(`${where}: "url" is not a URL: ${JSON.stringify(entry.url)}`);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${where}: "url" must be http or https`);
-      out[name] = { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}) };
+      out[name] = { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}), ...(entry.protocol ? { protocol: entry.protocol } : {}) };
     } else {
       out[name] = {
+        ...(entry.protocol ? { protocol: entry.protocol } : {}),
         command: entry.command,
         args: entry.args ?? [],
         ...(entry.env ? { env: entry.env } : {}),

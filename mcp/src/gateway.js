@@ -56,11 +56,19 @@ export function createGateway(options) {
   const metrics = createMetrics({
     version: VERSION,
     sessions: () => sessions.size,
-    upstreams: () => [...(stateless ? [stateless.relay] : []), ...[...sessions].map((s) => s.relay)].flatMap((r) => r.states()),
+    upstreams: () => [...(modernReplica ? [modernReplica.relay] : []), ...[...sessions].map((s) => s.relay)].flatMap((r) => r.states()),
   });
   if (opts.stateless) stateless = new StatelessReplica(opts, { stats, metrics, store });
   /** @type {Promise<void> | null} */
   let started = null;
+  /**
+   * MCP 2026-07-28 clients have no session: they share one set of upstream connections. With
+   * --stateless that is the replica's; otherwise one more, opened at the first modern request.
+   * @type {Promise<StatelessReplica> | null}
+   */
+  let modern = stateless ? Promise.resolve(stateless) : null;
+  /** @type {StatelessReplica | undefined} */
+  let modernReplica = stateless;
   const gateway = {
     stats,
     metrics,
@@ -75,6 +83,18 @@ export function createGateway(options) {
         await stateless?.start();
       })();
       return started;
+    },
+    /** The shared replica that serves MCP 2026-07-28 clients (started once). */
+    modern() {
+      modern ??= (async () => {
+        await gateway.start();
+        const replica = new StatelessReplica(opts, { stats, metrics, store }, { memoryResults: true });
+        modernReplica = replica;
+        await replica.start();
+        log.info('MCP 2026-07-28 clients: upstream connections opened (shared by every modern client)');
+        return replica;
+      })();
+      return modern;
     },
     /**
      * Serves one downstream session; resolves once the transport is started.
@@ -103,6 +123,7 @@ export function createGateway(options) {
     async close() {
       await Promise.all([...sessions].map((s) => s.close('shutdown')));
       await stateless?.close();
+      if (modern && modernReplica !== stateless) await (await modern).close();
       await store?.close();
     },
   };

@@ -20,6 +20,7 @@ import { createAuth, hostCheck, originCheck } from './auth.js';
 import { defaultReplicaId, defaults } from './config.js';
 import { decodeClientMessage, errorResponse, INTERNAL_ERROR, SERVER_ERROR, SESSION_NOT_FOUND } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
+import { isModern } from './modern.js';
 import { SessionsFullError, SessionTable } from './sessions.js';
 
 /**
@@ -83,11 +84,14 @@ export async function listen(gateway, options = {}) {
     const sid = req.headers['mcp-session-id'];
     const sessionId = typeof sid === 'string' ? sid : undefined;
     const entry = sessionId === undefined ? undefined : sessions.lookup(sessionId, tokenId);
-    if (sessionId !== undefined && !entry) return refuse(res, 404, 'session_not_found', errorResponse(null, SESSION_NOT_FOUND, 'Session not found'));
+    if (sessionId !== undefined && !entry && req.method !== 'POST') return refuse(res, 404, 'session_not_found', errorResponse(null, SESSION_NOT_FOUND, 'Session not found'));
 
     if (req.method === 'POST') {
       const decoded = await readMessage(req, res);
       if (!decoded) return;
+      // MCP 2026-07-28 has no sessions (a session id it carries is ignored, as the revision says).
+      if (isModern(req.headers, decoded.message)) return (await gateway.modern()).handleModern(req, res, decoded.message, tokenId);
+      if (sessionId !== undefined && !entry) return refuse(res, 404, 'session_not_found', errorResponse(null, SESSION_NOT_FOUND, 'Session not found'));
       if (entry) return serve(entry, req, res, decoded.message);
       if (!isInitializeRequest(decoded.message)) {
         return refuse(res, 400, 'bad_request', errorResponse(null, SERVER_ERROR, 'Bad Request: no Mcp-Session-Id; send initialize first'));
@@ -122,7 +126,9 @@ export async function listen(gateway, options = {}) {
       return sendJson(res, 405, errorResponse(null, SERVER_ERROR, `Method not allowed: agentwire-mcp runs --stateless; ${req.method} needs a session`), { Allow: 'POST' });
     }
     const decoded = await readMessage(req, res);
-    if (decoded) return replica.handle(req, res, decoded.message, tokenId);
+    if (!decoded) return;
+    if (isModern(req.headers, decoded.message)) return replica.handleModern(req, res, decoded.message, tokenId);
+    return replica.handle(req, res, decoded.message, tokenId);
   }
 
   /**

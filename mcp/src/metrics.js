@@ -116,7 +116,8 @@ export function createMetrics({ version, sessions, upstreams }) {
     callSeconds: new Histogram('agentwire_mcp_tool_call_duration_seconds', 'tools/call time in the gateway: upstream and compaction.', SECONDS),
     compactSeconds: new Histogram('agentwire_mcp_compact_duration_seconds', 'Compaction time per tools/call result.', SECONDS),
     compactKept: new Counter('agentwire_mcp_compact_kept_total', 'Text blocks of tool results sent as the upstream wrote them, by reason: NOT_JSON (prose), INEXACT_NUMBER, DUPLICATE_KEY, LONE_SURROGATE, BELOW_MIN_SAVINGS, NO_LOSSLESS_CANDIDATE.'),
-    requests: new Counter('agentwire_mcp_requests_total', 'Client requests by MCP method (others: method="other").'),
+    requests: new Counter('agentwire_mcp_requests_total', 'Client requests by MCP method (others: method="other"), of both protocol eras.'),
+    modernRequests: new Counter('agentwire_mcp_modern_requests_total', 'Requests of MCP 2026-07-28 clients by method (counted in agentwire_mcp_requests_total too).'),
     sessionsOpened: new Counter('agentwire_mcp_sessions_opened_total', 'Sessions opened.'),
     sessionsClosed: new Counter('agentwire_mcp_sessions_closed_total', 'Sessions closed, by reason: deleted (HTTP DELETE), idle (--session-idle), evicted (--max-sessions), client (transport closed), shutdown.'),
     upstreamRestarts: new Counter('agentwire_mcp_upstream_restarts_total', 'Upstream connections lost (process exit, connection closed, HTTP session gone), each the start of a restart.'),
@@ -154,6 +155,7 @@ export function createMetrics({ version, sessions, upstreams }) {
 const KNOWN_METHODS = new Set([
   'initialize', 'ping', 'tools/list', 'tools/call', 'resources/list', 'resources/templates/list', 'resources/read',
   'resources/subscribe', 'resources/unsubscribe', 'prompts/list', 'prompts/get', 'completion/complete', 'logging/setLevel',
+  'server/discover', 'subscriptions/listen',
 ]);
 
 /** A method as a bounded label value. */

@@ -8,10 +8,13 @@
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcError } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
+import { CAPABILITY_OF, META, MISSING_REQUIRED_CLIENT_CAPABILITY, missingCapabilities } from './modern.js';
 import { AnyResult, listAll, Upstream } from './upstream.js';
 
 // An upstream's sampling or elicitation request may wait for a person.
 const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
+/** Rounds of input a modern upstream may ask of a legacy client for one request (MRTR). */
+const MAX_INPUT_ROUNDS = 16;
 
 /**
  * @typedef {import('./upstream.js').UpstreamLimits} UpstreamLimits
@@ -24,14 +27,21 @@ const CLIENT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
 export class Relay {
   /**
    * @param {{ upstreams: Record<string, import('./config.js').UpstreamSpec>, limits: UpstreamLimits,
-   *   onToolsChanged: () => void, onRestart?: (upstream: string) => void, shared?: boolean }} options
+   *   onToolsChanged: () => void, onListChanged?: (kind: 'prompts'|'resources') => void,
+   *   onRestart?: (upstream: string) => void, shared?: boolean }} options
    */
-  constructor({ upstreams, limits, onToolsChanged, onRestart, shared = false }) {
+  constructor({ upstreams, limits, onToolsChanged, onListChanged, onRestart, shared = false }) {
     this.shared = shared;
     this.specs = upstreams;
     this.limits = limits;
     this.onToolsChanged = onToolsChanged;
+    this.onListChanged = onListChanged;
     this.onRestart = onRestart;
+    /** What the session's client declared at initialize (offered per request to modern upstreams). */
+    /** @type {Record<string, any>} */
+    this.clientCapabilities = {};
+    /** The session's logging/setLevel, asked of modern upstreams per request. @type {string | undefined} */
+    this.logLevel = undefined;
     /** @type {Map<string, Upstream>} */
     this.upstreams = new Map();
     /** @type {Map<string, Set<RequestExtra>>} upstream name → the client requests in flight there */
@@ -46,6 +56,7 @@ export class Relay {
 
   /** Connects every upstream with the client's capabilities; one that fails is retried alone. */
   async start(/** @type {{ capabilities?: object, clientInfo?: { name: string, version: string } }} */ { capabilities, clientInfo }, /** @type {{ name: string, version: string }} */ fallbackInfo) {
+    this.clientCapabilities = capabilities ?? {};
     for (const [name, spec] of Object.entries(this.specs)) {
       const upstream = new Upstream(
         name,
@@ -80,6 +91,11 @@ export class Relay {
       if (c.completions) caps.completions = {};
     }
     return caps;
+  }
+
+  /** Whether an upstream speaks MCP 2026-07-28 and logs: its log messages reach a request's stream. */
+  modernLogging() {
+    return [...this.upstreams.values()].some((u) => u.era === 'modern' && /** @type {any} */ (u.capabilities()).logging);
   }
 
   instructions() {
@@ -151,13 +167,43 @@ export class Relay {
     const token = extra._meta?.progressToken;
     const onprogress =
       token === undefined ? undefined : (/** @type {any} */ p) => this.#notify(extra, { method: 'notifications/progress', params: { ...p, progressToken: token } });
+    // A modern client says per request what it can do; a session's client said it at initialize
+    // (and a session gets an upstream's log messages, at its logging/setLevel or else all, as a
+    // legacy server would send them); a shared connection's legacy client can be asked nothing.
+    const modernClient = extra._meta?.[META.protocolVersion] !== undefined;
+    /** @type {import('./modern-client.js').PerRequest} */
+    const perRequest = modernClient
+      ? { capabilities: extra._meta?.[META.clientCapabilities], logLevel: extra._meta?.[META.logLevel] }
+      : this.shared
+        ? { capabilities: {} }
+        : { capabilities: this.clientCapabilities, logLevel: this.logLevel ?? 'debug' };
+    const onnotification = modernClient || !this.shared ? (/** @type {any} */ n) => this.#notify(extra, n) : undefined;
+    if (upstream.era === 'modern' && (request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe')) {
+      // The revision replaced them with its subscriptions/listen stream, which the upstream's connection holds.
+      return /** @type {import('./modern-client.js').ModernClient} */ (upstream.client).subscribe(String(request.params?.uri), request.method === 'resources/subscribe');
+    }
     const inflight = this.inflight.get(upstream.name);
     inflight?.add(extra);
     this.sent.set(extra, Promise.resolve());
     try {
       // The SDK puts its own progress token in; the client's is restored on the way back.
       const params = request.params && token !== undefined ? withoutProgressToken(request.params) : request.params;
-      const result = await upstream.request({ method: request.method, params }, { signal: extra.signal, onprogress });
+      const options = { signal: extra.signal, onprogress, onnotification, perRequest };
+      let result = await upstream.request({ method: request.method, params }, options).catch((e) => {
+        // A modern upstream that needs what this client could not declare: say why it could not.
+        if (e?.code === MISSING_REQUIRED_CLIENT_CAPABILITY && this.shared && !modernClient) {
+          throw new JsonRpcError(e.code, `${e.message} (this client has no session to be asked on: agentwire-mcp --stateless)`, e.data);
+        }
+        throw e;
+      });
+      // A modern upstream that needs input (MRTR): a modern client answers it itself; for a
+      // legacy one the gateway asks it (sampling, elicitation, roots requests on its session)
+      // and retries the request with the answers.
+      for (let round = 1; !modernClient && result?.resultType === 'input_required'; round++) {
+        const retry = await this.#askClient(upstream, result, extra, round);
+        const { inputResponses, requestState, ...rest } = params ?? {};
+        result = await upstream.request({ method: request.method, params: { ...rest, ...retry } }, options);
+      }
       // What the upstream sent before its result reaches the client before the result too.
       await this.sent.get(extra);
       return result;
@@ -167,6 +213,28 @@ export class Relay {
     }
   }
 
+  /**
+   * The input a modern upstream asked for, from a legacy client: each input request sent to the
+   * client on its session; resolves with the retry's `inputResponses` (and `requestState`).
+   * Without a session to ask on, or without the capability the client declared, -32021.
+   * @param {Upstream} upstream
+   * @param {any} result an input_required result
+   * @param {RequestExtra} extra
+   * @param {number} round
+   */
+  async #askClient(upstream, result, extra, round) {
+    const requests = result.inputRequests && typeof result.inputRequests === 'object' ? result.inputRequests : {};
+    if (this.shared) {
+      throw missingCapabilities(requests, {}, `upstream "${upstream.name}" needs input from the client, and this client has no session to be asked on (agentwire-mcp --stateless)`);
+    }
+    if (round > MAX_INPUT_ROUNDS) throw new JsonRpcError(ErrorCode.InternalError, `upstream "${upstream.name}" asked for input ${MAX_INPUT_ROUNDS} times for one request; given up`, { upstream: upstream.name });
+    const unsupported = Object.values(requests).filter((r) => !this.clientCapabilities[CAPABILITY_OF[r?.method]]);
+    if (unsupported.length) throw missingCapabilities(requests, this.clientCapabilities, `upstream "${upstream.name}" asked for ${unsupported.map((r) => r?.method).join(', ')}, which the client did not declare at initialize`);
+    const options = { signal: extra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS };
+    const answers = await Promise.all(Object.entries(requests).map(async ([key, r]) => [key, await extra.sendRequest({ method: r.method, params: r.params ?? {} }, AnyResult, options)]));
+    return { inputResponses: Object.fromEntries(answers), ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}) };
+  }
+
   /** Sends to every upstream (client notifications such as roots/list_changed). */
   notifyAll(/** @type {any} */ notification) {
     for (const u of this.upstreams.values()) u.notify(notification);
@@ -174,7 +242,9 @@ export class Relay {
 
   /** Sends a request to every upstream with `capability`, in parallel (logging/setLevel). */
   async requestAll(/** @type {string} */ capability, /** @type {any} */ request, /** @type {RequestExtra} */ extra) {
-    const targets = [...this.upstreams.values()].filter((u) => /** @type {any} */ (u.capabilities())[capability]);
+    // A modern upstream has no logging/setLevel: the level goes with each request instead.
+    if (request.method === 'logging/setLevel') this.logLevel = request.params?.level;
+    const targets = [...this.upstreams.values()].filter((u) => u.era !== 'modern' && /** @type {any} */ (u.capabilities())[capability]);
     await Promise.all(targets.map((u) => u.request(request, { signal: extra.signal })));
     return {};
   }
@@ -194,6 +264,8 @@ export class Relay {
 
   async #fromUpstream(/** @type {Upstream} */ upstream, /** @type {any} */ n) {
     if (n.method === 'notifications/tools/list_changed') return this.onToolsChanged();
+    const listChanged = /^notifications\/(prompts|resources)\/list_changed$/.exec(n.method);
+    if (listChanged) this.onListChanged?.(/** @type {'prompts'|'resources'} */ (listChanged[1]));
     if (this.shared) return log.debug(`upstream ${upstream.name}: ${n.method} dropped (--stateless: it could belong to any client's call)`);
     const extra = this.#relatedExtra(upstream);
     if (extra) return this.#notify(extra, n);
@@ -203,8 +275,11 @@ export class Relay {
 
   async #requestFromUpstream(/** @type {Upstream} */ upstream, /** @type {any} */ request, /** @type {{ signal: AbortSignal }} */ upExtra) {
     if (this.shared) {
-      log.debug(`upstream ${upstream.name}: its ${request.method} request refused (--stateless)`);
-      throw new JsonRpcError(ErrorCode.MethodNotFound, `${request.method} cannot reach a client: agentwire-mcp runs --stateless (no session to send it on)`);
+      log.debug(`upstream ${upstream.name}: its ${request.method} request refused (a shared connection)`);
+      throw new JsonRpcError(
+        ErrorCode.MethodNotFound,
+        `${request.method} cannot reach a client: this connection serves clients without a session (MCP 2026-07-28 clients, or agentwire-mcp --stateless), and nothing can be sent to them but their answers`,
+      );
     }
     const extra = this.#relatedExtra(upstream);
     const options = { signal: upExtra.signal, timeout: CLIENT_REQUEST_TIMEOUT_MS };

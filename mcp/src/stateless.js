@@ -1,5 +1,7 @@
 // --stateless: Streamable HTTP without sessions. Every POST stands alone (no Mcp-Session-Id), so
-// any replica can serve any request and a load balancer may send each one anywhere.
+// any replica can serve any request and a load balancer may send each one anywhere. MCP
+// 2026-07-28 clients are served this way in both modes (the revision has no sessions):
+// `handleModern` (modern-endpoint.js), on the same shared connections.
 //
 // The replica's upstream connections are its own, opened once at start and shared by all its
 // requests (one relay, one catalog), with the same restarts, --call-timeout and
@@ -23,10 +25,12 @@ import { route } from './dispatch.js';
 import { errorResponse, SERVER_ERROR } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
 import { methodLabel } from './metrics.js';
+import { ListenStreams, serveModern } from './modern-endpoint.js';
 import { modes } from './modes/index.js';
 import { Relay } from './relay.js';
 import { tokenOwner } from './store.js';
 import { SERVER_INFO } from './version.js';
+import { MemoryResultStore } from './view.js';
 
 /**
  * A catalog and the requests using it: a catalog replaced by a refresh is freed when its last
@@ -40,8 +44,8 @@ export class StatelessReplica {
    * @param {{ stats: import('./stats.js').Stats, metrics: import('./metrics.js').Metrics,
    *   store?: import('./store.js').SharedStore }} shared
    */
-  constructor(options, { stats, metrics, store }) {
-    if (options.mode === 'gateway' && !store) throw new Error('--mode gateway --stateless needs --store: a result stored through one replica must be readable through any');
+  constructor(options, { stats, metrics, store }, { memoryResults = false } = {}) {
+    if (options.mode === 'gateway' && !store && !memoryResults) throw new Error('--mode gateway --stateless needs --store: a result stored through one replica must be readable through any');
     this.options = options;
     this.stats = stats;
     this.metrics = metrics;
@@ -51,9 +55,15 @@ export class StatelessReplica {
       upstreams: options.upstreams,
       limits: { callTimeoutMs: options.callTimeoutMs, maxUpstreamMessageBytes: options.maxUpstreamMessageBytes },
       onToolsChanged: () => this.#refresh(),
+      onListChanged: (kind) => this.listeners.publish(`${kind}ListChanged`, `notifications/${kind}/list_changed`),
       onRestart: (upstream) => metrics.upstreamRestarts.inc({ upstream }),
       shared: true,
     });
+    /** Without --store (a stateful gateway's modern clients): stored results in memory, per token. */
+    /** @type {Map<string, MemoryResultStore> | null} */
+    this.memoryResults = memoryResults && !store ? new Map() : null;
+    /** The subscriptions/listen streams of modern clients. */
+    this.listeners = new ListenStreams();
     /** @type {CatalogLease} */
     this.current = { catalog: new Catalog([], options), users: 0 };
     /** Requests in flight on this replica (bounded by --max-inflight). */
@@ -76,8 +86,11 @@ export class StatelessReplica {
         const next = new Catalog(await this.relay.listTools(), this.options);
         if (this.closed) return next.free();
         const old = this.current;
+        const listed = (/** @type {Catalog} */ catalog) => JSON.stringify(this.mode.toolsList(catalog, this.options));
+        const changed = this.listeners.size > 0 && listed(old.catalog) !== listed(next);
         this.current = { catalog: next, users: 0 };
         if (old.users === 0) old.catalog.free();
+        if (changed) this.listeners.publish('toolsListChanged', 'notifications/tools/list_changed');
       })
       .catch((e) => log.warn(`refreshing the tool list: ${errorMessage(e)}`));
     return this.refreshing;
@@ -111,20 +124,9 @@ export class StatelessReplica {
       }
       this.metrics.requests.inc({ method: methodLabel(message.method) });
     }
-    const lease = this.current;
-    lease.users++;
+    const lease = this.acquire(tokenId);
+    const { scope } = lease;
     if (isRequest) this.inflight++;
-    /** @type {import('./dispatch.js').Scope} */
-    const scope = {
-      options: this.options,
-      mode: this.mode,
-      relay: this.relay,
-      catalog: lease.catalog,
-      results: this.store ? this.store.forOwner(tokenOwner(tokenId)) : { put: noStore, get: noStore },
-      stats: this.stats,
-      metrics: this.metrics,
-      stateless: true,
-    };
     const server = new Server(SERVER_INFO, { capabilities: this.capabilities(), instructions: this.relay.instructions() });
     server.fallbackRequestHandler = (request, extra) => route(scope, request, extra);
     server.fallbackNotificationHandler = async (n) => log.debug(`${n.method}: no session to apply it to (--stateless); dropped`);
@@ -135,7 +137,7 @@ export class StatelessReplica {
       if (ended) return;
       ended = true;
       if (isRequest) this.inflight--;
-      if (--lease.users === 0 && lease !== this.current) lease.catalog.free();
+      lease.release();
       // Closing the server aborts a call still running (the client went away): it is cancelled upstream.
       server.close().catch((e) => log.debug(`closing a stateless request's server: ${errorMessage(e)}`));
     };
@@ -149,7 +151,59 @@ export class StatelessReplica {
     }
   }
 
+  /**
+   * What one request is served with: the current catalog (held until `release()`, so that a
+   * refresh does not free it under the request) and the token's result store.
+   * @param {string | null} tokenId
+   */
+  acquire(tokenId) {
+    const lease = this.current;
+    lease.users++;
+    let released = false;
+    /** @type {import('./dispatch.js').Scope} */
+    const scope = {
+      options: this.options,
+      mode: this.mode,
+      relay: this.relay,
+      catalog: lease.catalog,
+      results: this.#resultsOf(tokenId),
+      stats: this.stats,
+      metrics: this.metrics,
+      stateless: true,
+    };
+    return {
+      scope,
+      release: () => {
+        if (released) return;
+        released = true;
+        if (--lease.users === 0 && lease !== this.current) lease.catalog.free();
+      },
+    };
+  }
+
+  /** @returns {import('./view.js').ResultStore} */
+  #resultsOf(/** @type {string | null} */ tokenId) {
+    const owner = tokenOwner(tokenId);
+    if (this.store) return this.store.forOwner(owner);
+    if (!this.memoryResults) return { put: noStore, get: noStore };
+    let results = this.memoryResults.get(owner);
+    if (!results) this.memoryResults.set(owner, (results = new MemoryResultStore()));
+    return results;
+  }
+
+  /**
+   * Serves one POST of an MCP 2026-07-28 client (modern-endpoint.js).
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   * @param {any} message
+   * @param {string | null} tokenId
+   */
+  handleModern(req, res, message, tokenId) {
+    return serveModern(this, req, res, message, tokenId);
+  }
+
   async close() {
+    this.listeners.closeAll();
     this.closed = true;
     await this.refreshing;
     await this.relay.close();

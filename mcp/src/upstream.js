@@ -11,6 +11,8 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcError, relayedError } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
+import { MODERN_VERSION, withoutModernMeta } from './modern.js';
+import { HttpWire, ModernClient, NotModernError, StdioWire } from './modern-client.js';
 import { StdioUpstreamTransport } from './transports/stdio-upstream.js';
 
 /** Accepts any result object: the gateway passes results through, it does not police them. */
@@ -19,6 +21,8 @@ export const AnyResult = { parse: (/** @type {any} */ v) => v, safeParse: (/** @
 const BACKOFF_MS = [100, 250, 500, 1000, 2000, 5000, 10000];
 /** The least time an upstream gets to answer initialize. */
 const CONNECT_TIMEOUT_MS = 60_000;
+/** How long `auto` waits for a stdio upstream to answer server/discover (a 2025 server may never answer it). */
+const STDIO_PROBE_TIMEOUT_MS = 10_000;
 /** How long closing waits for an HTTP upstream to acknowledge the end of the session. */
 const TERMINATE_TIMEOUT_MS = 2000;
 /** The errors #failInflight made (told apart from the upstream's own). */
@@ -48,17 +52,20 @@ export class Upstream {
     this.spec = spec;
     this.hooks = hooks;
     this.limits = limits;
-    /** @type {Client | null} */
+    /** @type {Client | ModernClient | null} the SDK's client (legacy revisions) or the modern one */
     this.client = null;
+    /** The revision the connection speaks: `modern` (2026-07-28) or `legacy` (an initialize handshake). */
+    /** @type {'legacy' | 'modern' | null} */
+    this.era = null;
     /** @type {'down'|'up'|'restarting'|'closed'} */
     this.status = 'down';
     /** @type {Error | null} */
     this.lastError = null;
     this.closed = false;
     this.attempt = 0;
-    /** @type {Promise<Client | null> | null} */
+    /** @type {Promise<Client | ModernClient | null> | null} */
     this.ready = null;
-    /** @type {Promise<Client | null> | null} a re-initialization after a 404, shared by the requests that saw it */
+    /** @type {Promise<Client | ModernClient | null> | null} a re-initialization after a 404, shared by the requests that saw it */
     this.reinitializing = null;
     /** @type {NodeJS.Timeout | null} */
     this.retryTimer = null;
@@ -77,26 +84,49 @@ export class Upstream {
     return this.ready;
   }
 
+  /**
+   * How to speak to this upstream: its config's `protocol` (or --upstream-protocol). `auto` asks
+   * server/discover first (the revision's probe) and falls back to initialize when the answer is
+   * not a modern one. HTTP upstreams default to `auto`; stdio ones to `legacy` (a 2025 server may
+   * never answer the probe); in-process ones speak the legacy revisions.
+   */
+  get protocol() {
+    if (typeof this.spec.transport === 'function') return 'legacy';
+    return this.spec.protocol ?? (this.spec.url ? 'auto' : 'legacy');
+  }
+
+  #stdioTransport() {
+    const transport = new StdioUpstreamTransport({
+      name: this.name,
+      command: /** @type {string} */ (this.spec.command),
+      args: this.spec.args,
+      env: this.spec.env,
+      cwd: this.spec.cwd,
+      maxMessageBytes: this.limits.maxUpstreamMessageBytes,
+    });
+    transport.onprotocolerror = (/** @type {string} */ reason) => this.#failInflight(reason);
+    return transport;
+  }
+
   async #connect() {
+    /** @type {any} a stdio process `auto` probed and found legacy, handed on to initialize */
+    let transport = null;
+    if (this.protocol !== 'legacy') {
+      const modern = await this.#connectModern();
+      if (modern.client) return modern.client;
+      transport = modern.transport;
+    }
     const client = new Client(this.hooks.clientInfo, { capabilities: this.hooks.capabilities });
     client.fallbackNotificationHandler = async (n) => this.hooks.onNotification(n);
     client.fallbackRequestHandler = async (r, extra) => this.hooks.onRequest(r, extra);
-    /** @type {any} */
-    let transport;
-    if (typeof this.spec.transport === 'function') {
+    if (transport) {
+      // The probe's process, still running: initialize goes to it.
+    } else if (typeof this.spec.transport === 'function') {
       transport = await this.spec.transport();
     } else if (this.spec.url) {
       transport = new StreamableHTTPClientTransport(new URL(this.spec.url), { requestInit: { headers: this.spec.headers ?? {} } });
     } else {
-      transport = new StdioUpstreamTransport({
-        name: this.name,
-        command: /** @type {string} */ (this.spec.command),
-        args: this.spec.args,
-        env: this.spec.env,
-        cwd: this.spec.cwd,
-        maxMessageBytes: this.limits.maxUpstreamMessageBytes,
-      });
-      transport.onprotocolerror = (/** @type {string} */ reason) => this.#failInflight(reason);
+      transport = this.#stdioTransport();
     }
     client.onclose = () => this.#lost(client, transport.exitReason ? `the process ${transport.exitReason}` : 'connection closed');
     client.onerror = (e) => log.debug(`upstream ${this.name}: ${errorMessage(e)}`);
@@ -115,6 +145,7 @@ export class Upstream {
       throw this.unavailable();
     }
     this.client = client;
+    this.era = 'legacy';
     this.transport = transport;
     this.pid = transport.pid ?? null;
     this.status = 'up';
@@ -125,7 +156,71 @@ export class Upstream {
     return client;
   }
 
-  /** @param {Client} client @param {string} why */
+  /**
+   * MCP 2026-07-28: server/discover, no session. Resolves with `{client}`; with `{transport}` when
+   * `auto` found a legacy server (a stdio process still running, for initialize; else null);
+   * rejects (and schedules a retry) when the upstream cannot be reached or `modern` was asked of a
+   * server that is not.
+   */
+  async #connectModern() {
+    const stdio = this.spec.url ? null : this.#stdioTransport();
+    /** @type {import('./modern-client.js').Wire} */
+    let wire;
+    if (stdio) {
+      const stdioWire = new StdioWire(stdio, this.name);
+      stdio.onclose = () => {
+        stdioWire.closed();
+        if (this.client === client) this.#lost(client, stdio.exitReason ? `the process ${stdio.exitReason}` : 'connection closed');
+      };
+      wire = stdioWire;
+    } else {
+      wire = new HttpWire(new URL(/** @type {string} */ (this.spec.url)), this.spec.headers ?? {}, (tool) => client.schemas.get(tool));
+    }
+    const client = new ModernClient(wire, { clientInfo: this.hooks.clientInfo, capabilities: this.hooks.capabilities, name: this.name });
+    client.fallbackNotificationHandler = async (n) => this.hooks.onNotification(n);
+    const timeout = stdio && this.protocol === 'auto' ? STDIO_PROBE_TIMEOUT_MS : Math.max(this.limits.callTimeoutMs, CONNECT_TIMEOUT_MS);
+    try {
+      await stdio?.start();
+      await client.connect({ timeout });
+    } catch (e) {
+      const running = stdio && stdio.child && !stdio.exitReason;
+      if (e instanceof NotModernError && this.protocol === 'auto') {
+        log.debug(`upstream ${this.name}: not MCP ${MODERN_VERSION} (${e.message}); initializing`);
+        client.closed = true;
+        if (stdio) stdio.onclose = undefined;
+        if (running) return { transport: stdio };
+        await client.close();
+        return { transport: null };
+      }
+      await client.close();
+      this.lastError = new Error(
+        e instanceof NotModernError
+          ? `not an MCP ${MODERN_VERSION} server (--upstream-protocol modern): ${e.message}`
+          : stdio?.exitReason
+            ? `the process ${stdio.exitReason}`
+            : errorMessage(e),
+      );
+      log.warn(`upstream ${this.name}: cannot connect: ${this.lastError.message}`);
+      this.#scheduleRetry();
+      throw this.unavailable();
+    }
+    if (this.closed) {
+      await client.close();
+      throw this.unavailable();
+    }
+    this.client = client;
+    this.era = 'modern';
+    this.transport = stdio;
+    this.pid = stdio?.pid ?? null;
+    this.status = 'up';
+    this.attempt = 0;
+    this.lastError = null;
+    const version = client.getServerVersion();
+    log.info(`upstream ${this.name}: connected (${version?.name ?? '?'} ${version?.version ?? ''}, ${MODERN_VERSION})`);
+    return { client };
+  }
+
+  /** @param {Client | ModernClient} client @param {string} why */
   #lost(client, why) {
     if (this.client !== client || this.closed) return;
     this.client = null;
@@ -195,16 +290,21 @@ export class Upstream {
   /**
    * Sends a request upstream; errors name the upstream.
    * @param {{ method: string, params?: any }} request
-   * @param {{ signal?: AbortSignal, onprogress?: (progress: any) => void }} [options]
+   * @param {{ signal?: AbortSignal, onprogress?: (progress: any) => void,
+   *   onnotification?: (n: any) => void, perRequest?: import('./modern-client.js').PerRequest }} [options]
+   *   `perRequest` and `onnotification` are for a modern upstream: what this request's client
+   *   declared, and where the request's own notifications (log messages) go
    */
-  async request(request, { signal, onprogress } = {}) {
+  async request(request, { signal, onprogress, onnotification, perRequest } = {}) {
     for (let attempt = 0; ; attempt++) {
       const client = this.client ?? (this.reinitializing ? await this.reinitializing : null);
       if (!client) throw this.unavailable();
+      // A legacy upstream is not sent the modern revision's per-request _meta.
+      const sent = client instanceof ModernClient ? request : { ...request, params: withoutModernMeta(request.params) };
       try {
-        return await this.#send(client, request, signal, onprogress);
+        return await this.#send(client, sent, signal, onprogress, { onnotification, perRequest });
       } catch (e) {
-        if (attempt === 0 && e instanceof StreamableHTTPError && e.code === 404) {
+        if (attempt === 0 && e instanceof StreamableHTTPError && e.code === 404 && client instanceof Client) {
           await this.#reinitialize(client);
           continue;
         }
@@ -213,7 +313,7 @@ export class Upstream {
     }
   }
 
-  async #send(/** @type {Client} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal, /** @type {any} */ onprogress) {
+  async #send(/** @type {Client | ModernClient} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal, /** @type {any} */ onprogress, /** @type {any} */ modern) {
     const controller = new AbortController();
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
@@ -225,6 +325,7 @@ export class Upstream {
         onprogress,
         timeout: this.limits.callTimeoutMs,
         resetTimeoutOnProgress: true,
+        ...modern,
       });
     } finally {
       this.inflight.delete(controller);
@@ -233,7 +334,7 @@ export class Upstream {
   }
 
   /** The error a caller gets: what went wrong, and where. */
-  #named(/** @type {any} */ e, /** @type {Client} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal) {
+  #named(/** @type {any} */ e, /** @type {Client | ModernClient} */ client, /** @type {any} */ request, /** @type {AbortSignal | undefined} */ signal) {
     if (signal?.aborted) return e;
     const data = { upstream: this.name };
     // Ours (output that is not protocol, the upstream lost): as it is.

@@ -105,3 +105,14 @@ test('README documents every option with its default; --help lists them all', ()
     if (o.value && o.default !== undefined && !Array.isArray(o.default)) assert.equal(cell, describeDefault(o), `README default of --${o.flag}`);
   }
 });
+
+test('--upstream-protocol and "protocol": HTTP upstreams auto by default, stdio ones legacy unless told; an entry\'s own wins', () => {
+  const servers = JSON.stringify({ mcpServers: { a: { url: 'http://127.0.0.1:1/mcp' }, b: { url: 'http://127.0.0.1:2/mcp', protocol: 'legacy' }, c: { command: 'node' }, d: { command: 'node', protocol: 'auto' } } });
+  const io = files({ 'm.json': servers });
+  const byDefault = parseConfig(['--config', 'm.json'], {}, io).upstreams;
+  assert.deepEqual([byDefault.a.protocol, byDefault.b.protocol, byDefault.c.protocol, byDefault.d.protocol], ['auto', 'legacy', undefined, 'auto']);
+  const modern = parseConfig(['--upstream-protocol', 'modern', '--config', 'm.json'], {}, io).upstreams;
+  assert.deepEqual([modern.a.protocol, modern.b.protocol, modern.c.protocol, modern.d.protocol], ['modern', 'legacy', 'modern', 'auto']);
+  fails(['--config', 'x.json'], /"protocol" must be one of legacy, auto, modern/, {}, files({ 'x.json': JSON.stringify({ mcpServers: { x: { url: 'http://h/mcp', protocol: '2026' } } }) }));
+  fails(['--upstream-protocol', 'new'], /--upstream-protocol wants one of legacy, auto, modern/);
+});

