@@ -427,14 +427,17 @@ fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
             Format::Gcx1Generic,
             gcx::encode_generic(tool, value, &lossless),
         );
-        let tool_options = gcx::ToolOptions {
-            encode: lossless,
-            ..gcx::ToolOptions::default()
-        };
-        consider(
-            Format::Gcx1Layout,
-            gcx::encode_tool(tool, value, &tool_options),
-        );
+        // A tool without a layout would only write the generic form again.
+        if Layouts::builtin().resolve(tool).is_some() {
+            let tool_options = gcx::ToolOptions {
+                encode: lossless,
+                ..gcx::ToolOptions::default()
+            };
+            consider(
+                Format::Gcx1Layout,
+                gcx::encode_tool(tool, value, &tool_options),
+            );
+        }
         let gcf_options = v3::EncodeOptions {
             lossless: true,
             ..v3::EncodeOptions::default()
@@ -468,7 +471,9 @@ fn build_candidates(value: &Value, tool: &str) -> Vec<Candidate> {
 fn lossy_reason(candidate: &Candidate, value: &Value, tool: &str) -> Option<String> {
     let text = candidate.text.as_str();
     let read = match candidate.format {
-        Format::Input | Format::JsonMin => json::parse(text).map(Some),
+        // `stringify` of a value that holds only exact doubles, unique keys and whole code
+        // points: JSON readers give that value back, so there is nothing to read.
+        Format::Input | Format::JsonMin => return None,
         Format::Gcx1Generic => gcx_sections(text).map(|s| read::gcx_generic(&s)),
         Format::Gcx1Layout => {
             gcx_sections(text).map(|s| read::gcx_layout(&s, &Layouts::builtin(), tool, value))
