@@ -313,7 +313,8 @@ impl Tokenizer {
     /// The number of tokens of the piece at `start..end` of `text`.
     #[inline(always)]
     fn piece_count(&self, text: &[u8], start: usize, end: usize, cache: &mut MergeCache) -> usize {
-        if self.vocab.rank_in(text, start, end) != NO_RANK {
+        // Every byte is a token (`Vocab::parse` checks it).
+        if end - start == 1 || self.vocab.rank_in(text, start, end) != NO_RANK {
             return 1;
         }
         self.merged_count(text, start, end, cache)
@@ -327,7 +328,7 @@ impl Tokenizer {
         if let Some(count) = cache.get(text, start, end, hash) {
             return count as usize;
         }
-        let count = bpe::merge_count(&self.vocab, piece);
+        let count = bpe::merge_count(&self.vocab, text, start, end);
         cache.put(start, end, hash, count as u64);
         count
     }
@@ -422,7 +423,7 @@ impl Tokenizer {
                     ids.extend_from_within(at..at + (found & 0xFFFF_FFFF) as usize);
                 } else {
                     let at = ids.len();
-                    bpe::merge(&self.vocab, piece, |a, b| {
+                    bpe::merge(&self.vocab, bytes, start, end, |a, b| {
                         ids.push(self.vocab.rank(&piece[a..b]))
                     });
                     cache.put(
