@@ -94,7 +94,7 @@ fn lanes_in(word: u64, lo: u8, hi: u8) -> u64 {
 #[inline(always)]
 fn letter_lanes(word: u64) -> u64 {
     // `| 0x20` maps exactly A-Z onto a-z among ASCII bytes (and nothing else onto a-z).
-    lanes_in(word | LANES * 0x20, b'a', b'z')
+    lanes_in(word | (LANES * 0x20), b'a', b'z')
 }
 
 /// The lanes of `word` that hold a space (U+0020).
