@@ -15,22 +15,29 @@ use super::vocab::{NO_RANK, Vocab};
 /// Longest piece merged with the scanning loop.
 const SCAN_LIMIT: usize = 128;
 
-/// Calls `part` with the byte range of each token of `piece` (at least two bytes, not a
-/// token itself), in order.
-pub(super) fn merge(vocab: &Vocab, piece: &[u8], part: impl FnMut(usize, usize)) {
-    if piece.len() < 24 {
-        merge_scanning::<24>(vocab, piece, part);
-    } else if piece.len() <= SCAN_LIMIT {
-        merge_scanning::<{ SCAN_LIMIT + 1 }>(vocab, piece, part);
+/// Calls `part` with the byte range (from `start`) of each token of the piece `text[start..end]`
+/// (at least two bytes, not a token itself), in order. The piece is read in place, so that a
+/// short part's bytes are read as one word from the text.
+pub(super) fn merge(
+    vocab: &Vocab,
+    text: &[u8],
+    start: usize,
+    end: usize,
+    part: impl FnMut(usize, usize),
+) {
+    if end - start < 24 {
+        merge_scanning::<24>(vocab, text, start, end, part);
+    } else if end - start <= SCAN_LIMIT {
+        merge_scanning::<{ SCAN_LIMIT + 1 }>(vocab, text, start, end, part);
     } else {
-        merge_with_heap(vocab, piece, part);
+        merge_with_heap(vocab, &text[start..end], part);
     }
 }
 
-/// The number of tokens `piece` merges into.
-pub(super) fn merge_count(vocab: &Vocab, piece: &[u8]) -> usize {
+/// The number of tokens the piece `text[start..end]` merges into.
+pub(super) fn merge_count(vocab: &Vocab, text: &[u8], start: usize, end: usize) -> usize {
     let mut count = 0;
-    merge(vocab, piece, |_, _| count += 1);
+    merge(vocab, text, start, end, |_, _| count += 1);
     count
 }
 
@@ -45,7 +52,14 @@ pub(super) fn merge_with_heap_for_tests(
 }
 
 /// tiktoken's loop over a piece of at most `N - 1` bytes, in arrays on the stack.
-fn merge_scanning<const N: usize>(vocab: &Vocab, piece: &[u8], mut part: impl FnMut(usize, usize)) {
+fn merge_scanning<const N: usize>(
+    vocab: &Vocab,
+    text: &[u8],
+    start: usize,
+    end: usize,
+    mut part: impl FnMut(usize, usize),
+) {
+    let piece = &text[start..end];
     // Part i starts at starts[i]; ranks[i] is the rank of parts i and i + 1 merged. Two
     // sentinels end both.
     let mut starts = [0u8; N];
@@ -66,7 +80,11 @@ fn merge_scanning<const N: usize>(vocab: &Vocab, piece: &[u8], mut part: impl Fn
     // The rank of parts i and i + 1 merged, once part i + 1 has absorbed part i + 2.
     let rank_after = |starts: &[u8; N], len: usize, i: usize| {
         if i + 3 < len {
-            vocab.rank(&piece[usize::from(starts[i])..usize::from(starts[i + 3])])
+            vocab.rank_in(
+                text,
+                start + usize::from(starts[i]),
+                start + usize::from(starts[i + 3]),
+            )
         } else {
             NO_RANK
         }

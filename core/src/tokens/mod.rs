@@ -43,7 +43,7 @@ pub use stream::CountStream;
 pub use unicode_classes::UNICODE_VERSION;
 
 use pretokenize::{Text, Whole, cl100k_piece, o200k_piece};
-use vocab::{MergeCache, NO_RANK, Vocab, piece_hash};
+use vocab::{MergeCache, NO_RANK, ShortCounts, Vocab, piece_hash, short_hash, word_at};
 
 /// Anything that counts the tokens of a text. Closures `Fn(&str) -> usize` are counters too.
 ///
@@ -312,7 +312,34 @@ impl Tokenizer {
 
     /// The number of tokens of the piece at `start..end` of `text`.
     #[inline(always)]
-    fn piece_count(&self, text: &[u8], start: usize, end: usize, cache: &mut MergeCache) -> usize {
+    fn piece_count(
+        &self,
+        text: &[u8],
+        start: usize,
+        end: usize,
+        short: &mut ShortCounts,
+        cache: &mut MergeCache,
+    ) -> usize {
+        let len = end - start;
+        if len == 1 {
+            return 1; // every byte is a token (`Vocab::parse` checks it)
+        }
+        if len <= 8
+            && let Some(word) = word_at(text, start)
+        {
+            let key = word & (u64::MAX >> (64 - 8 * len));
+            let hash = short_hash(key, len);
+            if let Some(count) = short.get(key, len, hash) {
+                return count;
+            }
+            let count = if self.vocab.rank_of_short(key, len, hash) != NO_RANK {
+                1
+            } else {
+                self.merged_count(text, start, end, cache)
+            };
+            short.put(key, len, hash, count);
+            return count;
+        }
         if self.vocab.rank_in(text, start, end) != NO_RANK {
             return 1;
         }
@@ -327,7 +354,7 @@ impl Tokenizer {
         if let Some(count) = cache.get(text, start, end, hash) {
             return count as usize;
         }
-        let count = bpe::merge_count(&self.vocab, piece);
+        let count = bpe::merge_count(&self.vocab, text, start, end);
         cache.put(start, end, hash, count as u64);
         count
     }
@@ -356,13 +383,14 @@ impl Tokenizer {
     pub fn count_within(&self, text: &str, limit: usize) -> Option<usize> {
         let mut count = 0;
         let bytes = text.as_bytes();
+        let mut short = ShortCounts::new(bytes.len());
         let mut cache = MergeCache::new(bytes.len());
         self.for_each_piece(
             &Whole(bytes),
             0,
             #[inline(always)]
             |start, end| {
-                count += self.piece_count(bytes, start, end, &mut cache);
+                count += self.piece_count(bytes, start, end, &mut short, &mut cache);
                 count <= limit
             },
         );
@@ -422,7 +450,7 @@ impl Tokenizer {
                     ids.extend_from_within(at..at + (found & 0xFFFF_FFFF) as usize);
                 } else {
                     let at = ids.len();
-                    bpe::merge(&self.vocab, piece, |a, b| {
+                    bpe::merge(&self.vocab, bytes, start, end, |a, b| {
                         ids.push(self.vocab.rank(&piece[a..b]))
                     });
                     cache.put(

@@ -9,7 +9,7 @@ use alloc::string::String;
 
 use super::Tokenizer;
 use super::pretokenize::Partial;
-use super::vocab::MergeCache;
+use super::vocab::{MergeCache, ShortCounts};
 use crate::{Error, ErrorKind, Position, Result};
 
 /// How much of a chunk joins the held text at a time (at least; it doubles with the held text
@@ -158,12 +158,13 @@ impl<'t> CountStream<'t> {
         let tokenizer = self.tokenizer;
         let mut count = 0;
         let mut settled = 0;
+        let mut short = ShortCounts::new(bytes.len());
         let mut cache = MergeCache::new(bytes.len());
         tokenizer.for_each_piece(&partial, 0, |start, end| {
             if partial.take_looked_past_end() {
                 return false;
             }
-            count += tokenizer.piece_count(bytes, start, end, &mut cache);
+            count += tokenizer.piece_count(bytes, start, end, &mut short, &mut cache);
             settled = end;
             true
         });

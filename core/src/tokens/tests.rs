@@ -68,8 +68,16 @@ fn long_pieces_merge_like_the_scanning_loop() {
             let piece: Vec<u8> = (0..len)
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
+            // The scanning loop reads the piece in place, words past its end included: put it
+            // between other bytes.
+            let pad = (next() % 9) as usize;
+            let mut text = alphabet[..pad].to_vec();
+            text.extend_from_slice(&piece);
+            text.extend_from_slice(&alphabet[..(next() % 9) as usize]);
             let mut scanned = Vec::new();
-            bpe::merge(&tokenizer.vocab, &piece, |a, b| scanned.push((a, b)));
+            bpe::merge(&tokenizer.vocab, &text, pad, pad + len, |a, b| {
+                scanned.push((a, b))
+            });
             let mut heaped = Vec::new();
             bpe::merge_with_heap_for_tests(&tokenizer.vocab, &piece, |a, b| heaped.push((a, b)));
             assert_eq!(scanned, heaped, "{:?}", core::str::from_utf8(&piece));

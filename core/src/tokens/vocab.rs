@@ -236,6 +236,13 @@ impl Vocab {
         self.rank(&text[start..end])
     }
 
+    /// The rank of the piece of `len` bytes (at most eight) whose bytes are `key` (zero-padded)
+    /// and whose hash is [`short_hash`]`(key, len)`.
+    #[inline(always)]
+    pub(super) fn rank_of_short(&self, key: u64, len: usize, hash: u64) -> u32 {
+        self.probe_from(hash, key, len, &[])
+    }
+
     #[inline(always)]
     fn rank_hashed(&self, piece: &[u8]) -> u32 {
         let rest = if piece.len() > 8 {
@@ -249,7 +256,12 @@ impl Vocab {
     /// The rank of the token with this head, length and rest (past the head).
     #[inline(always)]
     fn probe(&self, key: u64, len: usize, rest: &[u8]) -> u32 {
-        let mut i = (slot_hash(key, len, rest) >> self.shift) as usize;
+        self.probe_from(slot_hash(key, len, rest), key, len, rest)
+    }
+
+    #[inline(always)]
+    fn probe_from(&self, hash: u64, key: u64, len: usize, rest: &[u8]) -> u32 {
+        let mut i = (hash >> self.shift) as usize;
         loop {
             let slot = self.slots[i];
             if slot.len == 0 {
@@ -263,6 +275,78 @@ impl Vocab {
             }
             i = (i + 1) & self.mask;
         }
+    }
+}
+
+/// The eight bytes of `text` from `i`, as a little-endian word, if it has eight.
+#[inline(always)]
+pub(super) fn word_at(text: &[u8], i: usize) -> Option<u64> {
+    let word: [u8; 8] = text.get(i..i + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(word))
+}
+
+/// The hash of a piece of at most eight bytes, from its bytes zero-padded to a word (the same
+/// hash the rank table uses).
+#[inline(always)]
+pub(super) fn short_hash(key: u64, len: usize) -> u64 {
+    slot_hash(key, len, &[])
+}
+
+/// Whether `text[a..a + len]` and `text[b..b + len]` are the same bytes, compared a word at a
+/// time (no call to memcmp for the short pieces the caches compare).
+#[inline(always)]
+fn same_bytes(text: &[u8], a: usize, b: usize, len: usize) -> bool {
+    let mut i = 0;
+    while i + 8 <= len {
+        if word_at(text, a + i) != word_at(text, b + i) {
+            return false;
+        }
+        i += 8;
+    }
+    if i == len {
+        return true;
+    }
+    match (word_at(text, a + i), word_at(text, b + i)) {
+        (Some(x), Some(y)) => (x ^ y) & (u64::MAX >> (64 - 8 * (len - i))) == 0,
+        _ => text[a + i..a + len] == text[b + i..b + len],
+    }
+}
+
+/// The counts of short pieces (two to eight bytes) already counted in this text: text repeats
+/// its pieces, and this small table stays in the processor's caches where the rank table, megabytes
+/// in size, does not. Direct-mapped; an entry holds the piece's bytes, so a hit is exact.
+pub(super) struct ShortCounts {
+    /// (bytes zero-padded, length << 32 | count); length 0 is an empty entry.
+    entries: Vec<(u64, u64)>,
+    /// log2 of the number of entries.
+    bits: u32,
+}
+
+impl ShortCounts {
+    /// A table for a text of `text_len` bytes: 1 entry per 16 bytes, 64 to 16384 entries (16
+    /// bytes each).
+    pub(super) fn new(text_len: usize) -> ShortCounts {
+        let bits = (text_len / 16)
+            .clamp(64, 16384)
+            .next_power_of_two()
+            .trailing_zeros();
+        ShortCounts {
+            entries: vec![(0, 0); 1 << bits],
+            bits,
+        }
+    }
+
+    /// The count stored for the piece `key` of `len` bytes with [`short_hash`] `hash`.
+    #[inline(always)]
+    pub(super) fn get(&self, key: u64, len: usize, hash: u64) -> Option<usize> {
+        let (k, value) = self.entries[(hash >> (64 - self.bits)) as usize];
+        (k == key && (value >> 32) as usize == len).then_some(value as u32 as usize)
+    }
+
+    #[inline(always)]
+    pub(super) fn put(&mut self, key: u64, len: usize, hash: u64, count: usize) {
+        self.entries[(hash >> (64 - self.bits)) as usize] =
+            (key, (len as u64) << 32 | count as u32 as u64);
     }
 }
 
@@ -289,13 +373,13 @@ pub(super) struct MergeCache {
 }
 
 impl MergeCache {
-    /// A cache for a text of `text_len` bytes: 1 entry per 64 bytes, 16 to 8192 entries (24
+    /// A cache for a text of `text_len` bytes: 1 entry per 32 bytes, 16 to 16384 entries (24
     /// bytes each), so that a short text pays little and a long one keeps its identifiers.
     pub(super) fn new(text_len: usize) -> MergeCache {
         MergeCache {
             entries: Vec::new(),
-            bits: (text_len / 64)
-                .clamp(16, 8192)
+            bits: (text_len / 32)
+                .clamp(16, 16384)
                 .next_power_of_two()
                 .trailing_zeros(),
         }
@@ -306,7 +390,7 @@ impl MergeCache {
     pub(super) fn get(&self, text: &[u8], start: usize, end: usize, hash: u64) -> Option<u64> {
         let &(h, at, len, value) = self.entries.get((hash >> (64 - self.bits)) as usize)?;
         let (at, len) = (at as usize, len as usize);
-        (h == hash && len == end - start && text[at..at + len] == text[start..end]).then_some(value)
+        (h == hash && len == end - start && same_bytes(text, at, start, len)).then_some(value)
     }
 
     pub(super) fn put(&mut self, start: usize, end: usize, hash: u64, value: u64) {
