@@ -81,7 +81,7 @@ export class Session {
     this.inner = {
       async start() {},
       async send(message, options) {
-        if (isResponseMessage(message)) session.#answered(message.id);
+        if (isResponseMessage(message)) session.#answered(/** @type {any} */ (message).id);
         return /** @type {Transport} */ (session.transport).send(message, options);
       },
       async close() {
