@@ -265,7 +265,7 @@ for (const [label, word, , n] of PROXY_SIZES) {
       `mcp_added_p50_vs_${key}_${label}`,
       added['agentwire-mcp'] / added[peer],
       label === '1kb' ? 1 : 1.5,
-      `agentwire-mcp added p50 / ${peer} ${versionOf(peer)} added p50, per tools/call: an SDK client over Streamable HTTP → the proxy → a stdio server-memory ${versionOf('@modelcontextprotocol/server-memory')} (search_nodes, ${size} B of JSON text and its structuredContent); added = p50 through the proxy − p50 of the same client calling the server directly over stdio, the four paths alternated call by call`,
+      `agentwire-mcp (--listen, --mode compact) added p50 / ${peer} ${versionOf(peer)} added p50, per tools/call: an SDK client over Streamable HTTP → the proxy → a stdio server-memory ${versionOf('@modelcontextprotocol/server-memory')} (search_nodes, ${size} B of JSON text and its structuredContent); added = p50 through the proxy − p50 of the same client calling the server directly over stdio, the four paths alternated call by call`,
     );
   }
 }
