@@ -322,8 +322,11 @@ bench-wine: bench-corpus setup-bench-node setup-wine npm-platform-win32-x64
 	@echo "== bench: win32-x64 addon vs wasm in node.exe under Wine (for information)"
 	node bench/node/wine.mjs $(BENCH_NPM_FLAGS)
 
-# Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results); then
-# load: 1/16/64 sessions over HTTP and stdio, the ramp to saturation, the 1,000-session soak.
+# Added latency per tools/call through agentwire-mcp (1 KB, 64 KB, 1 MB JSON results, stdio;
+# 1 KB and 64 KB over Streamable HTTP in both protocol eras), and the mcp_added_p50_vs_* rows:
+# agentwire-mcp's added p50 / that of mcp-proxy and of supergateway (pinned devDependencies of
+# mcp/) in one topology, HTTP client -> proxy -> stdio server-memory (1 KB, 64 KB); then load:
+# 1/16/64 sessions over HTTP and stdio, the ramp to saturation, the 1,000-session soak.
 bench-mcp: setup-mcp
 	@echo "== bench: agentwire-mcp added latency per tools/call"
 	cd $(MCP_DIR) && node bench/latency.mjs --out ../bench/results/mcp.json

@@ -24,7 +24,7 @@ export function createEventStore({ maxEvents, maxBytes }) {
   return {
     async storeEvent(streamId, message) {
       const eventId = `${streamId}${SEPARATOR}${String(++seq).padStart(12, '0')}`;
-      const size = JSON.stringify(message).length;
+      const size = approximateSize(message);
       events.set(eventId, { streamId, message, bytes: size });
       bytes += size;
       // The newest event stays even when it alone is over the byte limit: it is being sent.
@@ -54,4 +54,31 @@ export function createEventStore({ maxEvents, maxBytes }) {
     },
     stats: () => ({ events: events.size, bytes, dropped }),
   };
+}
+
+/**
+ * About the size of a message's JSON text (every string and key, 8 per number or literal, 2 per
+ * object or array), without writing it: the SDK writes each event's JSON once more to send it.
+ * @param {unknown} message
+ */
+export function approximateSize(message) {
+  let size = 0;
+  /** @type {unknown[]} */
+  const stack = [message];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') size += value.length + 2;
+    else if (value === null || typeof value !== 'object') size += 8;
+    else if (Array.isArray(value)) {
+      size += 2 + value.length;
+      for (const item of value) stack.push(item);
+    } else {
+      size += 2;
+      for (const key in value) {
+        size += key.length + 4;
+        stack.push(/** @type {Record<string, unknown>} */ (value)[key]);
+      }
+    }
+  }
+  return size;
 }

@@ -106,6 +106,42 @@ export function decodeClientText(text) {
   return { ok: true, message: value };
 }
 
+/**
+ * One JSON-RPC message from its parsed JSON, as the SDK's JSONRPCMessageSchema parses it; throws
+ * when it is none. A result response whose result has no `_meta` (nearly all, and every large
+ * one) is checked here, without zod's copy of it: its envelope is all that schema checks of it.
+ * @param {unknown} value
+ */
+export function toJsonRpcMessage(value) {
+  return isPlainResultResponse(value) ? value : JSONRPCMessageSchema.parse(value);
+}
+
+/** `{jsonrpc: "2.0", id, result}` and nothing else, the result an object without `_meta`. */
+function isPlainResultResponse(/** @type {any} */ v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  let keys = 0;
+  for (const key in v) {
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'result') return false;
+    keys++;
+  }
+  const { id, result } = v;
+  return (
+    keys === 3 &&
+    v.jsonrpc === '2.0' &&
+    (typeof id === 'string' || Number.isSafeInteger(id)) &&
+    result !== null &&
+    typeof result === 'object' &&
+    !Array.isArray(result) &&
+    !Object.hasOwn(result, '_meta')
+  );
+}
+
+/** Whether a message a transport already checked (or the SDK wrote) is a request. */
+export const isRequestMessage = (/** @type {any} */ m) => typeof m.method === 'string' && Object.hasOwn(m, 'id');
+
+/** Whether a message a transport already checked (or the SDK wrote) is a response. */
+export const isResponseMessage = (/** @type {any} */ m) => m.method === undefined && (Object.hasOwn(m, 'result') || Object.hasOwn(m, 'error'));
+
 function fail(/** @type {RequestId | null} */ id, /** @type {number} */ code, /** @type {string} */ message) {
   return /** @type {Decoded} */ ({ ok: false, response: errorResponse(id, code, message) });
 }

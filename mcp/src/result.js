@@ -45,10 +45,14 @@ export function compactResultDetailed(result, options = {}) {
   }
 
   const hasStructured = result.structuredContent !== undefined;
+  // Only `strip` asks whether a text block already carries the structured content.
+  const askCarried = hasStructured && structured === 'strip';
+  /** @type {string | undefined} */
+  let scText;
   let structuredCarried = false;
   const content = result.content.map((block) => {
     if (block?.type !== 'text' || typeof block.text !== 'string') return block;
-    if (hasStructured && wrapsText(result.structuredContent, block.text)) structuredCarried = true;
+    if (askCarried && wrapsText(result.structuredContent, block.text)) structuredCarried = true;
     // Every text block goes to the core, which parses it once and says why it keeps one (prose
     // is NOT_JSON): no guess from the first character.
     const out = compactJson(block.text, options);
@@ -56,15 +60,16 @@ export function compactResultDetailed(result, options = {}) {
     tally(out.text, out.tokens, false, true);
     report.formats.push(out.format);
     if (out.reason !== null) report.kept.push({ code: out.reason.code, message: out.reason.message });
-    if (hasStructured && !structuredCarried && out.reason?.code !== 'NOT_JSON' && deepEqual(JSON.parse(block.text), result.structuredContent)) {
-      structuredCarried = true;
+    if (askCarried && !structuredCarried && out.reason?.code !== 'NOT_JSON') {
+      scText ??= JSON.stringify(result.structuredContent);
+      structuredCarried = carries(block.text, scText, result.structuredContent);
     }
     return out.format === 'input' ? block : { ...block, text: out.text };
   });
 
   const next = { ...result, content };
   if (hasStructured) {
-    const scText = JSON.stringify(result.structuredContent);
+    scText ??= JSON.stringify(result.structuredContent);
     tally(scText, tokensOf(scText), true, structured === 'keep');
     if (structured === 'strip') {
       // The model must still get the data: carry it as a compact text block if no text does.
@@ -89,6 +94,20 @@ export function compactResultDetailed(result, options = {}) {
  */
 export function compactResult(result, options) {
   return compactResultDetailed(result, options).result;
+}
+
+/**
+ * Whether a JSON text block holds the structured content: the text as `JSON.stringify` writes the
+ * content (compact or indented by 2, as most servers do) needs no parse; anything else is
+ * parsed and compared.
+ */
+function carries(/** @type {string} */ text, /** @type {string} */ scText, /** @type {unknown} */ sc) {
+  if (text === scText || (text.length >= scText.length && text === JSON.stringify(sc, null, 2))) return true;
+  try {
+    return deepEqual(JSON.parse(text), sc);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -8,10 +8,9 @@
 
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import { Catalog } from './catalog.js';
 import { route, toolsList } from './dispatch.js';
-import { errorResponse, INTERNAL_ERROR, INVALID_REQUEST, SERVER_ERROR } from './jsonrpc.js';
+import { errorResponse, INTERNAL_ERROR, INVALID_REQUEST, isRequestMessage, isResponseMessage, SERVER_ERROR } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
 import { methodLabel } from './metrics.js';
 import { modes } from './modes/index.js';
@@ -82,7 +81,7 @@ export class Session {
     this.inner = {
       async start() {},
       async send(message, options) {
-        if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) session.#answered(message.id);
+        if (isResponseMessage(message)) session.#answered(/** @type {any} */ (message).id);
         return /** @type {Transport} */ (session.transport).send(message, options);
       },
       async close() {
@@ -113,7 +112,7 @@ export class Session {
 
   #receive(/** @type {any} */ message, /** @type {any} */ extra) {
     this.lastActivity = Date.now();
-    if (isJSONRPCRequest(message)) {
+    if (isRequestMessage(message)) {
       if (this.inflight.size >= this.options.maxInflight) {
         this.#reply(errorResponse(message.id, SERVER_ERROR, `Server busy: ${this.inflight.size} requests of this session are in flight (--max-inflight ${this.options.maxInflight})`));
         return;
@@ -130,14 +129,14 @@ export class Session {
     }
     if (this.starting) {
       if (this.held.length < MAX_HELD) this.held.push([message, extra]);
-      else if (isJSONRPCRequest(message)) this.#reply(errorResponse(message.id, SERVER_ERROR, 'Server busy: the session is still starting its upstreams'));
+      else if (isRequestMessage(message)) this.#reply(errorResponse(message.id, SERVER_ERROR, 'Server busy: the session is still starting its upstreams'));
       return;
     }
-    if (message.method === 'initialize' && isJSONRPCRequest(message)) {
+    if (message.method === 'initialize' && isRequestMessage(message)) {
       this.starting = this.#initialize(message, extra);
-    } else if (message.method === 'ping' && isJSONRPCRequest(message)) {
+    } else if (message.method === 'ping' && isRequestMessage(message)) {
       this.#reply({ jsonrpc: '2.0', id: message.id, result: {} });
-    } else if (isJSONRPCRequest(message)) {
+    } else if (isRequestMessage(message)) {
       this.#reply(errorResponse(message.id, INVALID_REQUEST, 'Invalid Request: the session is not initialized; send initialize first'));
     } else {
       log.debug(`${message.method ?? 'a response'} before initialize; dropped`);

@@ -19,10 +19,9 @@
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Catalog } from './catalog.js';
 import { route } from './dispatch.js';
-import { errorResponse, SERVER_ERROR } from './jsonrpc.js';
+import { errorResponse, isRequestMessage, SERVER_ERROR } from './jsonrpc.js';
 import { errorMessage, log } from './log.js';
 import { methodLabel } from './metrics.js';
 import { ListenStreams, serveModern } from './modern-endpoint.js';
@@ -114,7 +113,7 @@ export class StatelessReplica {
    * @param {string | null} tokenId the request's token (null without auth)
    */
   async handle(req, res, message, tokenId) {
-    const isRequest = isJSONRPCRequest(message);
+    const isRequest = isRequestMessage(message);
     if (isRequest) {
       if (this.inflight >= this.options.maxInflight) {
         this.metrics.httpRejected.inc({ reason: 'busy' });

@@ -13,7 +13,7 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonRpcMessage } from '../jsonrpc.js';
 import { LineReader } from '../lines.js';
 import { errorMessage, log } from '../log.js';
 import { TOKEN_ENV } from '../config.js';
@@ -140,7 +140,7 @@ export class StdioUpstreamTransport {
     }
     let message;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+      message = toJsonRpcMessage(JSON.parse(text));
     } catch {
       this.#garbage(`a line that is not JSON-RPC: ${JSON.stringify(text.slice(0, 120))}${text.length > 120 ? '…' : ''}`);
       return;
