@@ -341,14 +341,16 @@ const table = [
 const heading = `Machine: ${report.machine}. Command: \`make bench\` (${report.date.slice(0, 10)}).`;
 writeFileSync(join(results, 'latest.md'), `# agentwire benchmarks\n\n${heading}\n\n## Targets\n\n${summary}\n\n## Every benchmark\n\n${table}\n`);
 
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const begin = '<!-- bench:begin -->';
-const end = '<!-- bench:end -->';
-if (readme.includes(begin) && readme.includes(end)) {
-  const updated = `${readme.slice(0, readme.indexOf(begin) + begin.length)}\n${heading}\n\n${headlines}\n${readme.slice(readme.indexOf(end))}`;
-  writeFileSync(readmePath, updated);
+/** Replaces what stands between `<!-- NAME:begin -->` and `<!-- NAME:end -->` in a file. */
+function fillBlock(path, name, text) {
+  const doc = readFileSync(path, 'utf8');
+  const begin = `<!-- ${name}:begin -->`;
+  const end = `<!-- ${name}:end -->`;
+  if (!doc.includes(begin) || !doc.includes(end)) throw new Error(`${path}: no ${begin} … ${end} block`);
+  writeFileSync(path, `${doc.slice(0, doc.indexOf(begin) + begin.length)}\n${text}\n${doc.slice(doc.indexOf(end))}`);
 }
+const readmePath = join(root, 'README.md');
+fillBlock(readmePath, 'bench', `${heading}\n\n${headlines}`);
 // The token tables: TOON's datasets (o200k in the README; both encodings in latest.md) and the
 // real-world corpus.
 const FORMATS = [['json-pretty', 'JSON'], ['json-min', 'JSON min'], ['yaml', 'YAML'], ['toon', 'TOON'], ['toon-tab', 'TOON tab'], ['csv', 'CSV']];
@@ -391,11 +393,25 @@ const tokensMd = tokenRun.encodings
   .map((encoding) => `### ${encoding}\n\n${tokenSummary(encoding)}\n\n${tokenTable(tokenRun.realworld, encoding, 'real-world document')}`)
   .join('\n\n');
 writeFileSync(join(results, 'latest.md'), `${readFileSync(join(results, 'latest.md'), 'utf8')}\n## Tokens\n\n${tokensMd}\n`);
-const tokensBegin = '<!-- tokens:begin -->';
-const tokensEnd = '<!-- tokens:end -->';
-const readmeNow = readFileSync(readmePath, 'utf8');
-if (readmeNow.includes(tokensBegin) && readmeNow.includes(tokensEnd)) {
-  writeFileSync(readmePath, `${readmeNow.slice(0, readmeNow.indexOf(tokensBegin) + tokensBegin.length)}\n${tokenSummary('o200k_base')}\n${readmeNow.slice(readmeNow.indexOf(tokensEnd))}`);
+fillBlock(readmePath, 'tokens', tokenSummary('o200k_base'));
+// agentwire-mcp under load (mcp/README.md#under-load), from bench/load.mjs's rows.
+const loadRow = (name) => ratios[name]?.value;
+if (loadRow('mcp_load_64_sessions_p99_added_ms') !== undefined) {
+  const levels = ['http', 'stdio'].flatMap((transport) => [1, 16, 64].map((n) => {
+    const p99 = n === 64 && transport === 'http' ? 'mcp_load_64_sessions_p99_added_ms' : `mcp_load_${transport}_${n}_sessions_p99_added_ms`;
+    return `| ${transport === 'http' ? 'Streamable HTTP' : 'stdio'} | ${n} | ${loadRow(`mcp_load_${transport}_${n}_sessions_calls_per_s`)?.toFixed(1)} | ${loadRow(p99)?.toFixed(2)} |`;
+  }));
+  fillBlock(join(root, 'mcp/README.md'), 'load', [
+    `${heading} Paced sessions (64 calls/s together; one session 10/s), 1 KB results:`,
+    '',
+    '| transport | sessions | calls/s | added p99, ms |',
+    '| --- | ---: | ---: | ---: |',
+    ...levels,
+    '',
+    `Failed calls at 64 sessions: ${loadRow('mcp_load_64_sessions_error_rate')}. HTTP saturation: ${loadRow('mcp_load_http_saturation_calls_per_s')?.toFixed(0)} calls/s at ${loadRow('mcp_load_http_saturation_sessions')} sessions. ` +
+      `Soak of 1,000 abandoned sessions: RSS trend ${loadRow('mcp_soak_rss_growth_mb')?.toFixed(1)} MB, heap ${loadRow('mcp_soak_heap_growth_mb')?.toFixed(1)} MB. ` +
+      `Replicas behind nginx: one ${loadRow('mcp_replicas1_stateless_calls_per_s')?.toFixed(0)} calls/s, three ${loadRow('mcp_replicas3_stateless_calls_per_s')?.toFixed(0)} (two cores: the third replica competes with the rest of the test for them), ${loadRow('mcp_replicas_error_rate')} failed.`,
+  ].join('\n'));
 }
 const named = (rows) => `${rows.length}${rows.length ? `: ${rows.map(([n]) => n).join(', ')}` : ''}`;
 const missed = Object.entries(ratios).filter(([, r]) => r.met === false);
