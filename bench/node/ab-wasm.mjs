@@ -1,7 +1,8 @@
-// node bench/node/ab-wasm.mjs DIR... [--suites REGEX] [--rounds N]
+// node bench/node/ab-wasm.mjs DIR... [--suites REGEX] [--rounds N] [--native]
 //
 // Bench only: several builds of the wasm modules side by side in one schedule. Each DIR is a
-// copy of npm/ (its lib/ and wasm/) holding one build; every build runs the same suites as
+// copy of npm/ (its lib/, *.js and wasm/; with --native its native/ addon, loaded instead)
+// holding one build; every build runs the same suites as
 // run.mjs, interleaved with the pure-JS peers, so a ratio between two builds compares calls at
 // most a sweep apart. Prints, per task, the median time per call and each build's ratio to the
 // first DIR (above 1: faster). Used to choose the core module's profile (docs/packaging.md).
@@ -13,13 +14,18 @@ import { SUITES } from './suites.mjs';
 
 const { values: args, positionals: dirs } = parseArgs({
   allowPositionals: true,
-  options: { suites: { type: 'string', default: 'gcxBench20|gcxSingle|graph500' }, rounds: { type: 'string', default: '9' } },
+  options: {
+    suites: { type: 'string', default: 'gcxBench20|gcxSingle|graph500' },
+    rounds: { type: 'string', default: '9' },
+    native: { type: 'boolean', default: false },
+  },
 });
 const builds = [];
 for (const dir of dirs) {
-  const api = await import(pathToFileURL(resolve(dir, 'wasm-node.js')).href);
-  if (api.backend !== 'wasm') throw new Error(`${dir}: backend ${api.backend}`);
-  builds.push([`node-wasm-${basename(dir)}`, api]);
+  const runtime = args.native ? 'native' : 'wasm';
+  const api = await import(pathToFileURL(resolve(dir, args.native ? 'node.js' : 'wasm-node.js')).href);
+  if (api.backend !== runtime) throw new Error(`${dir}: backend ${api.backend} (${api.nativeLoadError?.message})`);
+  builds.push([`node-${runtime}-${basename(dir)}`, api]);
 }
 const tasks = [];
 for (const makeSuite of SUITES.filter((s) => new RegExp(args.suites).test(s.name))) {
@@ -35,7 +41,7 @@ const first = builds[0][0];
 for (const [i, t] of ordered.entries()) {
   const ns = median(roundsNs[i]);
   let vsFirst = '';
-  if (t.runtime.startsWith('node-wasm-') && t.runtime !== first) {
+  if (t.runtime !== 'node-js' && t.runtime !== first) {
     const base = byName.get(t.name.replace(`/${t.runtime}/`, `/${first}/`));
     const r = roundsNs[i].map((x, k) => base[k] / x);
     vsFirst = `${median(r).toFixed(2)} [${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}] vs ${first}`;
