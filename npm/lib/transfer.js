@@ -47,7 +47,7 @@ function isBoxed(value) {
 }
 
 function sameKeys(a, b) {
-  if (b === null || a.length !== b.length) return false;
+  if (b === undefined || a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;
 }
@@ -64,7 +64,9 @@ export class TapeWriter {
     this.i = 0;
     this.n = 0;
     this.text = '';
-    this.lastKeys = null;
+    // The keys of the last object written at each depth: the symbols of a graph payload and
+    // their components objects, interleaved, each send their keys once.
+    this.keysAt = [];
   }
 
   #grow() {
@@ -150,9 +152,9 @@ export class TapeWriter {
   }
 
   #object(v, depth) {
-    const keys = Object.keys(v);
+    let keys = Object.keys(v);
     const len = keys.length;
-    if (sameKeys(keys, this.lastKeys)) {
+    if (sameKeys(keys, this.keysAt[depth])) {
       this.#op(IN_SAME_KEYS, 0);
       for (let k = 0; k < len; k++) {
         if (!this.#member(keys[k], v[keys[k]], depth)) this.#op(IN_ABSENT, 0);
@@ -160,22 +162,26 @@ export class TapeWriter {
     } else {
       const at = this.i;
       this.#op(IN_OBJECT, 0);
-      let written = 0;
+      // The keys Rust reads, which a later SAME_KEYS refers to: not those skipped.
+      let written = keys;
       for (let k = 0; k < len; k++) {
         const key = keys[k];
         const mark = this.i;
         const text = this.text;
         this.string(key);
-        if (this.#member(key, v[key], depth)) written++;
-        else {
+        if (this.#member(key, v[key], depth)) {
+          if (written !== keys) written.push(key);
+        } else {
           this.i = mark;
           this.text = text;
+          if (written === keys) written = keys.slice(0, k);
         }
       }
-      if (written > ARG_MAX) throw argumentError('INVALID_ARGUMENT', 'object has too many members');
-      this.ops[at] = IN_OBJECT | (written << 4);
+      if (written.length > ARG_MAX) throw argumentError('INVALID_ARGUMENT', 'object has too many members');
+      this.ops[at] = IN_OBJECT | (written.length << 4);
+      keys = written;
     }
-    this.lastKeys = keys;
+    this.keysAt[depth] = keys;
   }
 
   /** The tape: ops, doubles and the text, as the raw binding functions take them. */

@@ -141,7 +141,7 @@ test('no module carries a vocabulary: agentwire-tokens ships them as data', () =
   const wasmBytes = readFileSync(join(packageDir, 'wasm', 'agentwire_core_bg.wasm'));
   const gzipped = gzipSync(wasmBytes, { level: 9 }).length;
   // A vocabulary alone is over a megabyte gzipped; the codec must stay within its budget.
-  assert.ok(gzipped <= 150_000, `default wasm is ${gzipped} bytes gzipped (budget 150 KB)`);
+  assert.ok(gzipped <= 190_000, `default wasm is ${gzipped} bytes gzipped (budget 190 KB)`);
   const names = wasmBoundary('core').exportNames();
   assert.ok(names.includes('gcx.decode') && !names.includes('tokens.count'), names.join(' '));
   // The counter's module is small; the vocabularies are files beside it, read at run time.

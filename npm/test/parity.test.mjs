@@ -22,6 +22,21 @@ const cases = {
     (a) => a.gcx.encodeGeneric('t', { a: undefined, b: [undefined, 1], c: 'x' }),
     'GCX1 tool=t fields=b,c\n[null,1]\tx\n',
   ],
+  // SAME_KEYS refers to the keys written, not to those skipped.
+  'a skipped member, then an object with every key': [
+    (a) => a.gcx.encodeGeneric('t', [{ a: undefined, b: 1 }, { a: 2, b: 3 }]),
+    'GCX1 tool=t fields=a,b rows=2\n\t1\n2\t3\n',
+  ],
+  'members skipped and not, objects with the same keys': [
+    (a) => a.gcx.encodeGeneric('t', [{ a: 1, b: undefined }, { a: 2, b: 3 }, { a: undefined, b: 4 }, { a: 5, b: 6 }]),
+    'GCX1 tool=t fields=a,b rows=4\n1\t\n2\t3\n\t4\n5\t6\n',
+  ],
+  // Key lists are kept per depth: objects alternate between depths, as a graph payload's
+  // symbols and their components do.
+  'objects with the same keys at several depths': [
+    (a) => a.gcx.encodeGeneric('t', [{ b: { c: 1, d: [{ b: 2 }] } }, { b: { c: 3, d: [] } }, { b: { c: { c: 4 }, d: null } }]),
+    'GCX1 tool=t fields=b rows=3\n{"c":1,"d":[{"b":2}]}\n{"c":3,"d":[]}\n{"c":{"c":4},"d":null}\n',
+  ],
   'undefined cell is empty': [(a) => a.gcx.encode([{ tool: 't', fields: ['a', 'b'], rows: [[undefined, 'x']] }]), 'GCX1 tool=t fields=a,b\n\tx\n'],
   'undefined value': [(a) => a.gcx.encodeGeneric('t', undefined), { code: 'INVALID_ARGUMENT' }],
   'safe integer stays an integer cell': [(a) => a.gcx.cellText(1e6), '1000000'],
@@ -161,6 +176,56 @@ for (const [name, [call, expected]] of Object.entries(cases)) {
     }
   });
 }
+
+// The argument tape (lib/transfer.js: key lists per depth, members skipped as undefined)
+// against JSON text (no tape for the value): random rows of one key list with members
+// undefined or not, values nested in arrays and objects of few keys, so that objects with the
+// same keys meet at one depth and at several (the tape of before this test read about half of
+// these rounds wrong); then a graph payload, whose symbols and components alternate.
+test('values through the argument tape equal the same values through JSON text', () => {
+  let seed = 7;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return Math.floor(seed / 65536) % n;
+  };
+  const object = (keys, depth) => {
+    const o = {};
+    for (const key of keys) o[key] = rand(4) === 0 ? undefined : random(depth + 1);
+    return o;
+  };
+  const random = (depth) => {
+    const pick = depth > 3 ? 2 : rand(4);
+    if (pick === 0) {
+      const keys = ['k', 'j', 'i'].slice(0, 1 + rand(3));
+      return Array.from({ length: rand(4) }, () => (rand(3) === 0 ? random(depth + 1) : object(keys, depth + 1)));
+    }
+    if (pick === 1) return object(['k', 'j', 'i'].slice(0, 1 + rand(3)), depth);
+    return rand(10);
+  };
+  for (let round = 0; round < 500; round++) {
+    const keys = ['a', 'b', 'c'].slice(0, 1 + rand(3));
+    const rows = Array.from({ length: 1 + rand(4) }, () => object(keys, 1));
+    const viaJson = JSON.stringify(rows);
+    for (const api of [native, wasm]) {
+      assert.equal(api.gcx.encodeGeneric('t', rows), api.gcx.encodeGenericJson('t', viaJson), viaJson);
+    }
+  }
+  // GCB1 carries every field of the payload (signatures, components).
+  const symbols = Array.from({ length: 40 }, (_, i) => ({
+    qualifiedName: `pkg.S${i}`,
+    kind: ['function', 'type', 'method'][i % 3],
+    score: (i % 7) / 7,
+    provenance: 'lsp_resolved',
+    distance: i % 3,
+    signature: i % 4 === 0 ? undefined : `func S${i}()`,
+    components: { blastRadius: i / 40, confidence: 1, recency: i % 2 === 0 ? undefined : 0.5, distance: i % 3 },
+  }));
+  const edges = symbols.slice(1).map((s, i) => ({ source: s.qualifiedName, target: symbols[i].qualifiedName, edgeType: 'calls', status: i % 5 === 0 ? undefined : '' }));
+  const payload = { tool: 't', tokenBudget: 100, tokensUsed: 50, symbols, edges };
+  for (const api of [native, wasm]) {
+    assert.deepEqual(api.gcb.encode(payload), api.gcb.encodeJson(JSON.stringify(payload)));
+  }
+});
 
 test('codes raised by the JS layer are core codes', () => {
   const codes = native.errorCodes();

@@ -28,7 +28,8 @@ pub mod tag {
         ARRAY = 5,
         /// An object of `arg` members, each a STRING key op then the value.
         OBJECT = 6,
-        /// An object with the keys of the last OBJECT op; each value may be [`ABSENT`].
+        /// An object with the keys of the last object at the same depth; each value may be
+        /// [`ABSENT`].
         SAME_KEYS = 7,
         /// A member skipped the way `JSON.stringify` skips `undefined` (only in SAME_KEYS).
         ABSENT = 8,
@@ -53,9 +54,10 @@ pub struct TapeReader<'a> {
     /// The previous string ended inside a surrogate pair that the concatenation joined: the
     /// next string starts with the pair's second half (a lone surrogate in JS).
     split_pair: bool,
-    last_keys: Vec<Cow<'a, str>>,
-    /// Emptied key lists, reused (an object with keys of its own needs one).
-    spare_keys: Vec<Vec<Cow<'a, str>>>,
+    /// The keys of the last object read at each depth (index: depth - 1), which a SAME_KEYS
+    /// op at that depth refers to: a graph payload's symbols and their `components`, which
+    /// alternate, each send their keys once.
+    keys_at: Vec<Vec<Cow<'a, str>>>,
     depth: usize,
     max_depth: usize,
 }
@@ -81,8 +83,7 @@ impl<'a> TapeReader<'a> {
             double: 0,
             at: 0,
             split_pair: false,
-            last_keys: Vec::new(),
-            spare_keys: Vec::new(),
+            keys_at: Vec::new(),
             depth: 0,
             max_depth: DEFAULT_DEPTH,
         }
@@ -209,7 +210,8 @@ impl<'a> TapeReader<'a> {
             }
             tag::OBJECT => {
                 self.enter()?;
-                let mut keys = self.key_list();
+                let mut keys = self.take_keys();
+                keys.clear();
                 let mut members = Vec::with_capacity(arg.min(self.ops.len() - self.op));
                 for _ in 0..arg {
                     let (tag, units) = self.next_op()?;
@@ -222,13 +224,13 @@ impl<'a> TapeReader<'a> {
                     let value = self.read::<B>()?;
                     members.push((member_key, value));
                 }
-                self.set_last_keys(keys);
+                self.put_keys(keys);
                 self.depth -= 1;
                 B::object(members)
             }
             tag::SAME_KEYS => {
                 self.enter()?;
-                let keys = self.current_keys();
+                let keys = self.take_keys();
                 let mut members = Vec::with_capacity(keys.len());
                 for key in &keys {
                     if self.ops.get(self.op) == Some(&tag::ABSENT) {
@@ -238,8 +240,7 @@ impl<'a> TapeReader<'a> {
                     let value = self.read::<B>()?;
                     members.push((B::key(key), value));
                 }
-                // A nested object with its own keys may have replaced them; these are current.
-                self.set_last_keys(keys);
+                self.put_keys(keys);
                 self.depth -= 1;
                 B::object(members)
             }
@@ -260,26 +261,22 @@ impl<'a> TapeReader<'a> {
         Ok(word & 15)
     }
 
-    fn key_list(&mut self) -> Vec<Cow<'a, str>> {
-        self.spare_keys.pop().unwrap_or_default()
+    /// The keys of the last object at the current depth (none before the first), taken out
+    /// while an object's members are read: they are deeper, with key lists of their own.
+    fn take_keys(&mut self) -> Vec<Cow<'a, str>> {
+        self.keys_at
+            .get_mut(self.depth - 1)
+            .map(core::mem::take)
+            .unwrap_or_default()
     }
 
-    /// A copy of the keys a SAME_KEYS op refers to. They stay current while its members are
-    /// read: the writer sets an object's keys after its members, so a member object with the
-    /// same keys is a SAME_KEYS op too.
-    fn current_keys(&mut self) -> Vec<Cow<'a, str>> {
-        let mut keys = self.key_list();
-        keys.extend(self.last_keys.iter().cloned());
-        keys
-    }
-
-    /// The keys a SAME_KEYS op refers to from now on; the list they replace is kept for reuse.
-    fn set_last_keys(&mut self, keys: Vec<Cow<'a, str>>) {
-        let mut old = core::mem::replace(&mut self.last_keys, keys);
-        if self.spare_keys.len() < 16 {
-            old.clear();
-            self.spare_keys.push(old);
+    /// The keys a SAME_KEYS op at the current depth refers to from now on.
+    fn put_keys(&mut self, keys: Vec<Cow<'a, str>>) {
+        let at = self.depth - 1;
+        if self.keys_at.len() <= at {
+            self.keys_at.resize_with(at + 1, Vec::new);
         }
+        self.keys_at[at] = keys;
     }
 
     fn enter(&mut self) -> Result<()> {
@@ -352,7 +349,8 @@ impl<'a> ValueReader<'a> for TapeReader<'a> {
         let (tag, len) = self.next_op()?;
         self.enter()?;
         if tag == tag::OBJECT {
-            let mut keys = self.key_list();
+            let mut keys = self.take_keys();
+            keys.clear();
             for _ in 0..len {
                 let (tag, units) = self.next_op()?;
                 if tag != tag::STRING {
@@ -362,9 +360,9 @@ impl<'a> ValueReader<'a> for TapeReader<'a> {
                 member(self, &key)?;
                 keys.push(key);
             }
-            self.set_last_keys(keys);
+            self.put_keys(keys);
         } else {
-            let keys = self.current_keys();
+            let keys = self.take_keys();
             for key in &keys {
                 if self.ops.get(self.op) == Some(&tag::ABSENT) {
                     self.op += 1;
@@ -372,7 +370,7 @@ impl<'a> ValueReader<'a> for TapeReader<'a> {
                 }
                 member(self, key)?;
             }
-            self.set_last_keys(keys);
+            self.put_keys(keys);
         }
         self.depth -= 1;
         Ok(())
@@ -495,10 +493,11 @@ mod tests {
     }
 
     /// The tape npm/lib/transfer.js writes for `value`: SAME_KEYS for an object with the keys
-    /// of the object written last (its keys are set after its members), numbers as doubles.
+    /// of the object written last at its depth, numbers as doubles.
     fn argument_tape(value: &Value) -> (Vec<u32>, Vec<f64>, String) {
-        fn write(v: &Value, t: &mut (Vec<u32>, Vec<f64>, String), last: &mut Vec<String>) {
-            let string = |t: &mut (Vec<u32>, Vec<f64>, String), s: &str| {
+        type Tape = (Vec<u32>, Vec<f64>, String);
+        fn write(v: &Value, t: &mut Tape, keys_at: &mut Vec<Option<Vec<String>>>, depth: usize) {
+            let string = |t: &mut Tape, s: &str| {
                 t.0.push(op(tag::STRING, s.encode_utf16().count() as u32));
                 t.2.push_str(s);
             };
@@ -512,32 +511,38 @@ mod tests {
                 Value::String(s) => string(t, s),
                 Value::Array(items) => {
                     t.0.push(op(tag::ARRAY, items.len() as u32));
-                    items.iter().for_each(|item| write(item, t, last));
+                    items
+                        .iter()
+                        .for_each(|item| write(item, t, keys_at, depth + 1));
                 }
                 Value::Object(map) => {
                     let keys: Vec<String> = map.keys().map(String::from).collect();
-                    if keys == *last {
+                    if keys_at.len() <= depth {
+                        keys_at.resize(depth + 1, None);
+                    }
+                    if keys_at[depth].as_ref() == Some(&keys) {
                         t.0.push(tag::SAME_KEYS);
-                        map.iter().for_each(|(_, item)| write(item, t, last));
+                        map.iter()
+                            .for_each(|(_, item)| write(item, t, keys_at, depth + 1));
                     } else {
                         t.0.push(op(tag::OBJECT, keys.len() as u32));
                         for (key, item) in map.iter() {
                             string(t, key);
-                            write(item, t, last);
+                            write(item, t, keys_at, depth + 1);
                         }
                     }
-                    *last = keys;
+                    keys_at[depth] = Some(keys);
                 }
             }
         }
         let mut t = (Vec::new(), Vec::new(), String::new());
-        write(value, &mut t, &mut Vec::new());
+        write(value, &mut t, &mut Vec::new(), 0);
         t
     }
 
-    /// Nested objects with the keys of the object before them, as JS writes them (SAME_KEYS
-    /// inside SAME_KEYS, members absent or not): every value reads back as itself, through
-    /// both readers, and the next argument after it is intact.
+    /// Nested objects with the keys of objects before them, as JS writes them (SAME_KEYS
+    /// inside SAME_KEYS, at one depth and at others, members absent or not): every value reads
+    /// back as itself, through both readers, and the next argument after it is intact.
     #[test]
     fn objects_with_the_same_keys_nested_in_each_other_read_back() {
         let fixed = [
