@@ -394,6 +394,52 @@ const tokensMd = tokenRun.encodings
   .join('\n\n');
 writeFileSync(join(results, 'latest.md'), `${readFileSync(join(results, 'latest.md'), 'utf8')}\n## Tokens\n\n${tokensMd}\n`);
 fillBlock(readmePath, 'tokens', tokenSummary('o200k_base'));
+// agentwire-mcp's speed tables (mcp/README.md#speed), from bench/latency.mjs's rows of this run.
+const mcpReadme = join(root, 'mcp/README.md');
+const p50 = (name) => records.find((r) => r.name === name);
+const ms = (r) => `${(r.ns_per_op / 1e6).toFixed(2)} ms`;
+const sizeOf = (r) => `${r.bytes.toLocaleString('en-US')} B`;
+const verdict = (name) => {
+  const r = ratios[name];
+  if (!r || r.met === null) return '';
+  return `≤ ${r.target}: ${r.met === true ? 'met' : '**missed**'}`;
+};
+if (p50('mcp-tools-call-1kb/p50/node/direct')) {
+  const sizes = [['1kb', '1 KB'], ['64kb', '64 KB'], ['1mb', '1 MB']];
+  fillBlock(mcpReadme, 'latency', [
+    '| JSON result | direct p50 | through agentwire-mcp p50 | added p50 / p95 | compactJson alone p50 | target (added p50) |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+    ...sizes.map(([label, name]) => {
+      const at = (impl) => p50(`mcp-tools-call-${label}/p50/node/${impl}`);
+      return `| ${name} (${sizeOf(at('direct'))}) | ${ms(at('direct'))} | ${ms(at('agentwire-mcp'))} | ${ratios[`mcp_added_p50_ms_${label}`].value.toFixed(2)} / ${ratios[`mcp_added_p95_ms_${label}`].value.toFixed(2)} ms | ${ms(at('compactJson'))} | ${verdict(`mcp_added_p50_ms_${label}`)} |`;
+    }),
+    '',
+    `${heading} One run; separate runs move the 64 KB row by about a millisecond on this machine.`,
+  ].join('\n'));
+  fillBlock(mcpReadme, 'eras', [
+    '| call | JSON result | direct p50 | through agentwire-mcp p50 | added p50 / p95 |',
+    '| --- | --- | ---: | ---: | ---: |',
+    ...['1kb', '64kb'].flatMap((label) => ['2025', '2026'].map((era) => {
+      const at = (impl) => p50(`mcp-tools-call-http-${era}-${label}/p50/node/${impl}`);
+      const who = era === '2025' ? '2025 (session)' : '2026-07-28 (stateless)';
+      return `| ${who} | ${label === '1kb' ? '1 KB' : '64 KB'} (${sizeOf(at('direct'))}) | ${ms(at('direct'))} | ${ms(at('agentwire-mcp'))} | ${ratios[`mcp_http_${era}_added_p50_ms_${label}`].value.toFixed(2)} / ${ratios[`mcp_http_${era}_added_p95_ms_${label}`].value.toFixed(2)} ms |`;
+    })),
+    '',
+    `${heading}`,
+  ].join('\n'));
+  fillBlock(mcpReadme, 'proxies', [
+    '| result | direct (stdio) p50 | added p50: agentwire-mcp | mcp-proxy | supergateway | vs mcp-proxy (target) | vs supergateway (target) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...[['1kb', '1 KB'], ['64kb', '64 KB']].map(([label, name]) => {
+      const at = (impl) => p50(`mcp-proxies-${label}/p50/node/${impl}`);
+      const added = (impl) => `${((at(impl).ns_per_op - at('direct').ns_per_op) / 1e6).toFixed(2)} ms`;
+      const vs = (key) => `${ratios[`mcp_added_p50_vs_${key}_${label}`].value.toFixed(2)} (${verdict(`mcp_added_p50_vs_${key}_${label}`)})`;
+      return `| ${name} (${sizeOf(at('direct'))}) | ${ms(at('direct'))} | ${added('agentwire-mcp')} | ${added('mcp-proxy')} | ${added('supergateway')} | ${vs('mcp_proxy')} | ${vs('supergateway')} |`;
+    }),
+    '',
+    `${heading} One run; the four paths alternate call by call.`,
+  ].join('\n'));
+}
 // agentwire-mcp under load (mcp/README.md#under-load), from bench/load.mjs's rows.
 const loadRow = (name) => ratios[name]?.value;
 if (loadRow('mcp_load_64_sessions_p99_added_ms') !== undefined) {
