@@ -231,9 +231,39 @@ pub(crate) fn is_printable(c: char) -> bool {
     )
 }
 
+/// `text.split(separator)` for an ASCII separator, scanning bytes: faster than the `char`
+/// pattern on the short pieces of a header line, and the same pieces.
+pub(crate) fn split_ascii(text: &str, separator: u8) -> impl Iterator<Item = &str> {
+    debug_assert!(separator.is_ascii());
+    let mut rest = Some(text);
+    core::iter::from_fn(move || {
+        let piece = rest?;
+        match piece.bytes().position(|b| b == separator) {
+            Some(at) => {
+                rest = Some(&piece[at + 1..]);
+                Some(&piece[..at])
+            }
+            None => {
+                rest = None;
+                Some(piece)
+            }
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn split_ascii_is_str_split() {
+        for text in ["", ",", "a", "a,", ",a", "a,,b", "é,😀,", ",,,", "x,y,z"] {
+            let ours: Vec<&str> = split_ascii(text, b',').collect();
+            let std: Vec<&str> = text.split(',').collect();
+            assert_eq!(ours, std, "{text:?}");
+        }
+    }
 
     #[test]
     fn cmp_text_is_byte_order() {

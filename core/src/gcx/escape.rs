@@ -141,25 +141,41 @@ pub fn needs_escape(s: &str) -> bool {
 /// assert!(matches!(unescape("no escapes"), Cow::Borrowed("no escapes")));
 /// ```
 pub fn unescape(s: &str) -> Cow<'_, str> {
-    let Some(first) = s.find('\\') else {
+    let bytes = s.as_bytes();
+    let Some(mut at) = memchr::memchr(b'\\', bytes) else {
         return Cow::Borrowed(s);
     };
     let mut out = String::with_capacity(s.len());
-    out.push_str(&s[..first]);
-    let mut chars = s[first..].chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
+    // `run` starts the text not yet copied; `at` is the backslash that ends it. A backslash is
+    // one byte, so both are character boundaries, and an escaped multi-byte character is
+    // copied with the next run.
+    let mut run = 0;
+    loop {
+        out.push_str(&s[run..at]);
+        run = match bytes.get(at + 1) {
+            Some(b't') => {
+                out.push('\t');
+                at + 2
+            }
+            Some(b'n') => {
+                out.push('\n');
+                at + 2
+            }
+            Some(_) => at + 1,
+            None => {
+                out.push('\\');
+                return Cow::Owned(out);
+            }
+        };
+        // The escaped character itself (even a backslash) starts no escape.
+        match memchr::memchr(b'\\', &bytes[at + 2..]) {
+            Some(next) => at += 2 + next,
+            None => {
+                out.push_str(&s[run..]);
+                return Cow::Owned(out);
+            }
         }
     }
-    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -176,6 +192,42 @@ mod tests {
         assert_eq!(unescape("\\\\t"), "\\t");
         assert_eq!(unescape("\\é\\😀"), "é😀");
         assert!(matches!(unescape("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn unescape_runs_match_char_by_char() {
+        let naive = |s: &str| -> String {
+            let mut out = String::new();
+            let mut chars = s.chars();
+            while let Some(c) = chars.next() {
+                if c != '\\' {
+                    out.push(c);
+                    continue;
+                }
+                match chars.next() {
+                    Some('t') => out.push('\t'),
+                    Some('n') => out.push('\n'),
+                    Some(other) => out.push(other),
+                    None => out.push('\\'),
+                }
+            }
+            out
+        };
+        // Every string of up to five of these characters (9,331 of them).
+        let alphabet = ['\\', 't', 'n', 'a', 'é', '😀'];
+        let mut strings = alloc::vec![String::new()];
+        let mut last = strings.clone();
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |&c| alloc::format!("{s}{c}")))
+                .collect();
+            strings.extend(last.iter().cloned());
+        }
+        assert_eq!(strings.len(), 9331);
+        for s in &strings {
+            assert_eq!(unescape(s), naive(s), "{s:?}");
+        }
     }
 
     #[test]

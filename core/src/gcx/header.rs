@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use super::encode::{Mode, refusal};
 use super::escape::{escape_into, unescape};
-use crate::text::go_quote;
+use crate::text::{go_quote, split_ascii};
 use crate::{Error, ErrorKind, Position, Result};
 
 /// The tag every header starts with.
@@ -140,13 +140,13 @@ impl Header {
         let mut fields: Option<Vec<String>> = None;
         let mut meta = BTreeMap::new();
         let mut token_start = rest_start;
-        for token in rest.split(' ') {
+        for token in split_ascii(rest, b' ') {
             let start = token_start;
             token_start += token.len() + 1;
             if token.is_empty() {
                 continue;
             }
-            let Some((key, value)) = token.split_once('=') else {
+            let Some(eq) = token.bytes().position(|b| b == b'=') else {
                 return Err(Error::at(
                     ErrorKind::GcxMalformedHeaderToken,
                     alloc::format!(
@@ -156,12 +156,16 @@ impl Header {
                     at(start),
                 ));
             };
-            let key = unescape(key);
-            let value = unescape(value);
+            let key = unescape(&token[..eq]);
+            let value = unescape(&token[eq + 1..]);
             match &*key {
                 "tool" => tool = value.into_owned(),
                 "fields" => {
-                    fields = Some(value.split(',').map(|f| unescape(f).into_owned()).collect());
+                    fields = Some(
+                        split_ascii(&value, b',')
+                            .map(|f| unescape(f).into_owned())
+                            .collect(),
+                    );
                 }
                 _ => {
                     meta.insert(key.into_owned(), value.into_owned());
