@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createEventStore } from './event-store.js';
+import { holdPriming } from './transports/priming.js';
 import { errorMessage, log } from './log.js';
 
 /**
@@ -83,6 +84,7 @@ export class SessionTable {
         },
         onsessionclosed: () => entry.session?.closing('deleted'),
       });
+      if (!holdPriming(entry.transport)) log.debug('the SDK transport has no writePrimingEvent/writeSSEEvent: priming events are written on their own');
       entry.session = await this.gateway.connect(entry.transport);
       entry.session.closed.then(() => {
         const id = entry.transport.sessionId;

@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { z } from 'zod';
 import { createEventStore } from '../src/event-store.js';
+import { holdPriming, PRIMING_HOLD_MS } from '../src/transports/priming.js';
 import { alive, childrenOf, config, eventually, httpClient, jsonServer, JSON_SERVER, listeningGateway, post, rawSession, sleep, startProcess, stopAll, tmp } from './helpers.mjs';
 import { decodeCompact } from '../src/index.js';
 
@@ -140,4 +144,81 @@ test('the resumability store: bounded by count and by bytes, resumes after dropp
   await store.storeEvent('s2', { data: 'y'.repeat(600) });
   assert.equal(store.stats().events, 1);
   assert.ok(store.stats().bytes <= 1000 || store.stats().events === 1);
+});
+
+describe('SSE priming events (2025-11-25 resumability)', () => {
+  /** The SSE events of `text`: their fields (id, data, ...). */
+  const eventsOf = (text) =>
+    text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((block) => Object.fromEntries(block.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)])));
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+
+  test('held: the SDK transport writes the priming event in the chunk of the first message, or alone 10 ms in', async () => {
+    // The SDK's own transport and server, in process: each chunk the transport enqueues is one
+    // chunk of the response body, so the test sees how the events were written.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => 's', eventStore: createEventStore({ maxEvents: 100, maxBytes: 1e6 }) });
+    assert.equal(holdPriming(transport), true, 'the pinned SDK transport has the methods holdPriming wraps');
+    const server = new McpServer({ name: 'held', version: '1' });
+    server.registerTool('wait', { inputSchema: { ms: z.number() } }, async ({ ms }) => {
+      await sleep(ms);
+      return { content: [{ type: 'text', text: `waited ${ms}` }] };
+    });
+    await server.connect(transport);
+    const post = (message) => transport.handleRequest(new Request('http://gateway/mcp', { method: 'POST', headers: { ...headers, 'mcp-session-id': 's' }, body: JSON.stringify(message) }));
+    await (await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })).text();
+    assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+    const firstChunk = async (/** @type {Response} */ res) => {
+      const reader = /** @type {ReadableStream<Uint8Array>} */ (res.body).getReader();
+      const text = new TextDecoder().decode((await reader.read()).value);
+      await reader.cancel();
+      return eventsOf(text);
+    };
+
+    // A first call compiles what the SDK's server needs (it may take over 10 ms), then a fast one.
+    await (await post({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'wait', arguments: { ms: 0 } } })).text();
+    const [priming, message, ...rest] = await firstChunk(await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait', arguments: { ms: 0 } } }));
+    assert.ok(priming.id && priming.data === '', `priming event first: ${JSON.stringify(priming)}`);
+    assert.equal(JSON.parse(message?.data ?? 'null')?.result?.content[0].text, 'waited 0', `the result in the same chunk: ${JSON.stringify([priming, message])}`);
+    assert.deepEqual(rest, []);
+
+    const started = Date.now();
+    const slow = await firstChunk(await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'wait', arguments: { ms: 400 } } }));
+    const waited = Date.now() - started;
+    assert.ok(waited >= PRIMING_HOLD_MS - 1 && waited < 300, `the priming event alone after ${waited} ms`);
+    assert.equal(slow.length, 1);
+    assert.ok(slow[0].id && slow[0].data === '', JSON.stringify(slow));
+    await server.close();
+  });
+
+  test('through the gateway: a call whose connection drops is resumed from the priming event', async () => {
+    const { url } = await listeningGateway(upstream());
+    const session = await rawSession(url);
+    const aborted = new AbortController();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: { ms: 1500, steps: 1 } } }),
+      signal: aborted.signal,
+    });
+    const started = Date.now();
+    const first = eventsOf(new TextDecoder().decode((await /** @type {ReadableStream<Uint8Array>} */ (res.body).getReader().read()).value));
+    assert.ok(Date.now() - started < 1000, `the priming event came after ${Date.now() - started} ms`);
+    assert.equal(first.length, 1);
+    assert.ok(first[0].id && first[0].data === '', JSON.stringify(first));
+    aborted.abort();
+    // 409 while the gateway has not yet seen the dropped connection (the stream is still open).
+    let resumed;
+    await eventually(async () => {
+      resumed = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2025-11-25', 'mcp-session-id': session, 'last-event-id': first[0].id } });
+      assert.equal(resumed.status, 200);
+    }, 1000);
+    const reader = /** @type {ReadableStream<Uint8Array>} */ (resumed.body).pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('"id":3')) text += (await reader.read()).value ?? '';
+    await reader.cancel();
+    const result = eventsOf(text).find((e) => e.data?.includes('"id":3'));
+    assert.equal(JSON.parse(result.data).result.content[0].text, 'done');
+  });
 });
