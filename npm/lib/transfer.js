@@ -46,37 +46,6 @@ function isBoxed(value) {
     || (typeof BigInt === 'function' && value instanceof BigInt);
 }
 
-// Whether generated functions are allowed (a page's CSP may forbid eval).
-let canGenerate = true;
-try {
-  canGenerate = new Function('return 1')() === 1;
-} catch {
-  canGenerate = false;
-}
-
-// Key list (each key with its length) → `(v, k) => v[keys[k]]` with each key written out, so
-// that each load site sees one kind of object (a generic `v[key]` is a megamorphic load);
-// bounded, as any set of argument shapes may pass through.
-const GETTERS = new Map();
-const MAX_GETTERS = 1024;
-// A key list gets a generated getter once this many objects in a row at one depth have it.
-const GETTER_AFTER = 8;
-
-const propertyCode = (key) => `v[${JSON.stringify(key)}]`;
-
-function getterOf(keys) {
-  let id = '';
-  for (const key of keys) id += `${key.length}:${key}`;
-  let get = GETTERS.get(id);
-  if (get === undefined) {
-    if (GETTERS.size >= MAX_GETTERS) GETTERS.clear();
-    const cases = keys.map((key, k) => `case ${k}: return ${propertyCode(key)};`).join(' ');
-    get = new Function('v', 'k', `switch (k) { ${cases} }`);
-    GETTERS.set(id, get);
-  }
-  return get;
-}
-
 function sameKeys(a, b) {
   if (b === undefined || a.length !== b.length) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
@@ -98,9 +67,6 @@ export class TapeWriter {
     // The keys of the last object written at each depth: the symbols of a graph payload and
     // their components objects, interleaved, each send their keys once.
     this.keysAt = [];
-    // Per depth: how many objects in a row had those keys, and their generated getter.
-    this.runAt = [];
-    this.getterAt = [];
   }
 
   #grow() {
@@ -190,21 +156,9 @@ export class TapeWriter {
     const len = keys.length;
     if (sameKeys(keys, this.keysAt[depth])) {
       this.#op(IN_SAME_KEYS, 0);
-      keys = this.keysAt[depth];
-      let get = this.getterAt[depth];
-      if (get === null && canGenerate && ++this.runAt[depth] >= GETTER_AFTER) {
-        get = this.getterAt[depth] = getterOf(keys);
+      for (let k = 0; k < len; k++) {
+        if (!this.#member(keys[k], v[keys[k]], depth)) this.#op(IN_ABSENT, 0);
       }
-      if (get !== null) {
-        for (let k = 0; k < len; k++) {
-          if (!this.#member(keys[k], get(v, k), depth)) this.#op(IN_ABSENT, 0);
-        }
-      } else {
-        for (let k = 0; k < len; k++) {
-          if (!this.#member(keys[k], v[keys[k]], depth)) this.#op(IN_ABSENT, 0);
-        }
-      }
-      return;
     } else {
       const at = this.i;
       this.#op(IN_OBJECT, 0);
@@ -228,8 +182,6 @@ export class TapeWriter {
       keys = written;
     }
     this.keysAt[depth] = keys;
-    this.runAt[depth] = 0;
-    this.getterAt[depth] = null;
   }
 
   /** The tape: ops, doubles and the text, as the raw binding functions take them. */
@@ -239,6 +191,14 @@ export class TapeWriter {
 }
 
 // ---- result tape → JS values (bindings/src/transfer/to_js.rs) --------------------------------
+
+// Whether generated constructors are allowed (a page's CSP may forbid eval).
+let canGenerate = true;
+try {
+  canGenerate = new Function('return 1')() === 1;
+} catch {
+  canGenerate = false;
+}
 
 // Shape signature (each key with its length, so no two key lists share one) → {keys, uses,
 // make, makeRow}; bounded so hostile input with endless distinct shapes cannot grow it

@@ -204,7 +204,7 @@ test('values through the argument tape equal the same values through JSON text',
   };
   for (let round = 0; round < 500; round++) {
     const keys = ['a', 'b', 'c'].slice(0, 1 + rand(3));
-    // Some runs long enough for the writer's generated getters (lib/transfer.js: GETTER_AFTER).
+    // Some long runs of one key list.
     const rows = Array.from({ length: 1 + rand(rand(2) === 0 ? 4 : 20) }, () => object(keys, 1));
     const viaJson = JSON.stringify(rows);
     for (const api of [native, wasm]) {
@@ -228,9 +228,8 @@ test('values through the argument tape equal the same values through JSON text',
   }
 });
 
-// After GETTER_AFTER objects with one key list the writer reads members through a generated
-// getter: members are still read one at a time, in key order, each after the previous one
-// was written, as JSON.stringify reads them.
+// Many objects with one key list (SAME_KEYS): members are read one at a time, in key order,
+// each after the previous one was written, as JSON.stringify reads them.
 test('long runs of one key list: getters, toJSON, odd keys, as JSON.stringify reads them', () => {
   const rows = () => {
     const list = Array.from({ length: 12 }, (_, i) => JSON.parse(`{"__proto__":${i},"a \\"q\\"":"x${i}","é":${i / 3},"c":[${i}]}`));
