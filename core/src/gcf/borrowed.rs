@@ -207,3 +207,96 @@ impl BorrowedSymbol<'_> {
         }
     }
 }
+
+/// A [`Payload`] whose text fields are borrowed from the input it was read from (its JSON
+/// form, [`PayloadRef::from_reader`]); edges name their endpoints, as in [`Payload`]. What the
+/// graph encoders take without a copy of each name ([`v3::graph::encode_ref`]).
+///
+/// [`v3::graph::encode_ref`]: super::v3::graph::encode_ref
+///
+/// ```
+/// use agentwire::gcf::{BorrowedSymbol, EdgeRef, PayloadRef};
+/// let payload = PayloadRef {
+///     tool: "t".into(),
+///     symbols: vec![BorrowedSymbol { qualified_name: "a".into(), ..BorrowedSymbol::default() }],
+///     edges: vec![EdgeRef { source: "a".into(), target: "a".into(), ..EdgeRef::default() }],
+///     ..PayloadRef::default()
+/// };
+/// assert_eq!(payload.into_payload().edges[0].source, "a");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PayloadRef<'a> {
+    /// The tool that produced it.
+    pub tool: Cow<'a, str>,
+    /// Token budget of the request.
+    pub token_budget: i64,
+    /// Tokens the pack uses.
+    pub tokens_used: i64,
+    /// Content address of the pack; empty when absent.
+    pub pack_root: Cow<'a, str>,
+    /// The symbols, in input order.
+    pub symbols: Vec<BorrowedSymbol<'a>>,
+    /// The edges, in input order.
+    pub edges: Vec<EdgeRef<'a>>,
+}
+
+/// An [`Edge`] whose text fields are borrowed.
+///
+/// ```
+/// use agentwire::gcf::EdgeRef;
+/// let edge = EdgeRef { source: "b".into(), target: "a".into(), edge_type: "calls".into(), ..EdgeRef::default() };
+/// assert_eq!(edge.into_edge().edge_type, "calls");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EdgeRef<'a> {
+    /// Qualified name of the source symbol.
+    pub source: Cow<'a, str>,
+    /// Qualified name of the target symbol.
+    pub target: Cow<'a, str>,
+    /// `calls`, `implements`, …
+    pub edge_type: Cow<'a, str>,
+    /// `""`, `unchanged`, `added` or `removed`.
+    pub status: Cow<'a, str>,
+}
+
+impl PayloadRef<'_> {
+    /// The owned payload: every name copied.
+    ///
+    /// ```
+    /// use agentwire::gcf::{Payload, PayloadRef};
+    /// let payload = PayloadRef { tool: "t".into(), token_budget: 9, ..PayloadRef::default() };
+    /// assert_eq!(payload.into_payload(), Payload { tool: "t".into(), token_budget: 9, ..Payload::default() });
+    /// ```
+    pub fn into_payload(self) -> Payload {
+        Payload {
+            tool: owned(self.tool),
+            token_budget: self.token_budget,
+            tokens_used: self.tokens_used,
+            pack_root: owned(self.pack_root),
+            symbols: self
+                .symbols
+                .into_iter()
+                .map(BorrowedSymbol::into_symbol)
+                .collect(),
+            edges: self.edges.into_iter().map(EdgeRef::into_edge).collect(),
+        }
+    }
+}
+
+impl EdgeRef<'_> {
+    /// The owned edge.
+    ///
+    /// ```
+    /// use agentwire::gcf::{Edge, EdgeRef};
+    /// let edge = EdgeRef { source: "b".into(), target: "a".into(), ..EdgeRef::default() };
+    /// assert_eq!(edge.into_edge(), Edge { source: "b".into(), target: "a".into(), ..Edge::default() });
+    /// ```
+    pub fn into_edge(self) -> Edge {
+        Edge {
+            source: owned(self.source),
+            target: owned(self.target),
+            edge_type: owned(self.edge_type),
+            status: owned(self.status),
+        }
+    }
+}
