@@ -329,7 +329,7 @@ impl Tokenizer {
         {
             let key = word & (u64::MAX >> (64 - 8 * len));
             let hash = short_hash(key, len);
-            if let Some(count) = short.get(len, hash) {
+            if let Some(count) = short.get(key, len, hash) {
                 return count;
             }
             let count = if self.vocab.rank_of_short(key, len, hash) != NO_RANK {
@@ -337,7 +337,7 @@ impl Tokenizer {
             } else {
                 self.merged_count(text, start, end, cache)
             };
-            short.put(len, hash, count);
+            short.put(key, len, hash, count);
             return count;
         }
         self.long_piece_count(text, start, end, cache)

@@ -187,55 +187,10 @@ fn vocabulary_data_is_checked() {
 
 mod caches {
     use alloc::string::String;
-    use alloc::vec;
-    use alloc::vec::Vec;
 
     use proptest::prelude::*;
 
-    use super::super::vocab::{ShortCounts, short_hash};
     use super::*;
-
-    /// A piece of two to eight bytes: its zero-padded word and length (NUL bytes included, so
-    /// that padding cannot stand in for a byte).
-    fn short_piece() -> impl Strategy<Value = (u64, usize)> {
-        (2usize..=8, any::<u64>(), 0u8..4).prop_map(|(len, word, kind)| {
-            let word = match kind {
-                0 => word & 0x0101_0101_0101_0101, // bytes 0 and 1 only: many near-equal keys
-                1 => word & 0x00FF_00FF_00FF_00FF, // NUL bytes in every other place
-                _ => word,
-            };
-            (word & (u64::MAX >> (64 - 8 * len)), len)
-        })
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
-
-        /// The short-piece table answers exactly like a direct-mapped table that keeps each
-        /// piece's bytes: an entry holds only the hash, which names the bytes.
-        #[test]
-        fn short_counts_answer_like_a_table_of_bytes(
-            puts in proptest::collection::vec((short_piece(), 1usize..=8), 1..2000),
-            gets in proptest::collection::vec(short_piece(), 0..200),
-        ) {
-            let mut table = ShortCounts::new(0);
-            let slots = 256;
-            let index = |hash: u64| (hash >> 56) as usize; // 256 entries: the top 8 bits
-            let mut model: Vec<Option<(u64, usize, usize)>> = vec![None; slots];
-            for &((key, len), count) in &puts {
-                let hash = short_hash(key, len);
-                table.put(len, hash, count);
-                model[index(hash)] = Some((key, len, count));
-            }
-            for &(key, len) in puts.iter().map(|(piece, _)| piece).chain(&gets) {
-                let hash = short_hash(key, len);
-                let expected = model[index(hash)]
-                    .filter(|&(k, l, _)| k == key && l == len)
-                    .map(|(_, _, count)| count);
-                prop_assert_eq!(table.get(len, hash), expected, "{:#x} ({} bytes)", key, len);
-            }
-        }
-    }
 
     /// Texts that repeat their pieces, short and long, tokens and not (so that every cache of
     /// `count` hits and collides): the count is the number of ids `encode` gives.

@@ -325,51 +325,41 @@ fn same_bytes(text: &[u8], a: usize, b: usize, len: usize) -> bool {
 
 /// The counts of short pieces (two to eight bytes) already counted in this text: text repeats
 /// its pieces, and this small table stays in the processor's caches where the rank table, megabytes
-/// in size, does not. Direct-mapped, eight bytes an entry.
-///
-/// An entry holds the piece's whole [`short_hash`], which names its bytes exactly: for a fixed
-/// length the hash is the zero-padded bytes, XOR-ed with a constant, times an odd number, a
-/// bijection of u64. The hash's top bits are the entry's index, so the entry keeps the other
-/// bits, shifted up, and the length and count in the eight bits freed below them.
+/// in size, does not. Direct-mapped; an entry holds the piece's bytes, so a hit is exact.
 pub(super) struct ShortCounts {
-    /// `hash << bits | len << 4 | count`; 0 is an empty entry (no piece has length 0).
-    entries: Vec<u64>,
-    /// log2 of the number of entries, at least 8 (the bits that hold length and count).
+    /// (bytes zero-padded, length << 32 | count); length 0 is an empty entry.
+    entries: Vec<(u64, u64)>,
+    /// log2 of the number of entries.
     bits: u32,
 }
 
 impl ShortCounts {
-    /// A table for a text of `text_len` bytes: 1 entry per 16 bytes, 256 to 16384 entries.
+    /// A table for a text of `text_len` bytes: 1 entry per 16 bytes, 64 to 16384 entries (16
+    /// bytes each).
     pub(super) fn new(text_len: usize) -> ShortCounts {
         let bits = (text_len / 16)
-            .clamp(256, SHORT_COUNTS_MAX)
+            .clamp(64, 16384)
             .next_power_of_two()
             .trailing_zeros();
         ShortCounts {
-            entries: vec![0; 1 << bits],
+            entries: vec![(0, 0); 1 << bits],
             bits,
         }
     }
 
-    /// The count stored for the piece of `len` bytes (two to eight) with [`short_hash`] `hash`.
+    /// The count stored for the piece `key` of `len` bytes with [`short_hash`] `hash`.
     #[inline(always)]
-    pub(super) fn get(&self, len: usize, hash: u64) -> Option<usize> {
-        let entry = self.entries[(hash >> (64 - self.bits)) as usize];
-        let wanted = hash << self.bits | (len as u64) << 4;
-        (entry >> 4 == wanted >> 4).then_some((entry & 15) as usize)
+    pub(super) fn get(&self, key: u64, len: usize, hash: u64) -> Option<usize> {
+        let (k, value) = self.entries[(hash >> (64 - self.bits)) as usize];
+        (k == key && (value >> 32) as usize == len).then_some(value as u32 as usize)
     }
 
-    /// Stores the count (at most the length, so below 16) of the piece of `len` bytes with
-    /// [`short_hash`] `hash`.
     #[inline(always)]
-    pub(super) fn put(&mut self, len: usize, hash: u64, count: usize) {
+    pub(super) fn put(&mut self, key: u64, len: usize, hash: u64, count: usize) {
         self.entries[(hash >> (64 - self.bits)) as usize] =
-            hash << self.bits | (len as u64) << 4 | count as u64;
+            (key, (len as u64) << 32 | count as u32 as u64);
     }
 }
-
-/// The most entries of a [`ShortCounts`] (8 bytes each).
-const SHORT_COUNTS_MAX: usize = 16384;
 
 /// A hash of a piece's bytes (for [`MergeCache`]).
 #[inline(always)]
