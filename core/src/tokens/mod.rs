@@ -340,10 +340,34 @@ impl Tokenizer {
             short.put(key, len, hash, count);
             return count;
         }
-        if self.vocab.rank_in(text, start, end) != NO_RANK {
-            return 1;
+        self.long_piece_count(text, start, end, cache)
+    }
+
+    /// The number of tokens of a piece of more than eight bytes (or at the text's last eight).
+    /// Text repeats its long pieces too (words, identifiers, indentation): the merge cache
+    /// holds their counts, tokens or not, and a hit compares the piece with its first
+    /// occurrence in the text, where the rank table would read a slot and the token's bytes,
+    /// megabytes apart.
+    #[inline(never)]
+    fn long_piece_count(
+        &self,
+        text: &[u8],
+        start: usize,
+        end: usize,
+        cache: &mut MergeCache,
+    ) -> usize {
+        let piece = &text[start..end];
+        let hash = piece_hash(piece);
+        if let Some(count) = cache.get(text, start, end, hash) {
+            return count as usize;
         }
-        self.merged_count(text, start, end, cache)
+        let count = if self.vocab.rank_of_hashed(piece, hash) != NO_RANK {
+            1
+        } else {
+            bpe::merge_count(&self.vocab, text, start, end)
+        };
+        cache.put(start, end, hash, count as u64);
+        count
     }
 
     /// The number of tokens of a piece that is not one token (kept out of the hot loop).

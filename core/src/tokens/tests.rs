@@ -184,3 +184,29 @@ fn vocabulary_data_is_checked() {
         assert_eq!(sha2::Sha256::digest(body).as_slice(), digest);
     }
 }
+
+mod caches {
+    use alloc::string::String;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Texts that repeat their pieces, short and long, tokens and not (so that every cache of
+    /// `count` hits and collides): the count is the number of ids `encode` gives.
+    #[test]
+    fn counts_with_cache_hits_equal_encoding() {
+        let tokenizers = both();
+        let word =
+            "[ a-zA-Z_]{1,14}|[ ]{1,20}|[\n\t ]{1,6}|[0-9]{1,4}|[.,;:{}\"']{1,3}|é[a-z]{0,9}";
+        proptest!(ProptestConfig::with_cases(300), |(
+            words in proptest::collection::vec(word, 1..40),
+            picks in proptest::collection::vec(any::<prop::sample::Index>(), 1..400),
+        )| {
+            let text: String = picks.iter().map(|pick| pick.get(&words).as_str()).collect();
+            for tokenizer in &tokenizers {
+                prop_assert_eq!(tokenizer.count(&text), tokenizer.encode(&text).len(), "{:?}", text);
+            }
+        });
+    }
+}

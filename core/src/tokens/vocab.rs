@@ -243,6 +243,17 @@ impl Vocab {
         self.probe_from(hash, key, len, &[])
     }
 
+    /// The rank of `piece`, whose [`piece_hash`] is `hash`, from the hash table (any length).
+    #[inline(always)]
+    pub(super) fn rank_of_hashed(&self, piece: &[u8], hash: u64) -> u32 {
+        let rest = if piece.len() > 8 {
+            &piece[8..]
+        } else {
+            &[][..]
+        };
+        self.probe_from(hash, head(piece), piece.len(), rest)
+    }
+
     #[inline(always)]
     fn rank_hashed(&self, piece: &[u8]) -> u32 {
         let rest = if piece.len() > 8 {
