@@ -35,7 +35,7 @@ use alloc::vec::Vec;
 use crate::gcf::v3;
 use crate::gcx::{self, Layouts};
 use crate::json::{self, Value};
-use crate::tokens::TokenCounter;
+use crate::tokens::{SharedCounts, TokenCounter};
 use crate::toon;
 use crate::{Error, ErrorKind, Result};
 
@@ -206,6 +206,8 @@ pub fn compact_json(
     counter: &dyn TokenCounter,
 ) -> Result<Compacted> {
     check(options)?;
+    let mut shared = None;
+    let counter = sharing(counter, &mut shared);
     let input_tokens = counter.count_tokens(input);
     let value = match json::parse_refusing(input, &json::ParseOptions::default()) {
         Ok(value) => value,
@@ -234,6 +236,8 @@ pub fn compact_value(
     counter: &dyn TokenCounter,
 ) -> Result<Compacted> {
     check(options)?;
+    let mut shared = None;
+    let counter = sharing(counter, &mut shared);
     let input = stringify(value)?;
     let input_tokens = counter.count_tokens(&input);
     if let Some((path, numeral)) = exact::first_inexact_number(value) {
@@ -245,6 +249,18 @@ pub fn compact_value(
         return Ok(keep(&input, input_tokens, Vec::new(), reason));
     }
     Ok(choose(&input, input_tokens, value, options, counter))
+}
+
+/// The counter for the input and its candidates: a [`Tokenizer`](crate::tokens::Tokenizer)
+/// shares its table of short pieces' counts between them (they share most of their words).
+fn sharing<'a>(
+    counter: &'a dyn TokenCounter,
+    shared: &'a mut Option<SharedCounts<'a>>,
+) -> &'a dyn TokenCounter {
+    match counter.tokenizer() {
+        Some(tokenizer) => shared.insert(tokenizer.shared_counts()),
+        None => counter,
+    }
 }
 
 /// The reason for what the parser refused.
@@ -316,7 +332,10 @@ fn choose(
     let mut best = input_tokens;
     for i in order {
         let candidate = &mut candidates[i];
-        let count = if options.exact_counts {
+        let count = if candidate.text == input {
+            // Minified input is its own json-min: its count is the input's.
+            (options.exact_counts || input_tokens <= best).then_some(input_tokens)
+        } else if options.exact_counts {
             Some(counter.count_tokens(&candidate.text))
         } else {
             counter.count_tokens_within(&candidate.text, best)

@@ -25,6 +25,7 @@
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 
 use crate::{Error, ErrorKind, Position, Result};
 
@@ -81,6 +82,21 @@ pub trait TokenCounter {
     fn count_tokens_within(&self, text: &str, limit: usize) -> Option<usize> {
         let count = self.count_tokens(text);
         (count <= limit).then_some(count)
+    }
+
+    /// The [`Tokenizer`] this counter is, if it is one: a caller that counts several texts
+    /// (compaction: the input and each candidate) then shares what counting one text learns
+    /// with the next ([`Tokenizer::shared_counts`]). Other counters keep the default, `None`.
+    ///
+    /// ```
+    /// use agentwire::tokens::{TokenCounter, Tokenizer};
+    /// let bytes = |text: &str| text.len();
+    /// assert!(bytes.tokenizer().is_none());
+    /// let cl100k = Tokenizer::cl100k_base();
+    /// assert!(cl100k.tokenizer().is_some());
+    /// ```
+    fn tokenizer(&self) -> Option<&Tokenizer> {
+        None
     }
 }
 
@@ -405,20 +421,51 @@ impl Tokenizer {
     /// assert_eq!(cl100k.count_within("hello world", 1), None);
     /// ```
     pub fn count_within(&self, text: &str, limit: usize) -> Option<usize> {
+        self.count_within_using(text, limit, &mut ShortCounts::new(text.len()))
+    }
+
+    /// [`count_within`](Tokenizer::count_within) with a table of short pieces' counts that
+    /// may hold other texts' pieces (a piece's tokens depend on its bytes alone).
+    fn count_within_using(
+        &self,
+        text: &str,
+        limit: usize,
+        short: &mut ShortCounts,
+    ) -> Option<usize> {
         let mut count = 0;
         let bytes = text.as_bytes();
-        let mut short = ShortCounts::new(bytes.len());
         let mut cache = MergeCache::new(bytes.len());
         self.for_each_piece(
             &Whole(bytes),
             0,
             #[inline(always)]
             |start, end| {
-                count += self.piece_count(bytes, start, end, &mut short, &mut cache);
+                count += self.piece_count(bytes, start, end, short, &mut cache);
                 count <= limit
             },
         );
         (count <= limit).then_some(count)
+    }
+
+    /// A counter for several texts in a row that keeps the counts of the short pieces it has
+    /// seen (keys, numbers, punctuation) from one text to the next, instead of learning them
+    /// again for each text. Its counts are [`count`](Tokenizer::count)'s. Compaction counts an
+    /// input and its candidates, which share most of their words, with one.
+    ///
+    /// ```
+    /// use agentwire::tokens::{TokenCounter, Tokenizer};
+    /// let cl100k = Tokenizer::cl100k_base();
+    /// let shared = cl100k.shared_counts();
+    /// let (json, toon) = (r#"[{"id":1,"name":"a"}]"#, "[1]{id,name}:\n  1,a");
+    /// assert_eq!(shared.count_tokens(json), cl100k.count(json));
+    /// assert_eq!(shared.count_tokens(toon), cl100k.count(toon));
+    /// assert_eq!(shared.count_tokens_within(toon, 3), None);
+    /// ```
+    pub fn shared_counts(&self) -> SharedCounts<'_> {
+        SharedCounts {
+            tokenizer: self,
+            short: RefCell::new(None),
+        }
     }
 
     /// The exact number of tokens in UTF-8 bytes. Bytes that are not UTF-8 are refused
@@ -554,6 +601,53 @@ impl TokenCounter for Tokenizer {
 
     fn count_tokens_within(&self, text: &str, limit: usize) -> Option<usize> {
         self.count_within(text, limit)
+    }
+
+    fn tokenizer(&self) -> Option<&Tokenizer> {
+        Some(self)
+    }
+}
+
+/// A [`Tokenizer`] counting several texts in a row, with one table of short pieces' counts
+/// for all of them ([`Tokenizer::shared_counts`]).
+///
+/// ```
+/// use agentwire::tokens::{TokenCounter, Tokenizer};
+/// let o200k = Tokenizer::o200k_base();
+/// let shared = o200k.shared_counts();
+/// for text in ["id: 1", "id: 2", "id\tname"] {
+///     assert_eq!(shared.count_tokens(text), o200k.count(text));
+/// }
+/// ```
+pub struct SharedCounts<'a> {
+    tokenizer: &'a Tokenizer,
+    /// Sized by the first text counted (compaction counts its largest text, the input, first).
+    short: RefCell<Option<ShortCounts>>,
+}
+
+impl core::fmt::Debug for SharedCounts<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SharedCounts")
+            .field("encoding", &self.tokenizer.encoding)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TokenCounter for SharedCounts<'_> {
+    fn count_tokens(&self, text: &str) -> usize {
+        // No count reaches usize::MAX: a text has fewer tokens than bytes.
+        self.count_tokens_within(text, usize::MAX)
+            .unwrap_or(usize::MAX)
+    }
+
+    fn count_tokens_within(&self, text: &str, limit: usize) -> Option<usize> {
+        let mut short = self.short.borrow_mut();
+        let short = short.get_or_insert_with(|| ShortCounts::new(text.len()));
+        self.tokenizer.count_within_using(text, limit, short)
+    }
+
+    fn tokenizer(&self) -> Option<&Tokenizer> {
+        Some(self.tokenizer)
     }
 }
 

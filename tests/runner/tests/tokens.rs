@@ -112,6 +112,23 @@ proptest! {
             prop_assert_eq!(stream.finish().unwrap(), tokenizer.count(&text));
         }
     }
+
+    /// One shared counter over several texts (as compaction counts an input and its
+    /// candidates): each count is tiktoken's, whatever the texts before it left in its table,
+    /// and a limit stops it exactly.
+    #[test]
+    fn shared_counts_equal_tiktoken_rs(texts in proptest::collection::vec(text(), 1..8), limits in proptest::collection::vec(any::<prop::sample::Index>(), 8)) {
+        use agentwire::tokens::TokenCounter;
+        for (tokenizer, tiktoken_rs) in tokenizers() {
+            let shared = tokenizer.shared_counts();
+            for (text, limit) in texts.iter().zip(&limits) {
+                let expected = tiktoken_rs.encode_ordinary(text).len();
+                let limit = limit.index(expected + 2);
+                prop_assert_eq!(shared.count_tokens_within(text, limit), (expected <= limit).then_some(expected));
+                prop_assert_eq!(shared.count_tokens(text), expected);
+            }
+        }
+    }
 }
 
 #[test]
