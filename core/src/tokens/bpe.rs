@@ -41,8 +41,9 @@ pub(super) fn merge_count(vocab: &Vocab, text: &[u8], start: usize, end: usize) 
     count
 }
 
-/// The heap merge on any piece, for tests that compare it with the scanning loop.
-#[cfg(test)]
+/// The heap merge on any piece, for tests that compare it with the scanning loop (they need the
+/// embedded vocabularies of the `tokens` feature).
+#[cfg(all(test, feature = "tokens"))]
 pub(super) fn merge_with_heap_for_tests(
     vocab: &Vocab,
     piece: &[u8],
