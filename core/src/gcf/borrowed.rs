@@ -152,33 +152,23 @@ impl<'a> BorrowedPayload<'a> {
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn into_payload(self) -> Payload {
-        self.into_payload_with(|symbols, e| Edge {
-            source: String::from(&*symbols[e.source].qualified_name),
-            target: String::from(&*symbols[e.target].qualified_name),
-            edge_type: owned(e.edge_type),
-            status: owned(e.status),
-        })
-    }
-}
-
-impl<'a, E> BorrowedPayload<'a, E> {
-    /// The owned payload, each edge made by `edge` (which sees the symbols).
-    fn into_payload_with(self, edge: impl Fn(&[BorrowedSymbol<'a>], E) -> Edge) -> Payload {
-        let BorrowedPayload {
-            tool,
-            token_budget,
-            tokens_used,
-            pack_root,
-            symbols,
-            edges,
-        } = self;
-        let edges = edges.into_iter().map(|e| edge(&symbols, e)).collect();
+        let edges = self
+            .edges
+            .into_iter()
+            .map(|e| Edge {
+                source: String::from(&*self.symbols[e.source].qualified_name),
+                target: String::from(&*self.symbols[e.target].qualified_name),
+                edge_type: owned(e.edge_type),
+                status: owned(e.status),
+            })
+            .collect();
         Payload {
-            tool: owned(tool),
-            token_budget,
-            tokens_used,
-            pack_root: owned(pack_root),
-            symbols: symbols
+            tool: owned(self.tool),
+            token_budget: self.token_budget,
+            tokens_used: self.tokens_used,
+            pack_root: owned(self.pack_root),
+            symbols: self
+                .symbols
                 .into_iter()
                 .map(BorrowedSymbol::into_symbol)
                 .collect(),
@@ -265,7 +255,18 @@ impl PayloadRef<'_> {
     /// assert_eq!(payload.into_payload(), Payload { tool: "t".into(), token_budget: 9, ..Payload::default() });
     /// ```
     pub fn into_payload(self) -> Payload {
-        self.into_payload_with(|_, e| e.into_edge())
+        Payload {
+            tool: owned(self.tool),
+            token_budget: self.token_budget,
+            tokens_used: self.tokens_used,
+            pack_root: owned(self.pack_root),
+            symbols: self
+                .symbols
+                .into_iter()
+                .map(BorrowedSymbol::into_symbol)
+                .collect(),
+            edges: self.edges.into_iter().map(EdgeRef::into_edge).collect(),
+        }
     }
 }
 
