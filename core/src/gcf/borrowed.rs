@@ -30,7 +30,7 @@ use super::model::{Components, Edge, Payload, Symbol};
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct BorrowedPayload<'a, E = BorrowedEdge<'a>> {
+pub struct BorrowedPayload<'a> {
     /// The tool that produced it.
     pub tool: Cow<'a, str>,
     /// Token budget of the request.
@@ -41,9 +41,8 @@ pub struct BorrowedPayload<'a, E = BorrowedEdge<'a>> {
     pub pack_root: Cow<'a, str>,
     /// The symbols, in input order.
     pub symbols: Vec<BorrowedSymbol<'a>>,
-    /// The edges, in input order: by index into [`symbols`](Self::symbols), or by name in a
-    /// [`PayloadRef`].
-    pub edges: Vec<E>,
+    /// The edges, in input order, by index into [`symbols`](Self::symbols).
+    pub edges: Vec<BorrowedEdge<'a>>,
 }
 
 /// A [`Symbol`] borrowed from its encoding.
@@ -209,9 +208,9 @@ impl BorrowedSymbol<'_> {
     }
 }
 
-/// A [`BorrowedPayload`] whose edges name their endpoints, as in [`Payload`]: read from the
-/// payload's JSON form ([`PayloadRef::from_reader`]) with its text borrowed from that input.
-/// What the graph encoders take without a copy of each name ([`v3::graph::encode_ref`]).
+/// A [`Payload`] whose text fields are borrowed from the input it was read from (its JSON
+/// form, [`PayloadRef::from_reader`]); edges name their endpoints, as in [`Payload`]. What the
+/// graph encoders take without a copy of each name ([`v3::graph::encode_ref`]).
 ///
 /// [`v3::graph::encode_ref`]: super::v3::graph::encode_ref
 ///
@@ -225,7 +224,21 @@ impl BorrowedSymbol<'_> {
 /// };
 /// assert_eq!(payload.into_payload().edges[0].source, "a");
 /// ```
-pub type PayloadRef<'a> = BorrowedPayload<'a, EdgeRef<'a>>;
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PayloadRef<'a> {
+    /// The tool that produced it.
+    pub tool: Cow<'a, str>,
+    /// Token budget of the request.
+    pub token_budget: i64,
+    /// Tokens the pack uses.
+    pub tokens_used: i64,
+    /// Content address of the pack; empty when absent.
+    pub pack_root: Cow<'a, str>,
+    /// The symbols, in input order.
+    pub symbols: Vec<BorrowedSymbol<'a>>,
+    /// The edges, in input order.
+    pub edges: Vec<EdgeRef<'a>>,
+}
 
 /// An [`Edge`] whose text fields are borrowed.
 ///

@@ -79,29 +79,41 @@ pub(crate) trait SymbolFields {
     fn distance(&self) -> i64;
 }
 
-/// One impl per symbol type: the same fields, owned or borrowed.
-macro_rules! symbol_fields {
-    ($($symbol:ty),*) => {$(
-        impl SymbolFields for $symbol {
-            fn qualified_name(&self) -> &str {
-                &self.qualified_name
-            }
-            fn kind(&self) -> &str {
-                &self.kind
-            }
-            fn score(&self) -> f64 {
-                self.score
-            }
-            fn provenance(&self) -> &str {
-                &self.provenance
-            }
-            fn distance(&self) -> i64 {
-                self.distance
-            }
-        }
-    )*};
+impl SymbolFields for Symbol {
+    fn qualified_name(&self) -> &str {
+        &self.qualified_name
+    }
+    fn kind(&self) -> &str {
+        &self.kind
+    }
+    fn score(&self) -> f64 {
+        self.score
+    }
+    fn provenance(&self) -> &str {
+        &self.provenance
+    }
+    fn distance(&self) -> i64 {
+        self.distance
+    }
 }
-symbol_fields!(Symbol, BorrowedSymbol<'_>);
+
+impl SymbolFields for BorrowedSymbol<'_> {
+    fn qualified_name(&self) -> &str {
+        &self.qualified_name
+    }
+    fn kind(&self) -> &str {
+        &self.kind
+    }
+    fn score(&self) -> f64 {
+        self.score
+    }
+    fn provenance(&self) -> &str {
+        &self.provenance
+    }
+    fn distance(&self) -> i64 {
+        self.distance
+    }
+}
 
 /// The fields of an edge the encoders write, from an owned [`Edge`] or a borrowed one.
 pub(crate) trait EdgeFields {
@@ -111,26 +123,35 @@ pub(crate) trait EdgeFields {
     fn status(&self) -> &str;
 }
 
-/// One impl per edge type that names its endpoints: the same fields, owned or borrowed.
-macro_rules! edge_fields {
-    ($($edge:ty),*) => {$(
-        impl EdgeFields for $edge {
-            fn source(&self) -> &str {
-                &self.source
-            }
-            fn target(&self) -> &str {
-                &self.target
-            }
-            fn edge_type(&self) -> &str {
-                &self.edge_type
-            }
-            fn status(&self) -> &str {
-                &self.status
-            }
-        }
-    )*};
+impl EdgeFields for Edge {
+    fn source(&self) -> &str {
+        &self.source
+    }
+    fn target(&self) -> &str {
+        &self.target
+    }
+    fn edge_type(&self) -> &str {
+        &self.edge_type
+    }
+    fn status(&self) -> &str {
+        &self.status
+    }
 }
-edge_fields!(Edge, EdgeRef<'_>);
+
+impl EdgeFields for EdgeRef<'_> {
+    fn source(&self) -> &str {
+        &self.source
+    }
+    fn target(&self) -> &str {
+        &self.target
+    }
+    fn edge_type(&self) -> &str {
+        &self.edge_type
+    }
+    fn status(&self) -> &str {
+        &self.status
+    }
+}
 
 /// Most bytes of names a decoded graph payload may hold (edges repeat their endpoints' names,
 /// so a few bytes of input can stand for much more output).
