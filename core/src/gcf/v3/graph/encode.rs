@@ -5,27 +5,26 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{
-    EdgeFields, SymbolFields, check_distance, check_score, invalid, push_edge_line,
-    push_group_title, push_header_field, push_id, push_node_fields, push_nonzero, push_score,
-    start_header, written_kind,
+    check_distance, check_score, invalid, push_edge_line, push_group_title, push_header_field,
+    push_id, push_node_fields, push_nonzero, push_score, start_header, written_kind,
 };
 use crate::Result;
-use crate::gcf::{Payload, PayloadRef, Symbol};
+use crate::gcf::{Edge, Payload, Symbol};
 use crate::name_index::NameIndex;
 
 /// Indices of `symbols` in output order: distance ascending, then score descending, input
 /// order on ties (a stable sort). Fails on a negative distance or a non-finite score.
-pub(super) fn output_order(symbols: &[impl SymbolFields]) -> Result<Vec<usize>> {
+pub(super) fn output_order(symbols: &[Symbol]) -> Result<Vec<usize>> {
     for symbol in symbols {
         check_distance(symbol)?;
-        check_score(symbol.score())?;
+        check_score(symbol.score)?;
     }
     // (distance, score descending, input index): unique keys, so an unstable sort of them is
     // the stable sort of the symbols.
     let mut keys: Vec<(u64, u64, usize)> = symbols
         .iter()
         .enumerate()
-        .map(|(index, symbol)| (symbol.distance() as u64, descending(symbol.score()), index))
+        .map(|(index, symbol)| (symbol.distance as u64, descending(symbol.score), index))
         .collect();
     keys.sort_unstable();
     Ok(keys.into_iter().map(|(_, _, index)| index).collect())
@@ -43,33 +42,26 @@ fn descending(score: f64) -> u64 {
 }
 
 /// An edge with its endpoints' ids.
-pub(super) struct Resolved<'p, E> {
+#[derive(Clone, Copy)]
+pub(super) struct Resolved<'p> {
     pub source: u64,
     pub target: u64,
-    pub edge: &'p E,
+    pub edge: &'p Edge,
 }
-
-// Copy whatever E is (derive would ask E: Copy).
-impl<E> Clone for Resolved<'_, E> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<E> Copy for Resolved<'_, E> {}
 
 /// The edges whose endpoints both have an id (`id_of` a qualified name), ordered by source
 /// id, then target id (SPEC §16.1), then type and status so that the output does not depend
 /// on the input's edge order.
-pub(super) fn resolve_edges<'p, E: EdgeFields>(
-    edges: &'p [E],
+pub(super) fn resolve_edges<'p>(
+    edges: &'p [Edge],
     id_of: impl Fn(&str) -> Option<u64>,
-) -> Vec<Resolved<'p, E>> {
-    let resolved: Vec<Resolved<'p, E>> = edges
+) -> Vec<Resolved<'p>> {
+    let resolved: Vec<Resolved<'p>> = edges
         .iter()
         .filter_map(|edge| {
             Some(Resolved {
-                source: id_of(edge.source())?,
-                target: id_of(edge.target())?,
+                source: id_of(&edge.source)?,
+                target: id_of(&edge.target)?,
                 edge,
             })
         })
@@ -79,12 +71,12 @@ pub(super) fn resolve_edges<'p, E: EdgeFields>(
 
 /// Sorts by (source, target, type, status). Edges equal under this order write the same line,
 /// so an unstable sort gives the same text.
-fn sort_edges<E: EdgeFields>(mut resolved: Vec<Resolved<'_, E>>) -> Vec<Resolved<'_, E>> {
-    let by_strings = |a: &Resolved<'_, E>, b: &Resolved<'_, E>| {
+fn sort_edges(mut resolved: Vec<Resolved<'_>>) -> Vec<Resolved<'_>> {
+    let by_strings = |a: &Resolved<'_>, b: &Resolved<'_>| {
         a.edge
-            .edge_type()
-            .cmp(b.edge.edge_type())
-            .then_with(|| a.edge.status().cmp(b.edge.status()))
+            .edge_type
+            .cmp(&b.edge.edge_type)
+            .then_with(|| a.edge.status.cmp(&b.edge.status))
     };
     let narrow = resolved
         .iter()
@@ -104,7 +96,7 @@ fn sort_edges<E: EdgeFields>(mut resolved: Vec<Resolved<'_, E>>) -> Vec<Resolved
         .map(|(i, e)| ((e.source << 32) | e.target, i))
         .collect();
     keys.sort_unstable();
-    let mut sorted: Vec<Resolved<'_, E>> = keys.iter().map(|&(_, i)| resolved[i]).collect();
+    let mut sorted: Vec<Resolved<'_>> = keys.iter().map(|&(_, i)| resolved[i]).collect();
     let mut start = 0;
     while let Some(&(key, _)) = keys.get(start) {
         let run = keys[start..].iter().take_while(|(k, _)| *k == key).count();
@@ -117,67 +109,40 @@ fn sort_edges<E: EdgeFields>(mut resolved: Vec<Resolved<'_, E>>) -> Vec<Resolved
 }
 
 /// One symbol line to write.
-struct Node<'p, S> {
+struct Node<'p> {
     id: u64,
-    symbol: &'p S,
+    symbol: &'p Symbol,
     /// Written as `@id  # previously transmitted`.
     reference: bool,
 }
 
 /// An upper estimate of the encoded size (header fields aside), so that the output is
 /// allocated once.
-fn estimate<S: SymbolFields, E: EdgeFields>(
-    nodes: &[Node<'_, S>],
-    edges: &[Resolved<'_, E>],
-) -> usize {
+fn estimate(nodes: &[Node<'_>], edges: &[Resolved<'_>]) -> usize {
     let node_bytes: usize = nodes
         .iter()
         .map(|node| {
             let s = node.symbol;
-            40 + s.kind().len() + s.qualified_name().len() + s.provenance().len()
+            40 + s.kind.len() + s.qualified_name.len() + s.provenance.len()
         })
         .sum();
     let edge_bytes: usize = edges
         .iter()
-        .map(|e| 48 + e.edge.edge_type().len() + e.edge.status().len())
+        .map(|e| 48 + e.edge.edge_type.len() + e.edge.status.len())
         .sum();
     256 + node_bytes + edge_bytes
 }
 
-/// The header fields of a payload, owned or borrowed.
-struct Header<'p> {
-    tool: &'p str,
-    token_budget: i64,
-    tokens_used: i64,
-    pack_root: &'p str,
-}
-
-impl<'p> Header<'p> {
-    fn of(payload: &'p Payload) -> Header<'p> {
-        Header {
-            tool: &payload.tool,
-            token_budget: payload.token_budget,
-            tokens_used: payload.tokens_used,
-            pack_root: &payload.pack_root,
-        }
-    }
-}
-
-fn write_payload<S: SymbolFields, E: EdgeFields>(
-    payload: Header<'_>,
-    edges: &[E],
-    nodes: &[Node<'_, S>],
-    session: bool,
-) -> Result<String> {
+fn write_payload(payload: &Payload, nodes: &[Node<'_>], session: bool) -> Result<String> {
     // Qualified name → id; a name held by several symbols names the last one.
-    let index = NameIndex::new(nodes.iter().map(|node| node.symbol.qualified_name()));
-    let edges = resolve_edges(edges, |name| {
+    let index = NameIndex::new(nodes.iter().map(|node| node.symbol.qualified_name.as_str()));
+    let edges = resolve_edges(&payload.edges, |name| {
         index
             .get(name)
             .and_then(|position| nodes.get(position))
             .map(|node| node.id)
     });
-    let mut out = start_header(payload.tool)?;
+    let mut out = start_header(&payload.tool)?;
     out.reserve(estimate(nodes, &edges) + payload.pack_root.len());
     push_nonzero(&mut out, "budget", payload.token_budget);
     push_nonzero(&mut out, "tokens", payload.tokens_used);
@@ -191,17 +156,16 @@ fn write_payload<S: SymbolFields, E: EdgeFields>(
         out.push_str(" session=true");
     }
     if !payload.pack_root.is_empty() {
-        push_header_field(&mut out, "pack_root", payload.pack_root)?;
+        push_header_field(&mut out, "pack_root", &payload.pack_root)?;
     }
     out.push('\n');
     let mut group = None;
     for node in nodes {
-        let distance = node.symbol.distance();
-        if group != Some(distance) {
+        if group != Some(node.symbol.distance) {
             out.push_str("## ");
-            push_group_title(&mut out, distance);
+            push_group_title(&mut out, node.symbol.distance);
             out.push('\n');
-            group = Some(distance);
+            group = Some(node.symbol.distance);
         }
         push_id(&mut out, node.id);
         if node.reference {
@@ -257,52 +221,17 @@ fn write_payload<S: SymbolFields, E: EdgeFields>(
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn encode(payload: &Payload) -> Result<String> {
-    encode_parts(Header::of(payload), &payload.symbols, &payload.edges)
-}
-
-/// [`encode`] of a payload whose names are borrowed (read from its JSON form without a copy
-/// of each name): the same text.
-///
-/// ```
-/// use agentwire::gcf::{v3::graph, BorrowedSymbol, PayloadRef};
-/// let symbol = BorrowedSymbol {
-///     qualified_name: "a.A".into(),
-///     kind: "type".into(),
-///     score: 0.9,
-///     provenance: "ast".into(),
-///     ..BorrowedSymbol::default()
-/// };
-/// let payload = PayloadRef { symbols: vec![symbol], ..PayloadRef::default() };
-/// assert_eq!(graph::encode_ref(&payload)?, "GCF profile=graph symbols=1\n## targets\n@0 type a.A 0.90 ast\n");
-/// assert_eq!(graph::encode_ref(&payload)?, graph::encode(&payload.clone().into_payload())?);
-/// # Ok::<(), agentwire::Error>(())
-/// ```
-pub fn encode_ref(payload: &PayloadRef<'_>) -> Result<String> {
-    let header = Header {
-        tool: &payload.tool,
-        token_budget: payload.token_budget,
-        tokens_used: payload.tokens_used,
-        pack_root: &payload.pack_root,
-    };
-    encode_parts(header, &payload.symbols, &payload.edges)
-}
-
-fn encode_parts<S: SymbolFields, E: EdgeFields>(
-    header: Header<'_>,
-    symbols: &[S],
-    edges: &[E],
-) -> Result<String> {
-    let order = output_order(symbols)?;
-    let nodes: Vec<Node<'_, S>> = order
+    let order = output_order(&payload.symbols)?;
+    let nodes: Vec<Node<'_>> = order
         .iter()
         .enumerate()
         .map(|(id, &index)| Node {
             id: id as u64,
-            symbol: &symbols[index],
+            symbol: &payload.symbols[index],
             reference: false,
         })
         .collect();
-    write_payload(header, edges, &nodes, false)
+    write_payload(payload, &nodes, false)
 }
 
 /// What the consumer holds of a transmitted symbol.
@@ -579,7 +508,7 @@ impl GraphSession {
             self.reset();
             return encode(payload);
         }
-        let out = write_payload(Header::of(payload), &payload.edges, &nodes, true)?;
+        let out = write_payload(payload, &nodes, true)?;
         for ((kind, symbol, score), node) in declared
             .into_iter()
             .zip(nodes.iter().filter(|node| !node.reference))
@@ -607,7 +536,6 @@ mod tests {
     use super::*;
     use alloc::vec;
 
-    use crate::gcf::Edge;
     use crate::gcf::model::test_symbol as sym;
 
     use crate::gcf::model::test_edge as edge;

@@ -50,8 +50,8 @@
 
 use alloc::string::String;
 
+use crate::gcf::Symbol;
 use crate::gcf::v1::abbreviate_kind;
-use crate::gcf::{BorrowedSymbol, Edge, EdgeRef, Symbol};
 use crate::{Error, ErrorKind, Result};
 
 mod decode;
@@ -66,92 +66,9 @@ pub(crate) use delta::decode_delta;
 pub use delta::{
     GraphDelta, Unchanged, apply_delta, decode_unchanged, encode_delta, encode_unchanged,
 };
-pub use encode::{GraphSession, encode, encode_ref};
+pub use encode::{GraphSession, encode};
 pub use pack_root::{pack_root, pack_root_canonical};
 pub use stream::{GraphStreamEncoder, StreamOptions, encode_stream};
-
-/// The fields of a symbol the encoders write, from an owned [`Symbol`] or a borrowed one.
-pub(crate) trait SymbolFields {
-    fn qualified_name(&self) -> &str;
-    fn kind(&self) -> &str;
-    fn score(&self) -> f64;
-    fn provenance(&self) -> &str;
-    fn distance(&self) -> i64;
-}
-
-impl SymbolFields for Symbol {
-    fn qualified_name(&self) -> &str {
-        &self.qualified_name
-    }
-    fn kind(&self) -> &str {
-        &self.kind
-    }
-    fn score(&self) -> f64 {
-        self.score
-    }
-    fn provenance(&self) -> &str {
-        &self.provenance
-    }
-    fn distance(&self) -> i64 {
-        self.distance
-    }
-}
-
-impl SymbolFields for BorrowedSymbol<'_> {
-    fn qualified_name(&self) -> &str {
-        &self.qualified_name
-    }
-    fn kind(&self) -> &str {
-        &self.kind
-    }
-    fn score(&self) -> f64 {
-        self.score
-    }
-    fn provenance(&self) -> &str {
-        &self.provenance
-    }
-    fn distance(&self) -> i64 {
-        self.distance
-    }
-}
-
-/// The fields of an edge the encoders write, from an owned [`Edge`] or a borrowed one.
-pub(crate) trait EdgeFields {
-    fn source(&self) -> &str;
-    fn target(&self) -> &str;
-    fn edge_type(&self) -> &str;
-    fn status(&self) -> &str;
-}
-
-impl EdgeFields for Edge {
-    fn source(&self) -> &str {
-        &self.source
-    }
-    fn target(&self) -> &str {
-        &self.target
-    }
-    fn edge_type(&self) -> &str {
-        &self.edge_type
-    }
-    fn status(&self) -> &str {
-        &self.status
-    }
-}
-
-impl EdgeFields for EdgeRef<'_> {
-    fn source(&self) -> &str {
-        &self.source
-    }
-    fn target(&self) -> &str {
-        &self.target
-    }
-    fn edge_type(&self) -> &str {
-        &self.edge_type
-    }
-    fn status(&self) -> &str {
-        &self.status
-    }
-}
 
 /// Most bytes of names a decoded graph payload may hold (edges repeat their endpoints' names,
 /// so a few bytes of input can stand for much more output).
@@ -326,14 +243,14 @@ fn push_u64(out: &mut String, v: u64) {
     }
 }
 
-fn check_distance(symbol: &impl SymbolFields) -> Result<()> {
-    if symbol.distance() < 0 {
+fn check_distance(symbol: &Symbol) -> Result<()> {
+    if symbol.distance < 0 {
         return Err(Error::new(
             ErrorKind::GcfNegativeDistance,
             alloc::format!(
                 "gcf graph: symbol {:?} has negative distance {} (no group can hold it)",
-                symbol.qualified_name(),
-                symbol.distance()
+                symbol.qualified_name,
+                symbol.distance
             ),
         ));
     }
@@ -341,8 +258,8 @@ fn check_distance(symbol: &impl SymbolFields) -> Result<()> {
 }
 
 /// The abbreviated kind, validated: a field that cannot start a comment or section line.
-fn written_kind(symbol: &impl SymbolFields) -> Result<&str> {
-    let kind = abbreviate_kind(symbol.kind());
+fn written_kind(symbol: &Symbol) -> Result<&str> {
+    let kind = abbreviate_kind(&symbol.kind);
     check_field("kind", kind)?;
     if kind.starts_with('#') {
         return Err(invalid(alloc::format!(
@@ -353,17 +270,17 @@ fn written_kind(symbol: &impl SymbolFields) -> Result<&str> {
 }
 
 /// `kind qname score provenance` of a node line (after `@id `), validated.
-fn push_node_fields(out: &mut String, symbol: &impl SymbolFields) -> Result<()> {
+fn push_node_fields(out: &mut String, symbol: &Symbol) -> Result<()> {
     let kind = written_kind(symbol)?;
-    check_field("qualified name", symbol.qualified_name())?;
-    check_field("provenance", symbol.provenance())?;
+    check_field("qualified name", &symbol.qualified_name)?;
+    check_field("provenance", &symbol.provenance)?;
     out.push_str(kind);
     out.push(' ');
-    out.push_str(symbol.qualified_name());
+    out.push_str(&symbol.qualified_name);
     out.push(' ');
-    push_score(out, symbol.score())?;
+    push_score(out, symbol.score)?;
     out.push(' ');
-    out.push_str(symbol.provenance());
+    out.push_str(&symbol.provenance);
     Ok(())
 }
 
@@ -377,19 +294,18 @@ fn push_edge_line(
     out: &mut String,
     source: u64,
     target: u64,
-    edge: &impl EdgeFields,
+    edge: &crate::gcf::Edge,
 ) -> Result<()> {
-    check_field("edge type", edge.edge_type())?;
+    check_field("edge type", &edge.edge_type)?;
     push_id(out, target);
     out.push('<');
     push_id(out, source);
     out.push(' ');
-    out.push_str(edge.edge_type());
-    let status = edge.status();
-    if !status.is_empty() && status != "unchanged" {
-        check_field("edge status", status)?;
+    out.push_str(&edge.edge_type);
+    if !edge.status.is_empty() && edge.status != "unchanged" {
+        check_field("edge status", &edge.status)?;
         out.push(' ');
-        out.push_str(status);
+        out.push_str(&edge.status);
     }
     out.push('\n');
     Ok(())
