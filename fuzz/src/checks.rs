@@ -1440,8 +1440,8 @@ fn same_value(a: &Value, b: &Value) -> bool {
 
 /// `compact`: any text through compaction (UTF-8 bytes as the count, every saving accepted,
 /// every candidate counted). A winner reads back as the input's value and never has more
-/// tokens; a kept input comes back unchanged with its reason. Returns `kept CODE` or
-/// `ok FORMAT`.
+/// tokens; a kept input comes back unchanged with its reason. Then in cl100k tokens
+/// ([`compact_with_tokens`]). Returns the byte count's `kept CODE` or `ok FORMAT`.
 pub fn compact(data: &[u8]) -> String {
     use agentwire::compact::{self, Options};
     let Ok(text) = std::str::from_utf8(data) else {
@@ -1460,7 +1460,7 @@ pub fn compact(data: &[u8]) -> String {
         out.tokens,
         out.input_tokens
     );
-    match &out.reason {
+    let outcome = match &out.reason {
         Some(reason) => {
             assert_eq!(out.format, compact::Format::Input);
             assert_eq!(out.text, text, "a kept input is the input");
@@ -1478,7 +1478,36 @@ pub fn compact(data: &[u8]) -> String {
             );
             format!("ok {}", out.format.as_str())
         }
-    }
+    };
+    compact_with_tokens(text);
+    outcome
+}
+
+/// The same text counted in cl100k tokens, as users run it: every candidate counted to the end
+/// and, as by default, each only as far as it can still win (through the table of short
+/// pieces the input and its candidates share). Both choose the same form and count, and the
+/// count is the tokenizer's count of the chosen text.
+fn compact_with_tokens(text: &str) {
+    use agentwire::compact::{self, Options};
+    use agentwire::tokens::Tokenizer;
+    static CL100K: OnceLock<Tokenizer> = OnceLock::new();
+    let tokenizer = CL100K.get_or_init(Tokenizer::cl100k_base);
+    let run = |exact_counts| {
+        let options = Options {
+            min_savings: 0.0,
+            exact_counts,
+            ..Options::default()
+        };
+        compact::compact_json(text, &options, tokenizer).expect("the options are valid")
+    };
+    let (all, bounded) = (run(true), run(false));
+    assert_eq!(
+        (all.format, all.tokens, all.input_tokens),
+        (bounded.format, bounded.tokens, bounded.input_tokens),
+        "counting every candidate to the end and stopping early chose differently"
+    );
+    assert_eq!(bounded.text, all.text);
+    assert_eq!(bounded.tokens, tokenizer.count(&bounded.text));
 }
 
 // ---- TOON -----------------------------------------------------------------------------------

@@ -15,8 +15,14 @@ fn pairs() -> &'static [Pair; 2] {
     static PAIRS: OnceLock<[Pair; 2]> = OnceLock::new();
     PAIRS.get_or_init(|| {
         [
-            Pair { ours: Tokenizer::cl100k_base(), oracle: tiktoken_rs::cl100k_base().unwrap() },
-            Pair { ours: Tokenizer::o200k_base(), oracle: tiktoken_rs::o200k_base().unwrap() },
+            Pair {
+                ours: Tokenizer::cl100k_base(),
+                oracle: tiktoken_rs::cl100k_base().unwrap(),
+            },
+            Pair {
+                ours: Tokenizer::o200k_base(),
+                oracle: tiktoken_rs::o200k_base().unwrap(),
+            },
         ]
     })
 }
@@ -32,7 +38,12 @@ pub fn tokens(data: &[u8]) -> String {
     for pair in pairs() {
         let expected = pair.oracle.encode_ordinary(&text);
         let ids = pair.ours.encode(&text);
-        assert_eq!(ids, expected, "{}: ids of {text:?}", pair.ours.encoding().name());
+        assert_eq!(
+            ids,
+            expected,
+            "{}: ids of {text:?}",
+            pair.ours.encoding().name()
+        );
         let count = pair.ours.count(&text);
         assert_eq!(count, expected.len());
         assert_eq!(pair.ours.count_within(&text, count), Some(count));
@@ -41,8 +52,13 @@ pub fn tokens(data: &[u8]) -> String {
         }
         assert_eq!(pair.ours.decode(&ids).unwrap(), text.as_bytes());
         let mut stream = pair.ours.count_stream();
-        let pushed = raw.chunks(usize::from(chunk).max(1)).try_for_each(|part| stream.push(part));
-        match (std::str::from_utf8(raw), pushed.and_then(|()| stream.finish())) {
+        let pushed = raw
+            .chunks(usize::from(chunk).max(1))
+            .try_for_each(|part| stream.push(part));
+        match (
+            std::str::from_utf8(raw),
+            pushed.and_then(|()| stream.finish()),
+        ) {
             (Ok(_), Ok(streamed)) => assert_eq!(streamed, count, "streamed in chunks of {chunk}"),
             (Ok(_), Err(e)) => panic!("valid UTF-8 refused: {e}"),
             (Err(_), result) => assert!(result.is_err(), "invalid UTF-8 counted"),

@@ -18,6 +18,8 @@ const EMPTY_OPS = new Uint32Array(0);
 /** The main input as the raw signature takes it: [string, bytes], one of them undefined. */
 const split = (main) => (typeof main === 'string' ? [main, undefined] : [undefined, main]);
 const EMPTY_DOUBLES = new Float64Array(0);
+/** An empty tape region goes to the addon as undefined: one reading of an argument fewer. */
+const present = (region) => (region.length === 0 ? undefined : region);
 // Ids every module has (bindings/src/exports.rs lists them first).
 const EXPORT_TABLE = 0;
 
@@ -159,7 +161,7 @@ export function makeBoundary(getRaw, wasmOf = undefined) {
   // takes its arguments there too (`putArgs`: the lengths it wrote).
   const invoke = (target, id, s, textIn, bytesIn, ops, doubles, text, words, counter, validator) =>
     wasmOf === undefined
-      ? target.call(id, s, textIn, bytesIn, ops, doubles, text, words, counter, validator)
+      ? target.call(id, s, textIn, bytesIn, present(ops), present(doubles), present(text), words, counter, validator)
       : target.call(id, s, ...putArgs(raw(), wasmOf().memory, textIn, bytesIn, ops, doubles, text), counter, validator);
 
   /** Calls `send(ops, doubles, text, words)` with the values as its tape; reads the result. */
@@ -231,7 +233,7 @@ export function makeBoundary(getRaw, wasmOf = undefined) {
       const instance = new module.Instance();
       run('class', main, values, module, (s, ops, doubles, text) =>
         wasmOf === undefined
-          ? instance.init(id, s, textIn, bytesIn, ops, doubles, text)
+          ? instance.init(id, s, textIn, bytesIn, present(ops), present(doubles), present(text))
           : instance.init(id, s, ...putArgs(module, wasmOf().memory, textIn, bytesIn, ops, doubles, text)));
       return instance;
     },
