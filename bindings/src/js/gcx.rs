@@ -97,8 +97,12 @@ pub fn encode_tool_detailed(call: &mut Call<'_>) -> Result<Tape> {
 /// string in JS.
 pub fn decode(call: &mut Call<'_>) -> Result<Tape> {
     let options = DecodeOptions::from_value(&call.value()?)?;
-    let payload = call.bytes("payload")?;
-    let sections = gcx::decode(payload, &options).into_borrowed()?;
+    let decoded = match call.main() {
+        // A string reached Rust as checked UTF-8.
+        Main::Text(text) => gcx::decode_str(text, &options),
+        _ => gcx::decode(call.bytes("payload")?, &options),
+    };
+    let sections = decoded.into_borrowed()?;
     check_output_size(&sections, options.max_output_bytes)?;
     let mut writer = call.writer();
     let top = writer.shape(&["sections"]);

@@ -509,7 +509,7 @@ fn lossy_reason(candidate: &Candidate, value: &Value, tool: &str) -> Option<Stri
 }
 
 fn gcx_sections(text: &str) -> Result<Vec<gcx::Section>> {
-    gcx::decode(text, &gcx::DecodeOptions::default()).into_sections()
+    gcx::decode_str(text, &gcx::DecodeOptions::default()).into_sections()
 }
 
 /// The JSON value of a text [`compact_json`] chose, read from the text alone: GCX1 generic,

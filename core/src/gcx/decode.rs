@@ -747,10 +747,26 @@ where
     P: AsRef<[u8]> + ?Sized,
 {
     let payload = payload.as_ref();
-    let (sections, error) = match core::str::from_utf8(payload) {
-        Ok(text) => decode_text(text, options),
-        Err(_) => decode_with_decoder(payload, options),
-    };
+    match core::str::from_utf8(payload) {
+        Ok(text) => decode_str(text, options),
+        Err(_) => {
+            let (sections, error) = decode_with_decoder(payload, options);
+            Decoded { sections, error }
+        }
+    }
+}
+
+/// [`decode`] of text that is already a `str`: the same result, without checking its UTF-8
+/// again (a caller holding a `str` has had it checked once).
+///
+/// ```
+/// use agentwire::gcx::{self, DecodeOptions};
+/// let payload = "GCX1 tool=t fields=a,b\n1\t2\n";
+/// let options = DecodeOptions::default();
+/// assert_eq!(gcx::decode_str(payload, &options), gcx::decode(payload, &options));
+/// ```
+pub fn decode_str<'a>(text: &'a str, options: &DecodeOptions) -> Decoded<'a> {
+    let (sections, error) = decode_text(text, options);
     Decoded { sections, error }
 }
 

@@ -592,7 +592,7 @@ pub fn sections_json_len(sections: &[BorrowedSection<'_>]) -> usize {
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn decode_document(payload: &str, options: &DecodeOptions) -> Result<Value> {
-    let sections = crate::gcx::decode(payload, options).into_sections()?;
+    let sections = crate::gcx::decode_str(payload, options).into_sections()?;
     Ok(sections_to_value(&sections))
 }
 

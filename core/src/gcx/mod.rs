@@ -37,7 +37,7 @@ mod tool;
 
 pub use decode::{
     BorrowedSection, DEFAULT_MAX_CELLS, DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_MAX_ROWS,
-    DEFAULT_MAX_SECTIONS, DecodeOptions, Decoded, Decoder, Item, Section, decode,
+    DEFAULT_MAX_SECTIONS, DecodeOptions, Decoded, Decoder, Item, Section, decode, decode_str,
 };
 pub use encode::{Cell, Compat, EncodeOptions, Encoder};
 pub use generic::{encode_generic, write_generic};
