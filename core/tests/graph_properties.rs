@@ -2,7 +2,8 @@
 //! panic on arbitrary input.
 
 use agentwire::gcb::{self, EDGE_TYPES, KINDS, PROVENANCES};
-use agentwire::gcf::{self, Components, Edge, Payload, Symbol};
+use agentwire::gcf::{self, Components, Edge, Payload, PayloadRef, Symbol};
+use agentwire::json::{BorrowedValue, TreeReader};
 use proptest::prelude::*;
 
 /// A token GCF can carry: no whitespace, not `#` (a bare session reference), not empty.
@@ -165,6 +166,29 @@ proptest! {
     fn gcf_round_trip(payload in gcf_payload()) {
         let text = gcf::v1::encode(&payload).unwrap();
         prop_assert_eq!(gcf::v1::decode(&text, &Default::default()).unwrap().into_payload(), payload, "{}", text);
+    }
+
+    /// The bindings' path (the JSON form read with borrowed names, `encode_ref`) writes what
+    /// `encode` of the owned payload writes, and fails alike.
+    #[test]
+    fn graph_encode_of_a_borrowed_payload_is_encode(mut payload in gcf_payload(), stray in token(), spoil in 0usize..4) {
+        // An edge naming no symbol (left out), and sometimes a field the encoder refuses.
+        payload.edges.push(Edge { source: stray.clone(), target: stray, edge_type: "calls".into(), status: String::new() });
+        if let Some(symbol) = payload.symbols.first_mut() {
+            match spoil {
+                0 => symbol.provenance = "two words".into(),
+                1 => symbol.distance = -1,
+                _ => {}
+            }
+        }
+        let value = payload.to_value();
+        let view = BorrowedValue::of(&value);
+        let borrowed = PayloadRef::from_reader(&mut TreeReader::new(&view)).unwrap();
+        let outcome = |r: agentwire::Result<String>| r.map_err(|e| (e.code(), e.message().to_string()));
+        prop_assert_eq!(
+            outcome(gcf::v3::graph::encode_ref(&borrowed)),
+            outcome(gcf::v3::graph::encode(&payload))
+        );
     }
 
     #[test]

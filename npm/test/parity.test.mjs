@@ -204,7 +204,8 @@ test('values through the argument tape equal the same values through JSON text',
   };
   for (let round = 0; round < 500; round++) {
     const keys = ['a', 'b', 'c'].slice(0, 1 + rand(3));
-    const rows = Array.from({ length: 1 + rand(4) }, () => object(keys, 1));
+    // Some long runs of one key list.
+    const rows = Array.from({ length: 1 + rand(rand(2) === 0 ? 4 : 20) }, () => object(keys, 1));
     const viaJson = JSON.stringify(rows);
     for (const api of [native, wasm]) {
       assert.equal(api.gcx.encodeGeneric('t', rows), api.gcx.encodeGenericJson('t', viaJson), viaJson);
@@ -224,6 +225,24 @@ test('values through the argument tape equal the same values through JSON text',
   const payload = { tool: 't', tokenBudget: 100, tokensUsed: 50, symbols, edges };
   for (const api of [native, wasm]) {
     assert.deepEqual(api.gcb.encode(payload), api.gcb.encodeJson(JSON.stringify(payload)));
+  }
+});
+
+// Many objects with one key list (SAME_KEYS): members are read one at a time, in key order,
+// each after the previous one was written, as JSON.stringify reads them.
+test('long runs of one key list: getters, toJSON, odd keys, as JSON.stringify reads them', () => {
+  const rows = () => {
+    const list = Array.from({ length: 12 }, (_, i) => JSON.parse(`{"__proto__":${i},"a \\"q\\"":"x${i}","é":${i / 3},"c":[${i}]}`));
+    // A getter that removes a later member: JSON.stringify then skips it.
+    Object.defineProperty(list[9], 'a "q"', { enumerable: true, get() { delete this.c; return 'g'; } });
+    // A toJSON that changes a later member before it is read.
+    list[10]['é'] = { toJSON: () => { list[10].c = 'changed'; return 1; } };
+    list[11]['a "q"'] = undefined;
+    return list;
+  };
+  const expected = JSON.stringify(rows());
+  for (const api of [native, wasm]) {
+    assert.equal(api.gcf.encodeGeneric(rows()), api.gcf.encodeGenericJson(expected), expected);
   }
 });
 

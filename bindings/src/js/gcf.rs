@@ -2,7 +2,7 @@
 //! profile, `decodeAny`, sessions, deltas, pack roots.
 
 use agentwire::Result;
-use agentwire::gcf::{DeltaPayload, Payload, v3};
+use agentwire::gcf::{DeltaPayload, Payload, PayloadRef, v3};
 use agentwire::json::{self, Value, WriteOptions};
 
 use crate::call::{Call, Main, Tape};
@@ -63,8 +63,8 @@ pub fn decode_to_json(call: &mut Call<'_>) -> Result<String> {
 
 /// `gcf.encodeGraph(payload, options)`.
 pub fn encode_graph(call: &mut Call<'_>) -> Result<String> {
-    let payload = Payload::from_reader(call.args())?;
-    shapes::encode_payload(&payload, &call.value()?)
+    let payload = PayloadRef::from_reader(call.args())?;
+    shapes::encode_payload(payload, &call.value()?)
 }
 
 /// `gcf.encodeGraphDelta(delta)`.

@@ -4,7 +4,7 @@
 //! state of `gcf.keyed.Session`.
 
 use agentwire::gcf::v3::{self, Document, SpecVersion};
-use agentwire::gcf::{self, Edge, Payload, Symbol, Version};
+use agentwire::gcf::{self, Edge, Payload, PayloadRef, Symbol, Version};
 use agentwire::json::{self, Map, Number, ParseOptions, Value, WriteOptions};
 use agentwire::{Error, ErrorKind, Result};
 
@@ -317,21 +317,21 @@ fn graph_version(options: &Value) -> Result<Version> {
 /// Encodes a graph payload. Options: `{version: "3.6.0" | "3.5.3" | "1.1"}` (default v3,
 /// whose graph profile 3.6.0 left as 3.5.3 had it), `{stream: true}` for the streaming form
 /// and `{labeledCounts: true}` for its labeled trailer (v3 only).
-pub fn encode_payload(payload: &Payload, options: &Value) -> Result<String> {
+pub fn encode_payload(payload: PayloadRef<'_>, options: &Value) -> Result<String> {
     let stream = matches!(options.get("stream"), Some(Value::Bool(true)));
     let labeled = matches!(options.get("labeledCounts"), Some(Value::Bool(true)));
     match graph_version(options)? {
         Version::V1_1 if stream || labeled => {
             Err(invalid("options: stream and labeledCounts need GCF v3"))
         }
-        Version::V1_1 => gcf::v1::encode(payload),
+        Version::V1_1 => gcf::v1::encode(&payload.into_payload()),
         Version::V3(_) if stream => v3::graph::encode_stream(
-            payload,
+            &payload.into_payload(),
             &v3::StreamOptions {
                 labeled_counts: labeled,
             },
         ),
-        Version::V3(_) => v3::graph::encode(payload),
+        Version::V3(_) => v3::graph::encode_ref(&payload),
     }
 }
 

@@ -99,6 +99,9 @@ pub struct BorrowedEdge<'a> {
     pub status: Cow<'a, str>,
 }
 
+// Not inlined: it is called for every text field of the conversions below, and inlined it
+// made each of them several times larger (the addon and wasm size budget, not speed).
+#[inline(never)]
 fn owned(text: Cow<'_, str>) -> String {
     match text {
         Cow::Borrowed(s) => s.into(),
@@ -166,11 +169,7 @@ impl<'a> BorrowedPayload<'a> {
             token_budget: self.token_budget,
             tokens_used: self.tokens_used,
             pack_root: owned(self.pack_root),
-            symbols: self
-                .symbols
-                .into_iter()
-                .map(BorrowedSymbol::into_symbol)
-                .collect(),
+            symbols: owned_symbols(self.symbols),
             edges,
         }
     }
@@ -204,6 +203,159 @@ impl BorrowedSymbol<'_> {
             distance: self.distance,
             signature: owned(self.signature),
             components: self.components,
+        }
+    }
+}
+
+/// A [`Payload`] whose text fields are borrowed from the input it was read from (its JSON
+/// form, [`PayloadRef::from_reader`]); edges name their endpoints, as in [`Payload`]. What the
+/// graph encoders take without a copy of each name ([`v3::graph::encode_ref`]).
+///
+/// [`v3::graph::encode_ref`]: super::v3::graph::encode_ref
+///
+/// ```
+/// use agentwire::gcf::{BorrowedSymbol, EdgeRef, PayloadRef};
+/// let payload = PayloadRef {
+///     tool: "t".into(),
+///     symbols: vec![BorrowedSymbol { qualified_name: "a".into(), ..BorrowedSymbol::default() }],
+///     edges: vec![EdgeRef { source: "a".into(), target: "a".into(), ..EdgeRef::default() }],
+///     ..PayloadRef::default()
+/// };
+/// assert_eq!(payload.into_payload().edges[0].source, "a");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PayloadRef<'a> {
+    /// The tool that produced it.
+    pub tool: Cow<'a, str>,
+    /// Token budget of the request.
+    pub token_budget: i64,
+    /// Tokens the pack uses.
+    pub tokens_used: i64,
+    /// Content address of the pack; empty when absent.
+    pub pack_root: Cow<'a, str>,
+    /// The symbols, in input order.
+    pub symbols: Vec<BorrowedSymbol<'a>>,
+    /// The edges, in input order.
+    pub edges: Vec<EdgeRef<'a>>,
+}
+
+/// An [`Edge`] whose text fields are borrowed.
+///
+/// ```
+/// use agentwire::gcf::EdgeRef;
+/// let edge = EdgeRef { source: "b".into(), target: "a".into(), edge_type: "calls".into(), ..EdgeRef::default() };
+/// assert_eq!(edge.into_edge().edge_type, "calls");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EdgeRef<'a> {
+    /// Qualified name of the source symbol.
+    pub source: Cow<'a, str>,
+    /// Qualified name of the target symbol.
+    pub target: Cow<'a, str>,
+    /// `calls`, `implements`, …
+    pub edge_type: Cow<'a, str>,
+    /// `""`, `unchanged`, `added` or `removed`.
+    pub status: Cow<'a, str>,
+}
+
+impl<'a> PayloadRef<'a> {
+    /// A view of an owned payload: its names borrowed, none copied. What
+    /// [`v3::graph::encode`](super::v3::graph::encode) encodes (through
+    /// [`encode_ref`](super::v3::graph::encode_ref)).
+    ///
+    /// ```
+    /// use agentwire::gcf::{Edge, Payload, PayloadRef};
+    /// use std::borrow::Cow;
+    /// let edge = Edge { source: "b".into(), target: "a".into(), ..Edge::default() };
+    /// let payload = Payload { tool: "t".into(), edges: vec![edge], ..Payload::default() };
+    /// let view = PayloadRef::of(&payload);
+    /// assert!(matches!(view.edges[0].source, Cow::Borrowed("b")));
+    /// assert_eq!(view.into_payload(), payload);
+    /// ```
+    pub fn of(payload: &'a Payload) -> PayloadRef<'a> {
+        PayloadRef {
+            tool: Cow::Borrowed(&payload.tool),
+            token_budget: payload.token_budget,
+            tokens_used: payload.tokens_used,
+            pack_root: Cow::Borrowed(&payload.pack_root),
+            symbols: payload
+                .symbols
+                .iter()
+                .map(|s| BorrowedSymbol {
+                    qualified_name: Cow::Borrowed(&s.qualified_name),
+                    kind: Cow::Borrowed(&s.kind),
+                    score: s.score,
+                    provenance: Cow::Borrowed(&s.provenance),
+                    distance: s.distance,
+                    signature: Cow::Borrowed(&s.signature),
+                    components: s.components,
+                })
+                .collect(),
+            edges: payload
+                .edges
+                .iter()
+                .map(|e| EdgeRef {
+                    source: Cow::Borrowed(&e.source),
+                    target: Cow::Borrowed(&e.target),
+                    edge_type: Cow::Borrowed(&e.edge_type),
+                    status: Cow::Borrowed(&e.status),
+                })
+                .collect(),
+        }
+    }
+
+    /// The owned payload: every name copied.
+    ///
+    /// ```
+    /// use agentwire::gcf::{Payload, PayloadRef};
+    /// let payload = PayloadRef { tool: "t".into(), token_budget: 9, ..PayloadRef::default() };
+    /// assert_eq!(payload.into_payload(), Payload { tool: "t".into(), token_budget: 9, ..Payload::default() });
+    /// ```
+    pub fn into_payload(self) -> Payload {
+        Payload {
+            tool: owned(self.tool),
+            token_budget: self.token_budget,
+            tokens_used: self.tokens_used,
+            pack_root: owned(self.pack_root),
+            symbols: owned_symbols(self.symbols),
+            edges: owned_edges(self.edges),
+        }
+    }
+}
+
+/// The owned symbols (of a [`BorrowedPayload`], a [`PayloadRef`] or a delta read as one).
+pub(super) fn owned_symbols(symbols: Vec<BorrowedSymbol<'_>>) -> Vec<Symbol> {
+    // A loop, not `map().collect()`, whose in-place collection is much more code.
+    let mut owned = Vec::with_capacity(symbols.len());
+    for symbol in symbols {
+        owned.push(symbol.into_symbol());
+    }
+    owned
+}
+
+/// The owned edges (of a [`PayloadRef`] or a delta read as one).
+pub(super) fn owned_edges(edges: Vec<EdgeRef<'_>>) -> Vec<Edge> {
+    let mut owned = Vec::with_capacity(edges.len());
+    for edge in edges {
+        owned.push(edge.into_edge());
+    }
+    owned
+}
+
+impl EdgeRef<'_> {
+    /// The owned edge.
+    ///
+    /// ```
+    /// use agentwire::gcf::{Edge, EdgeRef};
+    /// let edge = EdgeRef { source: "b".into(), target: "a".into(), ..EdgeRef::default() };
+    /// assert_eq!(edge.into_edge(), Edge { source: "b".into(), target: "a".into(), ..Edge::default() });
+    /// ```
+    pub fn into_edge(self) -> Edge {
+        Edge {
+            source: owned(self.source),
+            target: owned(self.target),
+            edge_type: owned(self.edge_type),
+            status: owned(self.status),
         }
     }
 }

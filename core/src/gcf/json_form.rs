@@ -2,12 +2,16 @@
 //! conformance fixtures. The CLI reads and writes it, the `json` codec is it, and the JS API
 //! takes and returns it (agentwire-bindings reads JS arguments as [`BorrowedValue`]s).
 
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::gcf::borrowed::{owned_edges, owned_symbols};
 use crate::gcf::v3::GraphDelta;
-use crate::gcf::{DecodeOptions, DeltaPayload, Edge, Payload, Symbol};
+use crate::gcf::{
+    BorrowedSymbol, DecodeOptions, DeltaPayload, Edge, EdgeRef, Payload, PayloadRef, Symbol,
+};
 use crate::json::{BorrowedValue, Kind, Map, Number, TreeReader, Value, ValueReader};
 use crate::{Error, ErrorKind, Result};
 
@@ -217,9 +221,22 @@ impl Form {
         member: Member,
         into: &mut String,
     ) -> Read<()> {
+        let mut text = Cow::Borrowed("");
+        let read = self.text(r, member, &mut text)?;
+        *into = text.into_owned();
+        Ok(read)
+    }
+
+    /// A string member, borrowed from the input where the reader can.
+    fn text<'a, R: ValueReader<'a>>(
+        &self,
+        r: &mut R,
+        member: Member,
+        into: &mut Cow<'a, str>,
+    ) -> Read<()> {
         Ok(match r.string()? {
             Some(s) => {
-                *into = s.into_owned();
+                *into = s;
                 Ok(())
             }
             None => Err(self.wrong(member, "a string")),
@@ -288,16 +305,17 @@ fn int_value(v: i64) -> Value {
 }
 
 /// Reads `{"qualifiedName", "kind", "score", "provenance", "distance", "signature"?,
-/// "components"?: {"blastRadius", "confidence", "recency", "distance"}}`.
-fn symbol<'a, R: ValueReader<'a>>(r: &mut R) -> Read<Symbol> {
-    let mut s = Symbol::default();
+/// "components"?: {"blastRadius", "confidence", "recency", "distance"}}`, its strings borrowed
+/// from the input where the reader can.
+fn borrowed_symbol<'a, R: ValueReader<'a>>(r: &mut R) -> Read<BorrowedSymbol<'a>> {
+    let mut s = BorrowedSymbol::default();
     let done = SYMBOL.read(r, &mut |r, field| match field.index {
-        0 => SYMBOL.string(r, field, &mut s.qualified_name),
-        1 => SYMBOL.string(r, field, &mut s.kind),
+        0 => SYMBOL.text(r, field, &mut s.qualified_name),
+        1 => SYMBOL.text(r, field, &mut s.kind),
         2 => SYMBOL.float(r, field, &mut s.score),
-        3 => SYMBOL.string(r, field, &mut s.provenance),
+        3 => SYMBOL.text(r, field, &mut s.provenance),
         4 => SYMBOL.integer(r, field, &mut s.distance),
-        5 => SYMBOL.string(r, field, &mut s.signature),
+        5 => SYMBOL.text(r, field, &mut s.signature),
         _ => {
             let c = &mut s.components;
             COMPONENTS.read(r, &mut |r, field| {
@@ -336,9 +354,10 @@ fn symbol_value(symbol: &Symbol) -> Value {
     Value::Object(map)
 }
 
-/// Reads `{"source", "target", "edgeType", "status"?}`.
-fn edge<'a, R: ValueReader<'a>>(r: &mut R) -> Read<Edge> {
-    let mut e = Edge::default();
+/// Reads `{"source", "target", "edgeType", "status"?}`, its strings borrowed from the input
+/// where the reader can.
+fn borrowed_edge<'a, R: ValueReader<'a>>(r: &mut R) -> Read<EdgeRef<'a>> {
+    let mut e = EdgeRef::default();
     let done = EDGE.read(r, &mut |r, field| {
         let into = match field.index {
             0 => &mut e.source,
@@ -346,7 +365,7 @@ fn edge<'a, R: ValueReader<'a>>(r: &mut R) -> Read<Edge> {
             2 => &mut e.edge_type,
             _ => &mut e.status,
         };
-        EDGE.string(r, field, into)
+        EDGE.text(r, field, into)
     })?;
     Ok(done.map(|()| e))
 }
@@ -408,16 +427,7 @@ impl Payload {
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn from_reader<'a, R: ValueReader<'a>>(reader: &mut R) -> Result<Payload> {
-        let mut p = Payload::default();
-        PAYLOAD.read(reader, &mut |r, field| match field.index {
-            0 => PAYLOAD.string(r, field, &mut p.tool),
-            1 => PAYLOAD.integer(r, field, &mut p.token_budget),
-            2 => PAYLOAD.integer(r, field, &mut p.tokens_used),
-            3 => PAYLOAD.string(r, field, &mut p.pack_root),
-            4 => PAYLOAD.list(r, field, &mut p.symbols, symbol),
-            _ => PAYLOAD.list(r, field, &mut p.edges, edge),
-        })??;
-        Ok(p)
+        Ok(PayloadRef::from_reader(reader)?.into_payload())
     }
 
     /// The JSON form (every field), as [`Payload::from_value`] reads it.
@@ -438,6 +448,33 @@ impl Payload {
         map.insert("symbols".into(), symbols_value(&self.symbols));
         map.insert("edges".into(), edges_value(&self.edges));
         Value::Object(map)
+    }
+}
+
+impl<'a> PayloadRef<'a> {
+    /// [`Payload::from_reader`] with the strings borrowed from the reader's input where it can
+    /// (a [`TreeReader`]'s and a JS argument tape's strings always are): no copy of each name.
+    ///
+    /// ```
+    /// use agentwire::gcf::PayloadRef;
+    /// use agentwire::json::{self, BorrowedValue, TreeReader};
+    /// let value = json::parse(r#"{"tool":"t","edges":[{"source":"a","target":"b"}]}"#)?;
+    /// let view = BorrowedValue::of(&value);
+    /// let payload = PayloadRef::from_reader(&mut TreeReader::new(&view))?;
+    /// assert_eq!((&*payload.tool, &*payload.edges[0].target), ("t", "b"));
+    /// # Ok::<(), agentwire::Error>(())
+    /// ```
+    pub fn from_reader<R: ValueReader<'a>>(reader: &mut R) -> Result<PayloadRef<'a>> {
+        let mut p = PayloadRef::default();
+        PAYLOAD.read(reader, &mut |r, field| match field.index {
+            0 => PAYLOAD.text(r, field, &mut p.tool),
+            1 => PAYLOAD.integer(r, field, &mut p.token_budget),
+            2 => PAYLOAD.integer(r, field, &mut p.tokens_used),
+            3 => PAYLOAD.text(r, field, &mut p.pack_root),
+            4 => PAYLOAD.list(r, field, &mut p.symbols, borrowed_symbol),
+            _ => PAYLOAD.list(r, field, &mut p.edges, borrowed_edge),
+        })??;
+        Ok(p)
     }
 }
 
@@ -482,17 +519,24 @@ impl DeltaPayload {
     /// ```
     pub fn from_reader<'a, R: ValueReader<'a>>(reader: &mut R) -> Result<DeltaPayload> {
         let mut d = DeltaPayload::default();
+        // Read as a payload's lists are (borrowed), then owned: one reader of each list.
+        let (mut removed, mut added) = (Vec::new(), Vec::new());
+        let (mut removed_edges, mut added_edges) = (Vec::new(), Vec::new());
         DELTA.read(reader, &mut |r, field| match field.index {
             0 => DELTA.string(r, field, &mut d.tool),
             1 => DELTA.string(r, field, &mut d.base_root),
             2 => DELTA.string(r, field, &mut d.new_root),
-            3 => DELTA.list(r, field, &mut d.removed, symbol),
-            4 => DELTA.list(r, field, &mut d.added, symbol),
-            5 => DELTA.list(r, field, &mut d.removed_edges, edge),
-            6 => DELTA.list(r, field, &mut d.added_edges, edge),
+            3 => DELTA.list(r, field, &mut removed, borrowed_symbol),
+            4 => DELTA.list(r, field, &mut added, borrowed_symbol),
+            5 => DELTA.list(r, field, &mut removed_edges, borrowed_edge),
+            6 => DELTA.list(r, field, &mut added_edges, borrowed_edge),
             7 => DELTA.integer(r, field, &mut d.delta_tokens),
             _ => DELTA.integer(r, field, &mut d.full_tokens),
         })??;
+        d.removed = owned_symbols(removed);
+        d.added = owned_symbols(added);
+        d.removed_edges = owned_edges(removed_edges);
+        d.added_edges = owned_edges(added_edges);
         Ok(d)
     }
 }

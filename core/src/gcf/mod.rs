@@ -26,7 +26,7 @@ pub(crate) mod model;
 pub mod v1;
 pub mod v3;
 
-pub use borrowed::{BorrowedEdge, BorrowedPayload, BorrowedSymbol};
+pub use borrowed::{BorrowedEdge, BorrowedPayload, BorrowedSymbol, EdgeRef, PayloadRef};
 pub use json_form::{COMPONENTS_KEYS, EDGE_KEYS, PAYLOAD_KEYS, SYMBOL_KEYS};
 pub use model::{
     Components, DEFAULT_MAX_PAYLOAD_BYTES, DecodeOptions, DeltaPayload, Edge, Payload, Symbol,

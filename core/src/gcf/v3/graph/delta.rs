@@ -142,7 +142,7 @@ pub fn encode_delta(delta: &DeltaPayload) -> Result<String> {
     if !delta.removed.is_empty() {
         out.push_str("## removed\n");
         for symbol in &delta.removed {
-            let kind = written_kind(symbol)?;
+            let kind = written_kind(&symbol.kind)?;
             check_field("qualified name", &symbol.qualified_name)?;
             out.push_str(kind);
             out.push(' ');
@@ -153,10 +153,16 @@ pub fn encode_delta(delta: &DeltaPayload) -> Result<String> {
     if !delta.added.is_empty() {
         out.push_str("## added\n");
         for (id, symbol) in delta.added.iter().enumerate() {
-            check_distance(symbol)?;
+            check_distance(&symbol.qualified_name, symbol.distance)?;
             push_id(&mut out, id as u64);
             out.push(' ');
-            push_node_fields(&mut out, symbol)?;
+            push_node_fields(
+                &mut out,
+                &symbol.kind,
+                &symbol.qualified_name,
+                symbol.score,
+                &symbol.provenance,
+            )?;
             out.push(' ');
             crate::num::write_i64(&mut out, symbol.distance);
             out.push('\n');

@@ -9,14 +9,14 @@ use super::{
     push_id, push_node_fields, push_nonzero, push_score, start_header, written_kind,
 };
 use crate::Result;
-use crate::gcf::{Edge, Payload, Symbol};
+use crate::gcf::{BorrowedSymbol, EdgeRef, Payload, PayloadRef};
 use crate::name_index::NameIndex;
 
 /// Indices of `symbols` in output order: distance ascending, then score descending, input
 /// order on ties (a stable sort). Fails on a negative distance or a non-finite score.
-pub(super) fn output_order(symbols: &[Symbol]) -> Result<Vec<usize>> {
+fn output_order(symbols: &[BorrowedSymbol<'_>]) -> Result<Vec<usize>> {
     for symbol in symbols {
-        check_distance(symbol)?;
+        check_distance(&symbol.qualified_name, symbol.distance)?;
         check_score(symbol.score)?;
     }
     // (distance, score descending, input index): unique keys, so an unstable sort of them is
@@ -43,17 +43,17 @@ fn descending(score: f64) -> u64 {
 
 /// An edge with its endpoints' ids.
 #[derive(Clone, Copy)]
-pub(super) struct Resolved<'p> {
-    pub source: u64,
-    pub target: u64,
-    pub edge: &'p Edge,
+struct Resolved<'p> {
+    source: u64,
+    target: u64,
+    edge: &'p EdgeRef<'p>,
 }
 
 /// The edges whose endpoints both have an id (`id_of` a qualified name), ordered by source
 /// id, then target id (SPEC §16.1), then type and status so that the output does not depend
 /// on the input's edge order.
-pub(super) fn resolve_edges<'p>(
-    edges: &'p [Edge],
+fn resolve_edges<'p>(
+    edges: &'p [EdgeRef<'p>],
     id_of: impl Fn(&str) -> Option<u64>,
 ) -> Vec<Resolved<'p>> {
     let resolved: Vec<Resolved<'p>> = edges
@@ -111,7 +111,7 @@ fn sort_edges(mut resolved: Vec<Resolved<'_>>) -> Vec<Resolved<'_>> {
 /// One symbol line to write.
 struct Node<'p> {
     id: u64,
-    symbol: &'p Symbol,
+    symbol: &'p BorrowedSymbol<'p>,
     /// Written as `@id  # previously transmitted`.
     reference: bool,
 }
@@ -133,9 +133,9 @@ fn estimate(nodes: &[Node<'_>], edges: &[Resolved<'_>]) -> usize {
     256 + node_bytes + edge_bytes
 }
 
-fn write_payload(payload: &Payload, nodes: &[Node<'_>], session: bool) -> Result<String> {
+fn write_payload(payload: &PayloadRef<'_>, nodes: &[Node<'_>], session: bool) -> Result<String> {
     // Qualified name → id; a name held by several symbols names the last one.
-    let index = NameIndex::new(nodes.iter().map(|node| node.symbol.qualified_name.as_str()));
+    let index = NameIndex::new(nodes.iter().map(|node| &*node.symbol.qualified_name));
     let edges = resolve_edges(&payload.edges, |name| {
         index
             .get(name)
@@ -172,7 +172,14 @@ fn write_payload(payload: &Payload, nodes: &[Node<'_>], session: bool) -> Result
             out.push_str("  # previously transmitted");
         } else {
             out.push(' ');
-            push_node_fields(&mut out, node.symbol)?;
+            let symbol = node.symbol;
+            push_node_fields(
+                &mut out,
+                &symbol.kind,
+                &symbol.qualified_name,
+                symbol.score,
+                &symbol.provenance,
+            )?;
         }
         out.push('\n');
     }
@@ -181,7 +188,8 @@ fn write_payload(payload: &Payload, nodes: &[Node<'_>], session: bool) -> Result
         crate::num::write_u64(&mut out, edges.len() as u64);
         out.push_str("]\n");
         for edge in &edges {
-            push_edge_line(&mut out, edge.source, edge.target, edge.edge)?;
+            let (edge_type, status) = (&edge.edge.edge_type, &edge.edge.status);
+            push_edge_line(&mut out, edge.source, edge.target, edge_type, status)?;
         }
     }
     Ok(out)
@@ -221,6 +229,28 @@ fn write_payload(payload: &Payload, nodes: &[Node<'_>], session: bool) -> Result
 /// # Ok::<(), agentwire::Error>(())
 /// ```
 pub fn encode(payload: &Payload) -> Result<String> {
+    encode_ref(&PayloadRef::of(payload))
+}
+
+/// [`encode`] of a payload whose names are borrowed (read from its JSON form without a copy
+/// of each name): the same text, the same errors. The one buffered encoder: [`encode`] calls
+/// it on a view of its payload ([`PayloadRef::of`]).
+///
+/// ```
+/// use agentwire::gcf::{v3::graph, BorrowedSymbol, PayloadRef};
+/// let symbol = BorrowedSymbol {
+///     qualified_name: "a.A".into(),
+///     kind: "type".into(),
+///     score: 0.9,
+///     provenance: "ast".into(),
+///     ..BorrowedSymbol::default()
+/// };
+/// let payload = PayloadRef { symbols: vec![symbol], ..PayloadRef::default() };
+/// assert_eq!(graph::encode_ref(&payload)?, "GCF profile=graph symbols=1\n## targets\n@0 type a.A 0.90 ast\n");
+/// assert_eq!(graph::encode_ref(&payload)?, graph::encode(&payload.clone().into_payload())?);
+/// # Ok::<(), agentwire::Error>(())
+/// ```
+pub fn encode_ref(payload: &PayloadRef<'_>) -> Result<String> {
     let order = output_order(&payload.symbols)?;
     let nodes: Vec<Node<'_>> = order
         .iter()
@@ -465,17 +495,18 @@ impl GraphSession {
     /// # Ok::<(), agentwire::Error>(())
     /// ```
     pub fn encode(&mut self, payload: &Payload) -> Result<String> {
+        let payload = &PayloadRef::of(payload);
         let order = output_order(&payload.symbols)?;
         let mut nodes = Vec::with_capacity(order.len());
         // (kind, symbol, written score) of every full declaration, recorded on success.
-        let mut declared: Vec<(&str, &Symbol, String)> = Vec::new();
+        let mut declared: Vec<(&str, &BorrowedSymbol<'_>, String)> = Vec::new();
         let mut this_call: BTreeMap<(&str, &str), ()> = BTreeMap::new();
         let mut next_id = self.next_id;
         let mut new_symbols = 0usize;
         for &index in &order {
             let symbol = &payload.symbols[index];
-            let kind = written_kind(symbol)?;
-            let name = symbol.qualified_name.as_str();
+            let kind = written_kind(&symbol.kind)?;
+            let name = &*symbol.qualified_name;
             if this_call.insert((kind, name), ()).is_some() {
                 return Err(invalid(alloc::format!(
                     "gcf graph session: symbol {kind} {name} appears twice in one payload"
@@ -486,7 +517,7 @@ impl GraphSession {
             let (id, reference) = match self.get(kind, name) {
                 Some(sent) => (
                     sent.id,
-                    sent.score == score && sent.provenance == symbol.provenance,
+                    sent.score == score && sent.provenance == *symbol.provenance,
                 ),
                 None => {
                     let id = next_id;
@@ -506,7 +537,7 @@ impl GraphSession {
         }
         if self.len.saturating_add(new_symbols) > self.max_symbols {
             self.reset();
-            return encode(payload);
+            return encode_ref(payload);
         }
         let out = write_payload(payload, &nodes, true)?;
         for ((kind, symbol, score), node) in declared
@@ -516,11 +547,11 @@ impl GraphSession {
             let by_name = self.sent.entry(kind.into()).or_default();
             let fresh = by_name
                 .insert(
-                    symbol.qualified_name.clone(),
+                    String::from(&*symbol.qualified_name),
                     Sent {
                         id: node.id,
                         score,
-                        provenance: symbol.provenance.clone(),
+                        provenance: String::from(&*symbol.provenance),
                     },
                 )
                 .is_none();
@@ -537,6 +568,7 @@ mod tests {
     use alloc::vec;
 
     use crate::gcf::model::test_symbol as sym;
+    use crate::gcf::{Edge, Symbol};
 
     use crate::gcf::model::test_edge as edge;
 

@@ -50,7 +50,6 @@
 
 use alloc::string::String;
 
-use crate::gcf::Symbol;
 use crate::gcf::v1::abbreviate_kind;
 use crate::{Error, ErrorKind, Result};
 
@@ -66,7 +65,7 @@ pub(crate) use delta::decode_delta;
 pub use delta::{
     GraphDelta, Unchanged, apply_delta, decode_unchanged, encode_delta, encode_unchanged,
 };
-pub use encode::{GraphSession, encode};
+pub use encode::{GraphSession, encode, encode_ref};
 pub use pack_root::{pack_root, pack_root_canonical};
 pub use stream::{GraphStreamEncoder, StreamOptions, encode_stream};
 
@@ -243,14 +242,16 @@ fn push_u64(out: &mut String, v: u64) {
     }
 }
 
-fn check_distance(symbol: &Symbol) -> Result<()> {
-    if symbol.distance < 0 {
+// The helpers below take a symbol's or an edge's fields, not the struct, so that the encoders
+// of owned symbols (stream, delta) and of borrowed ones (the buffered encoder) share one copy.
+
+/// A distance must be 0 or more (it names a group).
+fn check_distance(qualified_name: &str, distance: i64) -> Result<()> {
+    if distance < 0 {
         return Err(Error::new(
             ErrorKind::GcfNegativeDistance,
             alloc::format!(
-                "gcf graph: symbol {:?} has negative distance {} (no group can hold it)",
-                symbol.qualified_name,
-                symbol.distance
+                "gcf graph: symbol {qualified_name:?} has negative distance {distance} (no group can hold it)"
             ),
         ));
     }
@@ -258,8 +259,8 @@ fn check_distance(symbol: &Symbol) -> Result<()> {
 }
 
 /// The abbreviated kind, validated: a field that cannot start a comment or section line.
-fn written_kind(symbol: &Symbol) -> Result<&str> {
-    let kind = abbreviate_kind(&symbol.kind);
+fn written_kind(kind: &str) -> Result<&str> {
+    let kind = abbreviate_kind(kind);
     check_field("kind", kind)?;
     if kind.starts_with('#') {
         return Err(invalid(alloc::format!(
@@ -269,18 +270,25 @@ fn written_kind(symbol: &Symbol) -> Result<&str> {
     Ok(kind)
 }
 
-/// `kind qname score provenance` of a node line (after `@id `), validated.
-fn push_node_fields(out: &mut String, symbol: &Symbol) -> Result<()> {
-    let kind = written_kind(symbol)?;
-    check_field("qualified name", &symbol.qualified_name)?;
-    check_field("provenance", &symbol.provenance)?;
+/// `kind qname score provenance` of a node line (after `@id `), validated; `kind` as the
+/// symbol holds it (not abbreviated).
+fn push_node_fields(
+    out: &mut String,
+    kind: &str,
+    qualified_name: &str,
+    score: f64,
+    provenance: &str,
+) -> Result<()> {
+    let kind = written_kind(kind)?;
+    check_field("qualified name", qualified_name)?;
+    check_field("provenance", provenance)?;
     out.push_str(kind);
     out.push(' ');
-    out.push_str(&symbol.qualified_name);
+    out.push_str(qualified_name);
     out.push(' ');
-    push_score(out, symbol.score)?;
+    push_score(out, score)?;
     out.push(' ');
-    out.push_str(&symbol.provenance);
+    out.push_str(provenance);
     Ok(())
 }
 
@@ -294,18 +302,19 @@ fn push_edge_line(
     out: &mut String,
     source: u64,
     target: u64,
-    edge: &crate::gcf::Edge,
+    edge_type: &str,
+    status: &str,
 ) -> Result<()> {
-    check_field("edge type", &edge.edge_type)?;
+    check_field("edge type", edge_type)?;
     push_id(out, target);
     out.push('<');
     push_id(out, source);
     out.push(' ');
-    out.push_str(&edge.edge_type);
-    if !edge.status.is_empty() && edge.status != "unchanged" {
-        check_field("edge status", &edge.status)?;
+    out.push_str(edge_type);
+    if !status.is_empty() && status != "unchanged" {
+        check_field("edge status", status)?;
         out.push(' ');
-        out.push_str(&edge.status);
+        out.push_str(status);
     }
     out.push('\n');
     Ok(())

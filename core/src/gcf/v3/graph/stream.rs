@@ -149,7 +149,7 @@ impl GraphStreamEncoder {
                 "gcf graph stream: every symbol must be written before the first edge".into(),
             ));
         }
-        check_distance(symbol)?;
+        check_distance(&symbol.qualified_name, symbol.distance)?;
         let id = self.next_id;
         let mut line = String::new();
         let new_group = self.groups.last().map(|g| g.0) != Some(symbol.distance);
@@ -160,7 +160,13 @@ impl GraphStreamEncoder {
         }
         push_id(&mut line, id);
         line.push(' ');
-        push_node_fields(&mut line, symbol)?;
+        push_node_fields(
+            &mut line,
+            &symbol.kind,
+            &symbol.qualified_name,
+            symbol.score,
+            &symbol.provenance,
+        )?;
         line.push('\n');
         out.push_str(&line);
         if new_group {
@@ -217,7 +223,7 @@ impl GraphStreamEncoder {
         if !self.edges_started {
             line.push_str("## edges [?]\n");
         }
-        push_edge_line(&mut line, source, target, edge)?;
+        push_edge_line(&mut line, source, target, &edge.edge_type, &edge.status)?;
         out.push_str(&line);
         self.edges_started = true;
         self.edges += 1;
