@@ -99,9 +99,6 @@ pub struct BorrowedEdge<'a> {
     pub status: Cow<'a, str>,
 }
 
-// Not inlined: it is called for every text field of the conversions below, and inlined it
-// made each of them several times larger (the addon and wasm size budget, not speed).
-#[inline(never)]
 fn owned(text: Cow<'_, str>) -> String {
     match text {
         Cow::Borrowed(s) => s.into(),
